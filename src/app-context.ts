@@ -1,0 +1,21 @@
+/**
+ * @module app-context
+ * What every handler receives besides its request: storage, configuration, URLs, logger, settings,
+ * mail and the clock. Areas reach other areas only through their exported services.
+ */
+import type { Logger } from 'pino';
+import type { Config, SiteUrls } from './config.js';
+import type { Options } from './content/options.js';
+import type { Db } from './storage/db.js';
+import type { Mailer } from './remote/mailer.js';
+
+export interface AppContext {
+  readonly db: Db;
+  readonly config: Readonly<Config>;
+  readonly urls: SiteUrls;
+  readonly log: Logger;
+  readonly options: Options;
+  readonly mailer: Mailer;
+  /** The clock (tests may replace it). */
+  now(): Date;
+}

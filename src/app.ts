@@ -1,0 +1,142 @@
+/**
+ * @module app
+ * Builds the application: context, registry, dispatcher, discovery and the Fastify host. No listen:
+ * tests drive it with `inject()`, `main.ts` listens.
+ */
+import crypto from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { pino, type Logger } from 'pino';
+import type { AppContext } from './app-context.js';
+import { siteUrls, type Config } from './config.js';
+import { Options } from './content/options.js';
+import { createMailer, type Mailer } from './remote/mailer.js';
+import { createAuthenticator } from './auth/index.js';
+import { applicationPasswordsAvailable } from './auth/availability.js';
+import { registerAdminPages } from './admin/index.js';
+import { batchRoute } from './rest/batch.js';
+import { Discovery, namespaceIndexRoute, siteIndexRoute } from './rest/discovery.js';
+import { Dispatcher } from './rest/dispatch.js';
+import { CoreErrors, RestError } from './rest/errors.js';
+import { parsePhpQuery } from './rest/php-query.js';
+import { Registry } from './rest/registry.js';
+import { openApiDocument } from './rest/openapi.js';
+import { errorWire } from './rest/serve.js';
+import type { Db } from './storage/db.js';
+import { allNamespaces } from './namespaces/index.js';
+import { registerRestHost } from './http/rest-host.js';
+import { restHeaders } from './http/headers.js';
+
+/** The service version, shown in the OpenAPI document. */
+export const APP_VERSION = '0.1.0';
+
+export interface BuildOptions {
+  config: Readonly<Config>;
+  db: Db;
+  logger?: Logger;
+  mailer?: Mailer;
+  /** Replace the clock (tests). */
+  now?: () => Date;
+}
+
+export type App = FastifyInstance & { ctx: AppContext; dispatcher: Dispatcher<AppContext>; registry: Registry };
+
+const SITE_HEAD = ['blogname', 'blogdescription', 'gmt_offset', 'timezone_string', 'page_for_posts', 'page_on_front', 'show_on_front'] as const;
+
+/** The application, ready to `listen()` or `inject()`. */
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, db } = options;
+  const log = options.logger ?? pino({ level: config.logLevel });
+  const urls = siteUrls(config);
+  const ctx: AppContext = {
+    db,
+    config,
+    urls,
+    log,
+    options: new Options(db),
+    mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom),
+    now: options.now ?? (() => new Date()),
+  };
+
+  // ---- Routes: core (`/`, `/batch/v1`), then every namespace with its index route.
+  let discovery: Discovery | undefined;
+  let dispatcher: Dispatcher<AppContext> | undefined;
+  const getDiscovery = () => discovery!;
+  const siteInfo = async () => {
+    const o = await ctx.options.getMany(SITE_HEAD);
+    return {
+      head: {
+        name: String(o.blogname),
+        description: String(o.blogdescription),
+        url: urls.home,
+        home: urls.home,
+        gmt_offset: String(o.gmt_offset),
+        timezone_string: String(o.timezone_string),
+        page_for_posts: Number(o.page_for_posts),
+        page_on_front: Number(o.page_on_front),
+        show_on_front: String(o.show_on_front),
+      },
+      authentication: applicationPasswordsAvailable(config)
+        ? { 'application-passwords': { endpoints: { authorization: `${urls.admin}authorize-application.php` } } }
+        : [],
+      tail: { site_logo: 0, site_icon: 0, site_icon_url: '', _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] } },
+    };
+  };
+  const registry = new Registry(
+    [siteIndexRoute(getDiscovery, siteInfo), batchRoute(() => dispatcher!)],
+    allNamespaces(),
+    (ns) => namespaceIndexRoute(ns, getDiscovery),
+  );
+  discovery = new Discovery(registry, urls.apiRoot);
+  dispatcher = new Dispatcher<AppContext>(registry, ctx, log);
+
+  // ---- HTTP host.
+  const app = Fastify({
+    loggerInstance: log as unknown as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    exposeHeadRoutes: false,
+    disableRequestLogging: true,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: false, querystringParser: (s: string) => parsePhpQuery(s) },
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  await app.register(multipart, { attachFieldsToBody: true, limits: { fileSize: config.bodyLimit } });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    request.log[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {
+    // Body too large, unparsable multipart and other host-level failures, in the REST error shape.
+    const apiRoot = urls.apiRoot;
+    let wire;
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) wire = errorWire(CoreErrors.tooLarge(config.bodyLimit));
+    else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      wire = errorWire(new RestError('rest_invalid_request', err.message, err.statusCode));
+    } else {
+      request.log.error({ err }, 'unhandled error');
+      wire = errorWire(CoreErrors.internal());
+    }
+    reply.code(wire.status).headers({ ...restHeaders(apiRoot, request.headers.origin, false), ...wire.headers }).send(wire.body);
+  });
+
+  const authenticator = createAuthenticator(ctx);
+  registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery, authenticator });
+  await registerAdminPages(app, ctx, { authenticator, dispatcher });
+
+  let openapi: string | undefined;
+  app.get('/openapi.json', async (_request, reply) => {
+    openapi ??= JSON.stringify(openApiDocument(registry, urls.apiRoot, { title: 'eventsuite', version: APP_VERSION }));
+    return reply.type('application/json; charset=UTF-8').header('Access-Control-Allow-Origin', '*').send(openapi);
+  });
+
+  app.addHook('onClose', async () => {
+    ctx.mailer.close();
+  });
+
+  return Object.assign(app as FastifyInstance, { ctx, dispatcher, registry });
+}
+

@@ -1,0 +1,28 @@
+/**
+ * @module auth/types
+ * The contract between the HTTP host and authentication: who is calling, or the error that ends the
+ * request before routing (WordPress's `rest_authentication_errors` stage).
+ */
+import type { RestError } from '../rest/errors.js';
+import type { AuthInfo, RestUser } from '../rest/route.js';
+
+export interface AuthInput {
+  /** Lower-cased header names (`authorization`, `cookie`, `x-wp-nonce`, ...). */
+  headers: Record<string, string>;
+  /** Parsed query (for `_wpnonce`). */
+  query: Record<string, unknown>;
+  /** Parsed form body (for `_wpnonce`). */
+  body: Record<string, unknown>;
+  ip: string;
+}
+
+export interface AuthOutcome {
+  user: RestUser | null;
+  auth: AuthInfo;
+  /** Headers to add to the response (a fresh `X-WP-Nonce` after a good cookie + nonce check). */
+  headers: Record<string, string>;
+}
+
+export interface Authenticator {
+  authenticate(input: AuthInput): Promise<AuthOutcome | RestError>;
+}

@@ -1,0 +1,96 @@
+/**
+ * @module config
+ * One typed configuration, read from the environment and command-line flags.
+ */
+import path from 'node:path';
+
+export interface Config {
+  /** Port to listen on (`PORT`, default 8080). */
+  port: number;
+  /** Address to bind (`HOST`, default 127.0.0.1). */
+  host: string;
+  /** `postgres://…` or a SQLite file path (`DATABASE_URL`, default `./data/eventsuite.sqlite`). */
+  databaseUrl: string;
+  /** Public base URL of the site, no trailing slash (`BASE_URL`, default `http://localhost:PORT`). */
+  baseUrl: string;
+  /** Path of the REST root under the base URL. */
+  apiPath: string;
+  /** Path of the admin pages under the base URL. */
+  adminPath: string;
+  /** Maximum request body in bytes (`BODY_LIMIT`, default 10 MiB). */
+  bodyLimit: number;
+  /** `local`, `development` or `production` (`ENVIRONMENT`); `local` allows http redirect URLs. */
+  environment: 'local' | 'development' | 'production';
+  /** pino level (`LOG_LEVEL`, default info). */
+  logLevel: string;
+  /** SMTP URL for outgoing mail (`SMTP_URL`, e.g. `smtp://127.0.0.1:2525`); unset = mail is refused. */
+  smtpUrl: string | undefined;
+  /** Sender address (`MAIL_FROM`). */
+  mailFrom: string;
+  /** Number of worker processes for `serve --workers` (`WORKERS`, default 1). */
+  workers: number;
+  /** Endpoints of remote services, by name (`REMOTE_<NAME>_URL`). */
+  remotes: Record<string, string>;
+}
+
+export type ConfigOverrides = Partial<Config>;
+
+function int(value: string | undefined, fallback: number): number {
+  const n = value === undefined || value === '' ? NaN : Number(value);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+/** Build the configuration from `env`, then apply explicit overrides (flags, tests). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Readonly<Config> {
+  const port = overrides.port ?? int(env.PORT, 8080);
+  const remotes: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    const m = /^REMOTE_([A-Z0-9_]+)_URL$/.exec(k);
+    if (m && v) remotes[m[1]!.toLowerCase()] = v.replace(/\/+$/, '');
+  }
+  const environment = (['local', 'development', 'production'] as const).find((e) => e === env.ENVIRONMENT) ?? 'local';
+  const config: Config = {
+    port,
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || path.join('data', 'eventsuite.sqlite'),
+    baseUrl: (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    apiPath: '/wp-json',
+    adminPath: '/wp-admin',
+    bodyLimit: int(env.BODY_LIMIT, 10 * 1024 * 1024),
+    environment,
+    logLevel: env.LOG_LEVEL || 'info',
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'eventsuite@localhost',
+    workers: int(env.WORKERS, 1) || 1,
+    remotes,
+    ...overrides,
+  };
+  return Object.freeze(config);
+}
+
+/** The absolute URLs the interface emits. */
+export interface SiteUrls {
+  /** Home URL, no trailing slash. */
+  home: string;
+  /** API root with a trailing slash: `{base}/wp-json/`. */
+  apiRoot: string;
+  /** Admin URL with a trailing slash: `{base}/wp-admin/`. */
+  admin: string;
+  /** Absolute URL of a REST route (`/ns/v1/x`). */
+  rest(route: string, query?: Record<string, string | number>): string;
+}
+
+/** URLs derived from a configuration. */
+export function siteUrls(config: Pick<Config, 'baseUrl' | 'apiPath' | 'adminPath'>): SiteUrls {
+  const apiRoot = `${config.baseUrl}${config.apiPath}/`;
+  return {
+    home: config.baseUrl,
+    apiRoot,
+    admin: `${config.baseUrl}${config.adminPath}/`,
+    rest(route, query) {
+      const url = apiRoot + route.replace(/^\/+/, '');
+      if (!query || Object.keys(query).length === 0) return url;
+      return `${url}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * @module content/options
+ * Site settings in the `options` table (name → JSON value), with a short-lived in-process cache.
+ * Writes clear this process's cache at once; other processes see them within {@link OPTION_TTL_MS}.
+ */
+import type { Db } from '../storage/db.js';
+
+export const OPTION_TTL_MS = 2_000;
+
+/** Defaults of the site settings the discovery document shows. */
+export const SITE_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze({
+  blogname: 'EventSuite',
+  blogdescription: '',
+  gmt_offset: '0',
+  timezone_string: 'UTC',
+  page_for_posts: 0,
+  page_on_front: 0,
+  show_on_front: 'posts',
+  date_format: 'F j, Y',
+  time_format: 'g:i a',
+  start_of_week: 1,
+});
+
+export class Options {
+  readonly #cache = new Map<string, { value: unknown; at: number }>();
+
+  constructor(readonly db: Db) {}
+
+  /** The stored value, else `fallback`, else the site default. */
+  async get<T = unknown>(name: string, fallback?: T): Promise<T> {
+    const hit = this.#cache.get(name);
+    const now = Date.now();
+    let value: unknown;
+    if (hit && now - hit.at < OPTION_TTL_MS) {
+      value = hit.value;
+    } else {
+      const row = await this.db.selectFrom('options').select('value').where('name', '=', name).executeTakeFirst();
+      value = row ? (JSON.parse(row.value) as unknown) : undefined;
+      this.#cache.set(name, { value, at: now });
+    }
+    if (value !== undefined) return value as T;
+    return (fallback !== undefined ? fallback : SITE_DEFAULTS[name]) as T;
+  }
+
+  /** Several values at once (one query for the misses). */
+  async getMany(names: readonly string[]): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const n of names) out[n] = await this.get(n);
+    return out;
+  }
+
+  async set(name: string, value: unknown, db: Db = this.db): Promise<void> {
+    const text = JSON.stringify(value);
+    await db
+      .insertInto('options')
+      .values({ name, value: text })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value: text }))
+      .execute();
+    this.#cache.delete(name);
+  }
+
+  async delete(name: string, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('options').where('name', '=', name).execute();
+    this.#cache.delete(name);
+  }
+
+  /** Drop cached values (tests, after external writes). */
+  clearCache(): void {
+    this.#cache.clear();
+  }
+}

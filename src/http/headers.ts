@@ -1,0 +1,31 @@
+/**
+ * @module http/headers
+ * The headers WordPress sends on every REST response (CORS, robots, the API-root Link, no-cache for
+ * signed-in users).
+ */
+
+export const EXPOSE_HEADERS = 'X-WP-Total, X-WP-TotalPages, Link';
+export const ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
+export const NO_CACHE: Readonly<Record<string, string>> = Object.freeze({
+  Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
+  'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
+});
+
+/** Fixed headers, before the response's own (which replace them, as the original's `Link` quirk). */
+export function restHeaders(apiRoot: string, origin: string | undefined, noCache: boolean): Record<string, string> {
+  const h: Record<string, string> = {
+    'X-Robots-Tag': 'noindex',
+    'X-Content-Type-Options': 'nosniff',
+    Link: `<${apiRoot}>; rel="https://api.w.org/"`,
+    'Access-Control-Expose-Headers': EXPOSE_HEADERS,
+    'Access-Control-Allow-Headers': ALLOW_HEADERS,
+    Vary: 'Origin',
+  };
+  if (origin !== undefined) {
+    h['Access-Control-Allow-Origin'] = origin;
+    h['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
+    h['Access-Control-Allow-Credentials'] = 'true';
+  }
+  if (noCache) Object.assign(h, NO_CACHE);
+  return h;
+}

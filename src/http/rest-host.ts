@@ -1,0 +1,144 @@
+/**
+ * @module http/rest-host
+ * Maps HTTP to RestRequests and back: the pretty `/wp-json/...` URLs, `?rest_route=`, method
+ * override, authentication before routing, OPTIONS and HEAD, then the shared dispatcher.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../auth/types.js';
+import type { Dispatcher } from '../rest/dispatch.js';
+import type { Discovery } from '../rest/discovery.js';
+import { RestError } from '../rest/errors.js';
+import { parsePhpQuery } from '../rest/php-query.js';
+import { createRestRequest } from '../rest/request.js';
+import { RestResponse, type HttpMethod } from '../rest/route.js';
+import { errorWire, serveResponse, type WireResponse } from '../rest/serve.js';
+import { readBody } from './body.js';
+import { NO_CACHE, restHeaders } from './headers.js';
+
+export interface RestHostOptions {
+  apiPath: string;
+  apiRoot: string;
+  dispatcher: Dispatcher;
+  discovery: Discovery;
+  authenticator: Authenticator;
+}
+
+const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+function lowerHeaders(req: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** The route of a pretty URL: trimmed of trailing slashes, `/` when empty. */
+function normaliseRoute(route: string): string {
+  let decoded = route;
+  try {
+    decoded = decodeURIComponent(route);
+  } catch {
+    // keep it undecoded: it will simply not match
+  }
+  const trimmed = decoded.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function send(reply: FastifyReply, wire: WireResponse): FastifyReply {
+  reply.code(wire.status);
+  for (const [k, v] of Object.entries(wire.headers)) reply.header(k, v);
+  return reply.send(wire.body ?? '');
+}
+
+/** Registers the REST routes on Fastify. */
+export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): void {
+  const { dispatcher, discovery, authenticator, apiRoot } = opts;
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply, routePath: string) => {
+    const headers = lowerHeaders(request);
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const override = typeof query._method === 'string' ? query._method : headers['x-http-method-override'];
+    const usedHeaderOverride = typeof query._method !== 'string' && headers['x-http-method-override'] !== undefined;
+    const realMethod = request.method.toUpperCase() as HttpMethod;
+    const method = (override ? override.toUpperCase() : realMethod) as HttpMethod;
+    const origin = headers.origin;
+    const fixed = (noCache: boolean) => restHeaders(apiRoot, origin, noCache);
+
+    if (!METHODS.has(method)) return send(reply, { ...errorWire(new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404)), headers: { ...fixed(false), 'Content-Type': 'application/json; charset=UTF-8' } });
+
+    const parsed = await readBody(method, headers['content-type'], request.body);
+    const route = routePath;
+
+    // Authentication errors come before everything, even unknown routes.
+    const outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip });
+    if (outcome instanceof RestError) {
+      const wire = errorWire(outcome);
+      return send(reply, { ...wire, headers: { ...fixed(true), ...wire.headers } });
+    }
+    const base = { ...fixed(outcome.user !== null), ...outcome.headers };
+
+    if (method === 'OPTIONS') {
+      const found = discovery.optionsFor(route);
+      if (!found) return send(reply, { status: 200, headers: { ...base, 'Content-Type': 'application/json; charset=UTF-8' }, body: '[]' });
+      const req = createRestRequest({ method: 'OPTIONS', route, query, body: parsed.body, headers, user: outcome.user, auth: outcome.auth, ip: request.ip });
+      req.urlParams = (discovery.registry.matchAll(route)[0]?.urlParams) ?? {};
+      const allow = await dispatcher.allowHeader({ route: found.route, urlParams: req.urlParams }, req);
+      const wire = await serveResponse(new RestResponse(found.data, 200, { Allow: allow }), { query, head: false, apiRoot, embed: async () => null });
+      return send(reply, { ...wire, headers: { ...base, ...wire.headers } });
+    }
+
+    const head = method === 'HEAD';
+    const req = createRestRequest({
+      method: head ? 'GET' : method,
+      route,
+      query,
+      body: parsed.body,
+      rawBody: parsed.rawBody,
+      files: parsed.files,
+      headers,
+      user: outcome.user,
+      auth: outcome.auth,
+      ip: request.ip,
+    });
+    const res = await dispatcher.dispatch(req);
+    const wire = await serveResponse(res, {
+      query,
+      head,
+      apiRoot,
+      embed: (href) => embedFetch(href),
+    });
+    const extra = usedHeaderOverride && wire.status >= 400 && wire.status < 500 ? NO_CACHE : {};
+    return send(reply, { ...wire, headers: { ...base, ...extra, ...wire.headers } });
+
+    async function embedFetch(href: string): Promise<unknown> {
+      if (!href.startsWith(apiRoot)) return null;
+      const rest = href.slice(apiRoot.length);
+      const q = rest.indexOf('?');
+      const subQuery = q === -1 ? {} : parsePhpQuery(rest.slice(q + 1));
+      if (subQuery.context === undefined) subQuery.context = 'embed';
+      const subRoute = normaliseRoute(q === -1 ? rest : rest.slice(0, q));
+      const sub = createRestRequest({ method: 'GET', route: subRoute, query: subQuery, headers, user: outcome instanceof RestError ? null : outcome.user, auth: req.auth, ip: request.ip });
+      const r = await dispatcher.dispatch(sub);
+      const body = r.data instanceof RestError ? r.data.toJSON() : r.data;
+      return body && typeof body === 'object' && 'toJSON' in body ? (body as { toJSON(): unknown }).toJSON() : body;
+    }
+  };
+
+  const prefix = opts.apiPath;
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+  const pretty = async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.url;
+    const path = url.split('?')[0]!;
+    const at = path.indexOf(prefix);
+    return handle(request, reply, normaliseRoute(path.slice(at + prefix.length)));
+  };
+  for (const url of [prefix, `${prefix}/*`, `/index.php${prefix}`, `/index.php${prefix}/*`]) {
+    app.route({ method: [...methods], url, handler: pretty });
+  }
+  // Plain permalinks: `/?rest_route=/ns/route` and `/index.php?rest_route=...`.
+  const plain = async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    if (typeof query.rest_route !== 'string') return reply.callNotFound();
+    return handle(request, reply, normaliseRoute(query.rest_route));
+  };
+  for (const url of ['/', '/index.php']) app.route({ method: [...methods], url, handler: plain });
+}

@@ -1,0 +1,3 @@
+import { defineRoutes } from '../../rest/route.js';
+
+export const oembedRoutes = defineRoutes('oembed/1.0', []);

@@ -1,0 +1,129 @@
+/**
+ * @module namespaces/oembed/permalinks
+ * Public URLs of the site's own posts and the reverse lookup (WordPress's `get_permalink` and
+ * `url_to_postid`), restricted to what may be embedded: published, not password-protected posts of
+ * an embeddable type.
+ *
+ * @example
+ * permalinkFor(ctx, { type: 'tribe_events', slug: 'spring-gala', id: 12 }); // 'https://example.test/event/spring-gala/'
+ * await resolvePermalink(ctx, 'https://example.test/event/spring-gala/');  // the posts row, or undefined
+ */
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../app-context.js';
+import type { PostsTable } from '../../storage/tables/core.js';
+
+/** A post row as stored in `posts`. */
+export type PostRow = Selectable<PostsTable>;
+
+/** URL base of each embeddable post type (the originals' rewrite slugs). */
+export const EMBEDDABLE_TYPE_BASES: Readonly<Record<string, string>> = Object.freeze({
+  tribe_events: 'event',
+  tribe_venue: 'venue',
+  tribe_organizer: 'organizer',
+});
+
+const TYPE_BY_BASE: ReadonlyMap<string, string> = new Map(Object.entries(EMBEDDABLE_TYPE_BASES).map(([type, base]) => [base, type]));
+
+/** Characters a slug may keep unencoded in a path segment; `%` stays so stored percent-encoded slugs are not encoded twice. */
+const SEGMENT_UNSAFE = /[^A-Za-z0-9\-._~%!$&'()*+,;=:@]/gu;
+
+/** The identity of a post, enough to build its permalink. */
+export interface PermalinkTarget {
+  type: string;
+  slug: string;
+  id: number;
+}
+
+/**
+ * The public URL of a post: `${home}/<type-base>/<slug>/` for types with a URL base, `${home}/?p=<id>`
+ * for every other type (WordPress's plain permalink). Always ends with `/` for pretty links.
+ */
+export function permalinkFor(ctx: Pick<AppContext, 'urls'>, post: PermalinkTarget): string {
+  const base = EMBEDDABLE_TYPE_BASES[post.type];
+  if (base === undefined || post.slug === '') return `${ctx.urls.home}/?p=${post.id}`;
+  return `${ctx.urls.home}/${base}/${post.slug.replace(SEGMENT_UNSAFE, (c) => encodeURIComponent(c))}/`;
+}
+
+/** The author archive URL of a user (`get_author_posts_url`). */
+export function authorArchiveUrl(ctx: Pick<AppContext, 'urls'>, nicename: string): string {
+  return `${ctx.urls.home}/author/${nicename.replace(SEGMENT_UNSAFE, (c) => encodeURIComponent(c))}/`;
+}
+
+/** What a URL of this site names, before looking at the database. */
+export type PermalinkQuery = { kind: 'id'; id: number } | { kind: 'slug'; type: string; slugs: string[] };
+
+function comparableHost(host: string): string {
+  const h = host.toLowerCase();
+  return h.startsWith('www.') ? h.slice(4) : h;
+}
+
+/** Slug spellings to look for: as written, percent-decoded, and lower-cased encoded (how WordPress stores non-ASCII slugs). */
+function slugCandidates(segment: string): string[] {
+  const out = new Set<string>([segment]);
+  try {
+    const decoded = decodeURIComponent(segment);
+    out.add(decoded);
+    out.add(encodeURIComponent(decoded).toLowerCase());
+  } catch {
+    // a malformed escape matches only as written
+  }
+  out.add(segment.toLowerCase());
+  return [...out].filter((s) => s !== '');
+}
+
+/**
+ * Parses a URL of this site into what it names: `?p=<id>` / `?page_id=<id>`, `?<post_type>=<slug>`,
+ * or `/<type-base>/<slug>/` (an `embed/` suffix is accepted, as the original's rewrite rules do).
+ * The scheme may differ from the home URL's and a `www.` prefix is ignored, as `url_to_postid` does.
+ */
+export function parsePermalink(home: string, raw: string): PermalinkQuery | undefined {
+  let url: URL;
+  let homeUrl: URL;
+  try {
+    url = new URL(raw);
+    homeUrl = new URL(home);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  // CASE: url_to_postid honours `?p=` on any host; we only resolve URLs of this site.
+  if (comparableHost(url.host) !== comparableHost(homeUrl.host)) return undefined;
+  const homePath = homeUrl.pathname.replace(/\/+$/, '');
+  if (homePath !== '' && url.pathname !== homePath && !url.pathname.startsWith(`${homePath}/`)) return undefined;
+  const path = url.pathname.slice(homePath.length);
+
+  for (const name of ['p', 'page_id']) {
+    const v = url.searchParams.get(name);
+    if (v !== null && /^\d+$/.test(v) && Number(v) > 0) return { kind: 'id', id: Number(v) };
+  }
+  if (path === '' || path === '/') {
+    for (const type of Object.keys(EMBEDDABLE_TYPE_BASES)) {
+      const v = url.searchParams.get(type);
+      if (v) return { kind: 'slug', type, slugs: slugCandidates(v) };
+    }
+    return undefined;
+  }
+  const m = /^\/([^/]+)\/([^/]+)\/?(?:embed\/?)?$/.exec(path);
+  if (!m) return undefined;
+  const type = TYPE_BY_BASE.get(m[1]!.toLowerCase());
+  if (type === undefined) return undefined;
+  const slugs = slugCandidates(m[2]!);
+  return slugs.length > 0 ? { kind: 'slug', type, slugs } : undefined;
+}
+
+/**
+ * The embeddable post a URL of this site names, or undefined: the post must exist, be published,
+ * have no password and be of an embeddable type.
+ */
+export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls'>, url: string): Promise<PostRow | undefined> {
+  const target = parsePermalink(ctx.urls.home, url);
+  if (!target) return undefined;
+  let query = ctx.db
+    .selectFrom('posts')
+    .selectAll()
+    .where('status', '=', 'publish')
+    .where('password', '=', '')
+    .where('type', 'in', Object.keys(EMBEDDABLE_TYPE_BASES));
+  query = target.kind === 'id' ? query.where('id', '=', target.id) : query.where('type', '=', target.type).where('slug', 'in', target.slugs);
+  return query.orderBy('id').limit(1).executeTakeFirst();
+}

@@ -1,0 +1,1391 @@
+/**
+ * @module rest/args
+ * WordPress argument semantics: `rest_validate_value_from_schema`, `rest_sanitize_value_from_schema`,
+ * the per-endpoint pipeline of `has_valid_params` + `sanitize_params`, and shared arg fragments.
+ *
+ * @example
+ * const args = { ...paginationArgs(), status: { type: 'string', enum: ['publish', 'draft'] } };
+ * const { values, error } = checkArgs(args, { per_page: '20', status: 'draft' }, req);
+ * // values: { page: 1, per_page: 20, status: 'draft' }
+ */
+import { CoreErrors, MESSAGES, RestError } from './errors.js';
+import type { ArgSchema, ArgSchemas, RestRequest, SchemaType } from './route.js';
+import { isPhpNumeric, isScalar, parseList, phpFloatval, phpIntval, phpString } from './php-query.js';
+
+// ---------------------------------------------------------------------------------------------
+// Messages (WordPress's English texts)
+// ---------------------------------------------------------------------------------------------
+
+const MSG = {
+  invalidType: (param: string, type: string) => `${param} is not of type ${type}.`,
+  notEnumValue: (param: string, value: string) => `${param} is not ${value}.`,
+  notInEnum: (param: string, values: string) => `${param} is not one of ${values}.`,
+  multipleOf: (param: string, multiple: string) => `${param} must be a multiple of ${multiple}.`,
+  greaterThan: (param: string, min: number) => `${param} must be greater than ${min}`,
+  greaterOrEqual: (param: string, min: number) => `${param} must be greater than or equal to ${min}`,
+  lessThan: (param: string, max: number) => `${param} must be less than ${max}`,
+  lessOrEqual: (param: string, max: number) => `${param} must be less than or equal to ${max}`,
+  between: (param: string, min: number, minMark: string, max: number, maxMark: string) =>
+    `${param} must be between ${min} (${minMark}) and ${max} (${maxMark})`,
+  tooShort: (param: string, n: number) => `${param} must be at least ${count(n)} ${plural(n, 'character', 'characters')} long.`,
+  tooLong: (param: string, n: number) => `${param} must be at most ${count(n)} ${plural(n, 'character', 'characters')} long.`,
+  pattern: (param: string, pattern: string) => `${param} does not match pattern ${pattern}.`,
+  tooFewItems: (param: string, n: number) => `${param} must contain at least ${count(n)} ${plural(n, 'item', 'items')}.`,
+  tooManyItems: (param: string, n: number) => `${param} must contain at most ${count(n)} ${plural(n, 'item', 'items')}.`,
+  duplicateItems: (param: string) => `${param} has duplicate items.`,
+  propertyRequired: (property: string, param: string) => `${property} is a required property of ${param}.`,
+  additionalProperty: (property: string) => `${property} is not a valid property of Object.`,
+  tooFewProperties: (param: string, n: number) =>
+    `${param} must contain at least ${count(n)} ${plural(n, 'property', 'properties')}.`,
+  tooManyProperties: (param: string, n: number) =>
+    `${param} must contain at most ${count(n)} ${plural(n, 'property', 'properties')}.`,
+  notValidTitled: (param: string, title: string, reason: string) => `${param} is not a valid ${title}. Reason: ${reason}`,
+  noMatchReason: (param: string, reason: string) => `${param} does not match the expected format. Reason: ${reason}`,
+  notValidTitles: (param: string, titles: string) => `${param} is not a valid ${titles}.`,
+  noMatchAny: (param: string) => `${param} does not match any of the expected formats.`,
+  oneOfTitles: (param: string, titles: string) => `${param} matches ${titles}, but should match only one.`,
+  oneOfMany: (param: string) => `${param} matches more than one of the expected formats.`,
+  hexColor: 'Invalid hex color.',
+  date: 'Invalid date.',
+  email: 'Invalid email address.',
+  ip: (param: string) => `${param} is not a valid IP address.`,
+  uuid: (param: string) => `${param} is not a valid UUID.`,
+  contextDescription: 'Scope under which the request is made; determines fields present in response.',
+  pageDescription: 'Current page of the collection.',
+  perPageDescription: 'Maximum number of items to be returned in result set.',
+  searchDescription: 'Limit results to those matching a string.',
+} as const;
+
+const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g;
+
+/** `number_format_i18n` in English: rounded, thousands separated by commas. */
+function count(n: number): string {
+  const rounded = Math.sign(n) * Math.round(Math.abs(n));
+  return String(rounded).replace(THOUSANDS, ',');
+}
+
+function plural(n: number, one: string, many: string): string {
+  return phpIntval(n) === 1 ? one : many;
+}
+
+/** `wp_sprintf('%l')`: `a`, `a and b`, `a, b, and c`. */
+function listJoin(items: readonly string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+/** Schema validation errors carry no status of their own in WordPress; 400 is what a client sees. */
+function fail(code: string, message: string, data?: Record<string, unknown>): RestError {
+  return new RestError(code, message, 400, data);
+}
+
+function typeError(param: string, type: string): RestError {
+  return fail('rest_invalid_type', MSG.invalidType(param, type), { param });
+}
+
+// ---------------------------------------------------------------------------------------------
+// PHP value model: lists are JS arrays, PHP associative arrays are plain objects
+// ---------------------------------------------------------------------------------------------
+
+type Dict = Record<string, unknown>;
+
+const ALLOWED_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'string', 'number', 'integer', 'boolean', 'null']);
+const INT_KEY = /^(?:0|-?[1-9]\d*)$/;
+
+function isMap(value: unknown): value is Dict {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isContainer(value: unknown): value is Dict | unknown[] {
+  return value !== null && typeof value === 'object';
+}
+
+function isTypeList(type: ArgSchema['type']): type is readonly SchemaType[] {
+  return Array.isArray(type);
+}
+
+/** Assigns without ever invoking the `__proto__` setter. */
+function setOwn(target: Dict, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+function entriesOf(value: Dict | readonly unknown[]): [string, unknown][] {
+  return Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+}
+
+function lookup(container: Dict | readonly unknown[], key: string): { found: boolean; value: unknown } {
+  if (Array.isArray(container)) {
+    const index = INT_KEY.test(key) ? Number(key) : -1;
+    return index >= 0 && index < container.length ? { found: true, value: container[index] } : { found: false, value: undefined };
+  }
+  const map = container as Dict;
+  return Object.hasOwn(map, key) ? { found: true, value: map[key] } : { found: false, value: undefined };
+}
+
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+
+/** `rest_is_boolean`. */
+function isBooleanLike(value: unknown): boolean {
+  if (typeof value === 'boolean') return true;
+  if (typeof value === 'string') {
+    if (value.length > 5) return false;
+    const lower = asciiLower(value);
+    return lower === 'false' || lower === 'true' || lower === '0' || lower === '1';
+  }
+  return typeof value === 'number' && (value === 0 || value === 1);
+}
+
+/** `rest_sanitize_boolean`. */
+function toBoolean(value: unknown): boolean {
+  if (typeof value === 'string') {
+    if (value.length <= 5) {
+      const lower = asciiLower(value);
+      if (lower === 'false' || lower === '0') return false;
+    }
+    return value !== '';
+  }
+  if (typeof value === 'number') return value !== 0;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isMap(value)) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+
+/** `rest_is_integer`. */
+function isIntegerLike(value: unknown): boolean {
+  if (!isPhpNumeric(value)) return false;
+  const n = phpFloatval(value);
+  return Number.isInteger(n) || n === Infinity || n === -Infinity;
+}
+
+/** `rest_is_array`: any scalar (split by wp_parse_list), a list, or a map with only integer keys. */
+function isArrayLike(value: unknown): boolean {
+  if (isScalar(value) || Array.isArray(value)) return true;
+  return isMap(value) && Object.keys(value).every((k) => INT_KEY.test(k));
+}
+
+/** `rest_sanitize_array`. */
+function toList(value: unknown): unknown[] {
+  if (isScalar(value)) return parseList(value);
+  if (Array.isArray(value)) return value;
+  return isMap(value) ? Object.values(value) : [];
+}
+
+/** `rest_is_object`: a map, a list (a PHP array) or `""`. */
+function isObjectLike(value: unknown): boolean {
+  return value === '' || isContainer(value);
+}
+
+/** `rest_sanitize_object`, without copying a map. */
+function toRecord(value: unknown): Dict {
+  if (Array.isArray(value)) {
+    const out: Dict = {};
+    value.forEach((v, i) => (out[i] = v));
+    return out;
+  }
+  return isMap(value) ? value : {};
+}
+
+/** `rest_get_best_type_for_value`. */
+function bestTypeFor(value: unknown, types: readonly string[]): string {
+  if (value === '' && types.includes('string')) return 'string';
+  for (const type of types) {
+    switch (type) {
+      case 'array':
+        if (isArrayLike(value)) return type;
+        break;
+      case 'object':
+        if (isObjectLike(value)) return type;
+        break;
+      case 'integer':
+        if (isIntegerLike(value)) return type;
+        break;
+      case 'number':
+        if (isPhpNumeric(value)) return type;
+        break;
+      case 'boolean':
+        if (isBooleanLike(value)) return type;
+        break;
+      case 'string':
+        if (typeof value === 'string') return type;
+        break;
+      case 'null':
+        if (value == null) return type;
+        break;
+    }
+  }
+  return '';
+}
+
+/** `rest_handle_multi_type_schema`: unknown type names win when nothing else matches. */
+function resolveTypeList(value: unknown, types: readonly string[]): string {
+  return bestTypeFor(value, types) || types.find((t) => !ALLOWED_TYPES.has(t)) || '';
+}
+
+/** `rest_are_values_equal`: deep, key order ignored for maps, int and float equal. */
+function valuesEqual(a: unknown, b: unknown): boolean {
+  if (isContainer(a) && isContainer(b)) {
+    const entries = entriesOf(a);
+    if (entries.length !== (Array.isArray(b) ? b.length : Object.keys(b).length)) return false;
+    return entries.every(([key, value]) => {
+      const other = lookup(b, key);
+      return other.found && valuesEqual(value, other.value);
+    });
+  }
+  return a === b || (a == null && b == null);
+}
+
+/** What `serialize(rest_stabilize_value($v))` distinguishes: type, value, and map keys in sorted order. */
+function stableKey(value: unknown): string {
+  if (value == null) return 'N;';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'b:1;' : 'b:0;';
+    case 'number':
+      return Number.isInteger(value) ? `i:${value};` : `d:${value};`;
+    case 'string':
+      return `s:${JSON.stringify(value)};`;
+    case 'object': {
+      const entries = entriesOf(value as Dict).sort(([a], [b]) => compareKeys(a, b));
+      return `a:{${entries.map(([k, v]) => `${INT_KEY.test(k) ? 'i' : 's'}:${JSON.stringify(k)};${stableKey(v)}`).join('')}}`;
+    }
+    default:
+      return `x:${String(value)};`;
+  }
+}
+
+function compareKeys(a: string, b: string): number {
+  if (INT_KEY.test(a) && INT_KEY.test(b)) return Number(a) - Number(b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function hasUniqueItems(list: readonly unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const item of list) {
+    const key = stableKey(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+/** PHP `json_encode` flavour used in enum messages: `/` and non-ASCII escaped. */
+function phpJsonEncode(value: unknown): string {
+  return (JSON.stringify(value) ?? 'null').replace(/[/\u0080-\uffff]/g, (c) =>
+    c === '/' ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** `mb_strlen`: Unicode code points. */
+function mbStrlen(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// `pattern`: PCRE (delimited `#…#u`, unanchored) translated to a JS RegExp once, then cached
+// ---------------------------------------------------------------------------------------------
+
+const patternCache = new Map<string, RegExp | null>();
+const PATTERN_CACHE_LIMIT = 1000;
+const REGEX_SYNTAX = new Set('^$\\.*+?()[]{}|/');
+const BRACE_QUANTIFIER = /^\{\d+(?:,\d*)?\}/;
+/** WordPress escapes `#` for its delimiter, which turns an already escaped `\#` into an unescaped one. */
+const BROKEN_DELIMITER = /(?:^|[^\\])(?:\\\\)*\\#/;
+const PCRE_SPACE = '\\t\\n\\v\\f\\r ';
+const PCRE_HSPACE = '\\t \\xa0\\u1680\\u180e\\u2000-\\u200a\\u202f\\u205f\\u3000';
+const PCRE_VSPACE = '\\n\\v\\f\\r\\x85\\u2028\\u2029';
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alnum: 'a-zA-Z0-9',
+  alpha: 'a-zA-Z',
+  ascii: '\\x00-\\x7f',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1f\\x7f',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: PCRE_SPACE,
+  upper: 'A-Z',
+  word: '\\w',
+  xdigit: '0-9A-Fa-f',
+};
+
+/** True when `value` matches the PCRE `pattern` the way `preg_match('#…#u')` does; a bad pattern never matches. */
+function matchesPattern(pattern: string, value: string): boolean {
+  let re = patternCache.get(pattern);
+  if (re === undefined) {
+    re = BROKEN_DELIMITER.test(pattern) ? null : translatePcre(pattern);
+    if (patternCache.size >= PATTERN_CACHE_LIMIT) patternCache.clear();
+    patternCache.set(pattern, re);
+  }
+  return re !== null && re.test(value);
+}
+
+function escapeLiteral(ch: string, inClass: boolean): string {
+  return REGEX_SYNTAX.has(ch) || (inClass && ch === '-') ? '\\' + ch : ch;
+}
+
+/** Translate a PCRE pattern into an equivalent `u` RegExp; null where JS has no equivalent or PCRE would fail. */
+function translatePcre(pattern: string): RegExp | null {
+  let flags = 'u';
+  let i = 0;
+  const lead = /^\(\?([a-zA-Z]+)\)/.exec(pattern);
+  if (lead) {
+    for (const f of lead[1]!) {
+      if (f !== 'i' && f !== 'm' && f !== 's') return null;
+      if (!flags.includes(f)) flags += f;
+    }
+    i = lead[0].length;
+  }
+  const dotAll = flags.includes('s');
+  const multiline = flags.includes('m');
+
+  let out = '';
+  let inClass = false;
+  let classStart = false;
+  let afterQuantifier = false;
+  while (i < pattern.length) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const escape = translateEscape(pattern, i + 1, inClass);
+      if (escape === null) return null;
+      out += escape.text;
+      i = escape.next;
+      classStart = afterQuantifier = false;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']' && !classStart) {
+        inClass = false;
+        out += ']';
+      } else if (c === '[' && pattern[i + 1] === ':') {
+        const end = pattern.indexOf(':]', i + 2);
+        const expansion = end < 0 ? undefined : POSIX_CLASSES[pattern.slice(i + 2, end)];
+        if (expansion === undefined) return null;
+        out += expansion;
+        i = end + 1;
+      } else {
+        out += c === '[' || c === ']' ? '\\' + c : c;
+      }
+      classStart = false;
+      i++;
+      continue;
+    }
+    switch (c) {
+      case '[':
+        inClass = classStart = true;
+        out += '[';
+        if (pattern[i + 1] === '^') {
+          out += '^';
+          i++;
+        }
+        break;
+      case '.':
+        out += dotAll ? '.' : '[^\\n]';
+        break;
+      case '$':
+        // PCRE's `$` also matches before a final newline.
+        out += multiline ? '$' : '(?=\\n?(?![\\s\\S]))';
+        break;
+      case '(': {
+        const group = translateGroupOpen(pattern, i);
+        if (group === null) return null;
+        out += group.text;
+        i = group.next;
+        afterQuantifier = false;
+        continue;
+      }
+      case '*':
+      case '+':
+      case '?':
+        if (afterQuantifier) {
+          if (c === '+') return null; // possessive
+          out += c;
+          afterQuantifier = false;
+          i++;
+          continue;
+        }
+        out += c;
+        afterQuantifier = true;
+        i++;
+        continue;
+      case '{': {
+        const m = BRACE_QUANTIFIER.exec(pattern.slice(i, i + 24));
+        if (m) {
+          out += m[0];
+          i += m[0].length;
+          afterQuantifier = true;
+          continue;
+        }
+        out += '\\{';
+        break;
+      }
+      case '}':
+      case ']':
+        out += '\\' + c;
+        break;
+      default:
+        out += c;
+    }
+    afterQuantifier = false;
+    i++;
+  }
+  try {
+    return new RegExp(out, flags);
+  } catch {
+    return null;
+  }
+}
+
+function translateGroupOpen(pattern: string, i: number): { text: string; next: number } | null {
+  if (pattern[i + 1] !== '?') return { text: '(', next: i + 1 };
+  const kind = pattern[i + 2];
+  switch (kind) {
+    case ':':
+    case '=':
+    case '!':
+      return { text: `(?${kind}`, next: i + 3 };
+    case '#': {
+      const end = pattern.indexOf(')', i);
+      return end < 0 ? null : { text: '', next: end + 1 };
+    }
+    case '<': {
+      const after = pattern[i + 3];
+      if (after === '=' || after === '!') return { text: `(?<${after}`, next: i + 4 };
+      return { text: '(?<', next: i + 3 };
+    }
+    case 'P': {
+      if (pattern[i + 3] === '<') return { text: '(?<', next: i + 4 };
+      if (pattern[i + 3] === '=') {
+        const end = pattern.indexOf(')', i);
+        return end < 0 ? null : { text: `\\k<${pattern.slice(i + 4, end)}>`, next: end + 1 };
+      }
+      return null;
+    }
+    case "'": {
+      const end = pattern.indexOf("'", i + 3);
+      return end < 0 ? null : { text: `(?<${pattern.slice(i + 3, end)}>`, next: end + 1 };
+    }
+    default:
+      return null; // atomic groups, recursion, inline options mid-pattern, branch reset
+  }
+}
+
+function translateEscape(pattern: string, j: number, inClass: boolean): { text: string; next: number } | null {
+  const n = pattern[j];
+  if (n === undefined) return null;
+  const at = (text: string, next = j + 1) => ({ text, next });
+  switch (n) {
+    case 'd': case 'D': case 'w': case 'W': case 'n': case 'r': case 't': case 'f': case 'b': case 'B':
+      return at('\\' + n);
+    case 's':
+      return at(inClass ? PCRE_SPACE : `[${PCRE_SPACE}]`);
+    case 'S':
+      return at(inClass ? '\\S' : `[^${PCRE_SPACE}]`);
+    case 'h':
+      return at(inClass ? PCRE_HSPACE : `[${PCRE_HSPACE}]`);
+    case 'v':
+      return at(inClass ? PCRE_VSPACE : `[${PCRE_VSPACE}]`);
+    case 'H':
+      return inClass ? null : at(`[^${PCRE_HSPACE}]`);
+    case 'V':
+      return inClass ? null : at(`[^${PCRE_VSPACE}]`);
+    case 'R':
+      return inClass ? null : at(`(?:\\r\\n|[${PCRE_VSPACE}])`);
+    case 'A':
+      return inClass ? null : at('(?<![\\s\\S])');
+    case 'z':
+      return inClass ? null : at('(?![\\s\\S])');
+    case 'Z':
+      return inClass ? null : at('(?=\\n?(?![\\s\\S]))');
+    case 'e':
+      return at('\\x1b');
+    case 'a':
+      return at('\\x07');
+    case 'E':
+      return at('');
+    case 'c': {
+      const letter = pattern[j + 1];
+      return letter && /[a-zA-Z]/.test(letter) ? at('\\c' + letter.toUpperCase(), j + 2) : null;
+    }
+    case 'x': {
+      if (pattern[j + 1] === '{') {
+        const end = pattern.indexOf('}', j + 2);
+        const hex = end < 0 ? '' : pattern.slice(j + 2, end);
+        return /^[0-9a-fA-F]{1,6}$/.test(hex) ? at(`\\u{${hex}}`, end + 1) : null;
+      }
+      const hex = /^[0-9a-fA-F]{0,2}/.exec(pattern.slice(j + 1, j + 3))![0];
+      return at(`\\u{${hex || '0'}}`, j + 1 + hex.length);
+    }
+    case 'o': {
+      const end = pattern.indexOf('}', j + 2);
+      const oct = pattern[j + 1] === '{' && end > 0 ? pattern.slice(j + 2, end) : '';
+      return /^[0-7]{1,8}$/.test(oct) ? at(`\\u{${parseInt(oct, 8).toString(16)}}`, end + 1) : null;
+    }
+    case '0': {
+      const oct = /^[0-7]{0,2}/.exec(pattern.slice(j + 1, j + 3))![0];
+      return at(`\\u{${parseInt('0' + oct, 8).toString(16)}}`, j + 1 + oct.length);
+    }
+    case 'p':
+    case 'P':
+      return translateProperty(pattern, j, n);
+    case 'k': {
+      const open = pattern[j + 1];
+      const close = open === '<' ? '>' : open === "'" ? "'" : open === '{' ? '}' : '';
+      const end = close ? pattern.indexOf(close, j + 2) : -1;
+      return end < 0 ? null : at(`\\k<${pattern.slice(j + 2, end)}>`, end + 1);
+    }
+    case 'g': {
+      const m = /^g(?:\{(\d+|[A-Za-z_]\w*)\}|(\d+))/.exec(pattern.slice(j));
+      if (!m) return null;
+      const ref = m[1] ?? m[2]!;
+      return at(/^\d/.test(ref) ? `\\${ref}` : `\\k<${ref}>`, j + m[0].length);
+    }
+    case 'Q': {
+      const end = pattern.indexOf('\\E', j + 1);
+      const quoted = pattern.slice(j + 1, end < 0 ? pattern.length : end);
+      return at(Array.from(quoted, (ch) => escapeLiteral(ch, inClass)).join(''), end < 0 ? pattern.length : end + 2);
+    }
+  }
+  if (n >= '1' && n <= '9') {
+    const digits = /^\d+/.exec(pattern.slice(j))![0];
+    return inClass ? null : at('\\' + digits, j + digits.length);
+  }
+  // PCRE2 rejects unknown letter escapes; any other escaped character is itself.
+  if (/[A-Za-z]/.test(n)) return null;
+  const ch = String.fromCodePoint(pattern.codePointAt(j)!);
+  return at(escapeLiteral(ch, inClass), j + ch.length);
+}
+
+function translateProperty(pattern: string, j: number, n: string): { text: string; next: number } | null {
+  let name: string;
+  let next: number;
+  if (pattern[j + 1] === '{') {
+    const end = pattern.indexOf('}', j + 2);
+    if (end < 0) return null;
+    name = pattern.slice(j + 2, end);
+    next = end + 1;
+  } else {
+    name = pattern[j + 1] ?? '';
+    next = j + 2;
+  }
+  let negate = n === 'P';
+  if (name.startsWith('^')) {
+    negate = !negate;
+    name = name.slice(1);
+  }
+  if (name === 'L&') name = 'LC';
+  if (!/^[A-Za-z_]+$/.test(name)) return null;
+  const property = name.length <= 2 ? name : `Script=${name}`;
+  return { text: `\\${negate ? 'P' : 'p'}{${property}}`, next };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formats
+// ---------------------------------------------------------------------------------------------
+
+// CASE: the trailing `\n?` reproduces PCRE's `$`, which also matches before a final newline.
+const HEX_COLOR = /^#(?:[A-Fa-f0-9]{3}){1,2}\n?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|([+-])(\d{2})(?::(\d{2}))?)?\n?$/;
+const FORCE_UTC_OFFSET = /[+-]\d+:?\d+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n?$/;
+const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\n?$/;
+const IPV6_HEXTET = /^[0-9a-fA-F]{1,4}$/;
+const IPV4_OCTET = /^(?:0|[1-9]\d{0,2})$/;
+const EMAIL_LOCAL = /^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~.-]+\n?$/;
+const EMAIL_SUB = /^[a-z0-9-]+\n?$/i;
+const DOUBLE_DOT = /\.{2,}/;
+
+function scalarText(value: unknown): string | undefined {
+  return isScalar(value) ? phpString(value) : undefined;
+}
+
+/**
+ * `rest_parse_date`: an RFC 3339 date-time (`T`, `t` or space; optional fraction; optional `Z` or
+ * `±hh[:mm]`; no offset means UTC) to epoch seconds, or false. `forceUtc` replaces a trailing offset
+ * with `+00:00`. Like `strtotime`, out-of-range days roll over (`02-30` is 1 March) but months above
+ * 12, days above 31, hours above 24 and minutes above 59 fail.
+ */
+export function parseRestDate(date: string, forceUtc = false): number | false {
+  const text = forceUtc ? date.replace(FORCE_UTC_OFFSET, '+00:00') : date;
+  const m = DATE_TIME.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (month > 12 || day > 31 || hour > 24 || minute > 59 || second > 60) return false;
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, 0);
+  let offset = 0;
+  if (m[7]) offset = (m[7] === '-' ? -1 : 1) * (Number(m[8]) * 3600 + Number(m[9] ?? 0) * 60);
+  return Math.floor(d.getTime() / 1000) - offset;
+}
+
+/** WordPress `is_email`. */
+function isEmail(value: unknown): boolean {
+  const email = scalarText(value);
+  if (email === undefined || email.length < 6) return false;
+  const at = email.indexOf('@', 1);
+  if (at < 0) return false;
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  if (!EMAIL_LOCAL.test(local) || DOUBLE_DOT.test(domain)) return false;
+  if (phpTrim(domain, ' \t\n\r\0\x0B.') !== domain) return false;
+  const subs = domain.split('.');
+  if (subs.length < 2) return false;
+  return subs.every((sub) => phpTrim(sub, ' \t\n\r\0\x0B-') === sub && EMAIL_SUB.test(sub));
+}
+
+/** `rest_is_ip_address`: the IPv4 regex, else `Requests\Ipv6::check_ipv6`. */
+function isIpAddress(value: unknown): boolean {
+  const ip = scalarText(value);
+  if (ip === undefined) return false;
+  return IPV4.test(ip) || isIpv6(ip);
+}
+
+function isIpv6(input: string): boolean {
+  const ip = uncompressIpv6(input);
+  if (ip === null) return false;
+  let v6 = ip;
+  let v4: string[] = [''];
+  if (ip.includes('.')) {
+    const colon = ip.lastIndexOf(':');
+    v6 = colon < 0 ? '' : ip.slice(0, colon);
+    v4 = ip.slice(colon + 1).split('.');
+  }
+  const hextets = v6.split(':');
+  const shapeOk = (hextets.length === 8 && v4.length === 1) || (hextets.length === 6 && v4.length === 4);
+  if (!shapeOk || !hextets.every((h) => IPV6_HEXTET.test(h))) return false;
+  return v4.length === 1 || v4.every((o) => IPV4_OCTET.test(o) && Number(o) <= 255);
+}
+
+function uncompressIpv6(ip: string): string | null {
+  const first = ip.indexOf('::');
+  if (first < 0 || ip.indexOf('::', first + 1) >= 0) return ip;
+  const left = ip.slice(0, first);
+  const right = ip.slice(first + 2);
+  const c1 = left === '' ? -1 : left.split(':').length;
+  let c2 = right === '' ? -1 : right.split(':').length;
+  if (right.includes('.')) c2++;
+  if (c1 === -1 && c2 === -1) return '0:0:0:0:0:0:0:0';
+  const [unit, times, prefix] = c1 === -1 ? ['0:', 7 - c2, ''] : c2 === -1 ? [':0', 7 - c1, ''] : ['0:', 6 - c2 - c1, ':'];
+  // CASE: PHP 8's str_repeat throws on a negative count; the address is invalid either way.
+  if (times < 0) return null;
+  return ip.replace('::', prefix + unit.repeat(times));
+}
+
+/** `wp_is_uuid` without a version: lower-case hex only. */
+function isUuid(value: unknown): boolean {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+function isHexColor(value: unknown): boolean {
+  const color = scalarText(value);
+  return color !== undefined && HEX_COLOR.test(color);
+}
+
+function checkFormat(format: string, value: unknown, param: string): RestError | undefined {
+  switch (format) {
+    case 'hex-color':
+      return isHexColor(value) ? undefined : fail('rest_invalid_hex_color', MSG.hexColor);
+    case 'date-time': {
+      const text = scalarText(value);
+      return text !== undefined && parseRestDate(text) ? undefined : fail('rest_invalid_date', MSG.date);
+    }
+    case 'email':
+      return isEmail(value) ? undefined : fail('rest_invalid_email', MSG.email);
+    case 'ip':
+      return isIpAddress(value) ? undefined : fail('rest_invalid_ip', MSG.ip(param));
+    case 'uuid':
+      return isUuid(value) ? undefined : fail('rest_invalid_uuid', MSG.uuid(param));
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text and URL sanitisers
+// ---------------------------------------------------------------------------------------------
+
+const PHP_TRIM = ' \t\n\r\0\x0B';
+const WHITESPACE_RUNS = /[\r\n\t ]+/g;
+const PERCENT_ESCAPE = /%[a-f0-9]{2}/i;
+const SPACE_RUNS = / +/g;
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const PRE_KSES_LESS_THAN = /<[^>]*?(?:(?=<)|>|$)/g;
+const SCRIPT_STYLE = /<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi;
+const HTML_SPECIALS = /&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)|[<>"']/gi;
+const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+
+function phpTrim(text: string, chars = PHP_TRIM): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && chars.includes(text[start]!)) start++;
+  while (end > start && chars.includes(text[end - 1]!)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+function phpLtrim(text: string): string {
+  let start = 0;
+  while (start < text.length && PHP_TRIM.includes(text[start]!)) start++;
+  return start === 0 ? text : text.slice(start);
+}
+
+function escHtml(text: string): string {
+  return text.replace(HTML_SPECIALS, (c) => HTML_ENTITIES[c] ?? c);
+}
+
+/** PHP `strip_tags`: tags (quotes respected), comments; a `<` before whitespace is text. */
+function stripTags(text: string): string {
+  let out = '';
+  let inTag = false;
+  let inComment = false;
+  let quote = '';
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inComment) {
+      if (text.startsWith('-->', i)) {
+        inComment = false;
+        i += 2;
+      }
+    } else if (!inTag) {
+      if (c !== '<') out += c;
+      else if (' \t\n\r\v\f'.includes(text[i + 1] ?? 'x')) out += c;
+      else if (text.startsWith('!--', i + 1)) {
+        inComment = true;
+        i += 3;
+      } else inTag = true;
+    } else if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '<') {
+      depth++;
+    } else if (c === '>') {
+      if (depth > 0) depth--;
+      else inTag = false;
+    }
+  }
+  return out;
+}
+
+function sanitizeText(value: unknown, keepNewlines: boolean): string {
+  if (isContainer(value)) return '';
+  let text = phpString(value);
+  if (LONE_SURROGATE.test(text)) return '';
+  if (text.includes('<')) {
+    text = text.replace(PRE_KSES_LESS_THAN, (m) => (m.includes('>') ? m : escHtml(m)));
+    text = phpTrim(stripTags(text.replace(SCRIPT_STYLE, '')));
+    text = text.replaceAll('<\n', '&lt;\n');
+  }
+  if (!keepNewlines) text = text.replace(WHITESPACE_RUNS, ' ');
+  text = phpTrim(text);
+  let found = false;
+  for (let m = PERCENT_ESCAPE.exec(text); m; m = PERCENT_ESCAPE.exec(text)) {
+    text = text.replaceAll(m[0], '');
+    found = true;
+  }
+  return found ? phpTrim(text.replace(SPACE_RUNS, ' ')) : text;
+}
+
+/**
+ * WordPress `sanitize_text_field`: invalid UTF-8 → `""`, tags stripped (a lone `<` becomes `&lt;`),
+ * whitespace runs collapsed to one space, trimmed, percent-encoded octets removed.
+ */
+export function sanitizeTextField(value: unknown): string {
+  return sanitizeText(value, false);
+}
+
+/** WordPress `sanitize_textarea_field`: as {@link sanitizeTextField} but newlines are kept. */
+export function sanitizeTextareaField(value: unknown): string {
+  return sanitizeText(value, true);
+}
+
+const URL_DISALLOWED = /[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi;
+const URL_CRLF = /%0[dDaA]/g;
+const MAILTO = /^mailto:/i;
+const PHP_FILE = /^[a-z0-9-]+?\.php/i;
+const URL_FRONT = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
+const URL_BRACKETS = /[[\]]/g;
+const COLON_ENTITY_UNTERMINATED = /(&#0*58(?![;0-9])|&#x0*3a(?![;a-f0-9]))/gi;
+const PROTOCOL_SEPARATOR = /:|&#0*58;|&#x0*3a;|&colon;/i;
+const DECIMAL_ENTITY = /&#(\d+);/g;
+const HEX_ENTITY = /&#x([0-9a-f]+);/gi;
+const ASCII_WHITESPACE = /[\t\n\v\f\r ]/g;
+const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set([
+  'http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed',
+  'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn',
+]);
+
+function badProtocolOnce2(scheme: string): string {
+  const decoded = scheme
+    .replace(DECIMAL_ENTITY, (_, n: string) => String.fromCharCode(Number(n) % 256))
+    .replace(HEX_ENTITY, (_, h: string) => String.fromCharCode(parseInt(h, 16) % 256))
+    .replace(ASCII_WHITESPACE, '');
+  const lower = asciiLower(decoded);
+  return ALLOWED_PROTOCOLS.has(lower) ? `${lower}:` : '';
+}
+
+function badProtocolOnce(content: string, depth: number): string {
+  const text = content.replace(COLON_ENTITY_UNTERMINATED, '$1;');
+  const m = PROTOCOL_SEPARATOR.exec(text);
+  if (!m || text.slice(0, m.index).includes('/?')) return text;
+  let rest = phpTrim(text.slice(m.index + m[0].length));
+  const protocol = badProtocolOnce2(text.slice(0, m.index));
+  if (protocol === 'feed:') {
+    if (depth > 2) return '';
+    rest = badProtocolOnce(rest, depth + 1);
+    if (rest === '' || rest === '0') return rest;
+  }
+  return protocol + rest;
+}
+
+/** `wp_kses_bad_protocol` (input already free of NUL and control characters). */
+function badProtocol(url: string): string {
+  if (url.startsWith('https://') || url.startsWith('http://')) return url;
+  let content = url;
+  let original: string;
+  let iterations = 0;
+  do {
+    original = content;
+    content = badProtocolOnce(content, 1);
+  } while (original !== content && ++iterations < 6);
+  return original !== content ? '' : content;
+}
+
+/**
+ * WordPress `esc_url_raw` / `sanitize_url`: unsafe characters removed, `http://` added to a
+ * scheme-less host, brackets outside the authority percent-encoded, and `""` for a scheme outside
+ * `wp_allowed_protocols` (`javascript:`, `data:`, …).
+ */
+export function escUrlRaw(value: unknown): string {
+  if (isContainer(value)) return '';
+  const raw = phpString(value);
+  if (raw === '') return raw;
+  let url = phpLtrim(raw).replaceAll(' ', '%20').replace(URL_DISALLOWED, '');
+  if (url === '') return url;
+  if (!MAILTO.test(url)) {
+    while (URL_CRLF.test(url)) url = url.replace(URL_CRLF, '');
+  }
+  url = url.replaceAll(';//', '://');
+  if (!url.includes(':') && !'/#?'.includes(url[0]!) && !PHP_FILE.test(url)) url = 'http://' + url;
+  if (url.includes('[') || url.includes(']')) {
+    const front = URL_FRONT.exec(url)?.[0] ?? '';
+    url = front + url.slice(front.length).replace(URL_BRACKETS, (b) => (b === '[' ? '%5B' : '%5D'));
+  }
+  if (url[0] === '/') return url;
+  const good = badProtocol(url);
+  return asciiLower(good) !== asciiLower(url) ? '' : good;
+}
+
+/** `sanitize_hex_color`, cast to string as `rest_sanitize_value_from_schema` does. */
+function sanitizeHexColor(value: unknown): string {
+  return value !== '' && isHexColor(value) ? phpString(value) : '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation: rest_validate_value_from_schema
+// ---------------------------------------------------------------------------------------------
+
+interface CombiningError {
+  error: RestError;
+  schema: ArgSchema;
+  index: number;
+}
+
+function withInheritedType(sub: ArgSchema, parent: ArgSchema): ArgSchema {
+  return sub.type === undefined && parent.type !== undefined ? { ...sub, type: parent.type } : sub;
+}
+
+function formatCombiningError(param: string, { error, schema, index }: CombiningError): RestError {
+  const message =
+    schema.title !== undefined ? MSG.notValidTitled(param, schema.title, error.message) : MSG.noMatchReason(param, error.message);
+  return fail('rest_no_matching_schema', message, { position: index });
+}
+
+/** `rest_get_combining_operation_error`: pick the most telling error among failed sub-schemas. */
+function combiningError(value: unknown, param: string, errors: CombiningError[]): RestError {
+  if (errors.length === 1) return formatCombiningError(param, errors[0]!);
+  const filtered = errors.filter(({ error }) => error.code !== 'rest_invalid_type' || (error.data?.param !== undefined && error.data.param !== param));
+  if (filtered.length === 1) return formatCombiningError(param, filtered[0]!);
+  if (filtered.length > 1 && filtered[0]!.schema.type === 'object') {
+    const keys = isContainer(value) ? new Set(entriesOf(value).map(([k]) => k)) : new Set<string>();
+    let best: CombiningError | undefined;
+    let bestCount = 0;
+    for (const candidate of filtered) {
+      const props = candidate.schema.properties;
+      if (props === undefined) continue;
+      const n = Object.keys(props).filter((k) => keys.has(k)).length;
+      if (n > bestCount) {
+        best = candidate;
+        bestCount = n;
+      }
+    }
+    if (best) return formatCombiningError(param, best);
+  }
+  const titles = errors.map((e) => e.schema.title).filter((t): t is string => t !== undefined);
+  if (titles.length === errors.length) return fail('rest_no_matching_schema', MSG.notValidTitles(param, listJoin(titles)));
+  return fail('rest_no_matching_schema', MSG.noMatchAny(param));
+}
+
+function findAnyMatchingSchema(value: unknown, schema: ArgSchema, param: string): ArgSchema | RestError {
+  const errors: CombiningError[] = [];
+  for (const [index, sub] of (schema.anyOf ?? []).entries()) {
+    const candidate = withInheritedType(sub, schema);
+    const result = validateValue(value, candidate, param);
+    if (result === true) return candidate;
+    errors.push({ error: result, schema: candidate, index });
+  }
+  return combiningError(value, param, errors);
+}
+
+function findOneMatchingSchema(value: unknown, schema: ArgSchema, param: string): ArgSchema | RestError {
+  const matches: { schema: ArgSchema; index: number }[] = [];
+  const errors: CombiningError[] = [];
+  for (const [index, sub] of (schema.oneOf ?? []).entries()) {
+    const candidate = withInheritedType(sub, schema);
+    const result = validateValue(value, candidate, param);
+    if (result === true) matches.push({ schema: candidate, index });
+    else errors.push({ error: result, schema: candidate, index });
+  }
+  if (matches.length === 0) return combiningError(value, param, errors);
+  if (matches.length > 1) {
+    const positions = matches.map((m) => m.index);
+    const titles = matches.map((m) => m.schema.title).filter((t): t is string => t !== undefined);
+    const message = titles.length === matches.length ? MSG.oneOfTitles(param, listJoin(titles)) : MSG.oneOfMany(param);
+    return fail('rest_one_of_multiple_matches', message, { positions });
+  }
+  return matches[0]!.schema;
+}
+
+function validateNumber(value: unknown, schema: ArgSchema, param: string, type: string): RestError | undefined {
+  if (!isPhpNumeric(value)) return typeError(param, type);
+  const n = phpFloatval(value);
+  const { multipleOf, minimum: min, maximum: max } = schema;
+  if (multipleOf != null && n % multipleOf !== 0) return fail('rest_invalid_multiple', MSG.multipleOf(param, phpString(multipleOf)));
+  const exMin = Boolean(schema.exclusiveMinimum);
+  const exMax = Boolean(schema.exclusiveMaximum);
+  const belowMin = min != null && (exMin ? n <= min : n < min);
+  const aboveMax = max != null && (exMax ? n >= max : n > max);
+  if (min != null && max == null && belowMin) {
+    return fail('rest_out_of_bounds', exMin ? MSG.greaterThan(param, phpIntval(min)) : MSG.greaterOrEqual(param, phpIntval(min)));
+  }
+  if (max != null && min == null && aboveMax) {
+    return fail('rest_out_of_bounds', exMax ? MSG.lessThan(param, phpIntval(max)) : MSG.lessOrEqual(param, phpIntval(max)));
+  }
+  if (min != null && max != null && (belowMin || aboveMax)) {
+    const mark = (exclusive: boolean) => (exclusive ? 'exclusive' : 'inclusive');
+    return fail('rest_out_of_bounds', MSG.between(param, phpIntval(min), mark(exMin), phpIntval(max), mark(exMax)));
+  }
+  return undefined;
+}
+
+function validateString(value: unknown, schema: ArgSchema, param: string): RestError | undefined {
+  if (typeof value !== 'string') return typeError(param, 'string');
+  const { minLength, maxLength, pattern } = schema;
+  if (minLength != null || maxLength != null) {
+    const length = mbStrlen(value);
+    if (minLength != null && length < minLength) return fail('rest_too_short', MSG.tooShort(param, minLength));
+    if (maxLength != null && length > maxLength) return fail('rest_too_long', MSG.tooLong(param, maxLength));
+  }
+  if (pattern != null && !matchesPattern(pattern, value)) return fail('rest_invalid_pattern', MSG.pattern(param, pattern));
+  return undefined;
+}
+
+function validateArray(value: unknown, schema: ArgSchema, param: string): RestError | undefined {
+  if (!isArrayLike(value)) return typeError(param, 'array');
+  const list = toList(value);
+  if (schema.items != null) {
+    for (let i = 0; i < list.length; i++) {
+      const result = validateValue(list[i], schema.items, `${param}[${i}]`);
+      if (result !== true) return result;
+    }
+  }
+  if (schema.minItems != null && list.length < schema.minItems) return fail('rest_too_few_items', MSG.tooFewItems(param, schema.minItems));
+  if (schema.maxItems != null && list.length > schema.maxItems) return fail('rest_too_many_items', MSG.tooManyItems(param, schema.maxItems));
+  if (schema.uniqueItems && !hasUniqueItems(list)) return fail('rest_duplicate_items', MSG.duplicateItems(param));
+  return undefined;
+}
+
+function findPatternProperty(property: string, schema: ArgSchema): ArgSchema | undefined {
+  if (schema.patternProperties === undefined) return undefined;
+  for (const [pattern, child] of Object.entries(schema.patternProperties)) {
+    if (matchesPattern(pattern, property)) return child;
+  }
+  return undefined;
+}
+
+function validateObject(value: unknown, schema: ArgSchema, param: string): RestError | undefined {
+  if (!isObjectLike(value)) return typeError(param, 'object');
+  const obj = toRecord(value);
+  const { properties, additionalProperties } = schema;
+  if (Array.isArray(schema.required)) {
+    for (const name of schema.required as readonly string[]) {
+      if (!Object.hasOwn(obj, name)) return fail('rest_property_required', MSG.propertyRequired(name, param));
+    }
+  } else if (properties !== undefined) {
+    for (const [name, property] of Object.entries(properties)) {
+      if (property.required === true && !Object.hasOwn(obj, name)) return fail('rest_property_required', MSG.propertyRequired(name, param));
+    }
+  }
+  const keys = Object.keys(obj);
+  for (const key of keys) {
+    const child = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : findPatternProperty(key, schema);
+    if (child !== undefined) {
+      const result = validateValue(obj[key], child, `${param}[${key}]`);
+      if (result !== true) return result;
+    } else if (additionalProperties === false) {
+      return fail('rest_additional_properties_forbidden', MSG.additionalProperty(key));
+    } else if (isMap(additionalProperties)) {
+      const result = validateValue(obj[key], additionalProperties, `${param}[${key}]`);
+      if (result !== true) return result;
+    }
+  }
+  if (schema.minProperties != null && keys.length < schema.minProperties) {
+    return fail('rest_too_few_properties', MSG.tooFewProperties(param, schema.minProperties));
+  }
+  if (schema.maxProperties != null && keys.length > schema.maxProperties) {
+    return fail('rest_too_many_properties', MSG.tooManyProperties(param, schema.maxProperties));
+  }
+  return undefined;
+}
+
+function validateEnum(value: unknown, schema: ArgSchema, param: string): RestError | undefined {
+  const allowed = schema.enum!;
+  const sanitized = sanitizeValue(value, schema, param);
+  if (sanitized instanceof RestError) return sanitized;
+  if (allowed.some((candidate) => valuesEqual(sanitized, candidate))) return undefined;
+  const shown = allowed.map((v) => (isScalar(v) ? phpString(v) : phpJsonEncode(v)));
+  return fail('rest_not_in_enum', shown.length === 1 ? MSG.notEnumValue(param, shown[0]!) : MSG.notInEnum(param, listJoin(shown)));
+}
+
+function appliesFormat(type: string | undefined): boolean {
+  return type === undefined || type === 'string' || !ALLOWED_TYPES.has(type);
+}
+
+/**
+ * `rest_validate_value_from_schema`: `anyOf`/`oneOf`, then the type with its keywords, then `enum`,
+ * then `format`; the first failure is returned. Messages and codes are WordPress's; type errors carry
+ * `data: {param}`, combining errors `{position}` / `{positions}`, the rest no data. Items are named
+ * `param[0]`, properties `param[key]`. Unknown type names pass; `format: uri` is never validated.
+ *
+ * @example
+ * validateValue('150', { type: 'integer', minimum: 1, maximum: 100 }, 'per_page');
+ * // RestError rest_out_of_bounds: "per_page must be between 1 (inclusive) and 100 (inclusive)"
+ */
+export function validateValue(value: unknown, schema: ArgSchema, param: string): true | RestError {
+  let declared = schema.type;
+  if (schema.anyOf !== undefined) {
+    const match = findAnyMatchingSchema(value, schema, param);
+    if (match instanceof RestError) return match;
+    if (declared === undefined) declared = match.type;
+  }
+  if (schema.oneOf !== undefined) {
+    const match = findOneMatchingSchema(value, schema, param);
+    if (match instanceof RestError) return match;
+    if (declared === undefined) declared = match.type;
+  }
+  let type: string | undefined;
+  if (isTypeList(declared)) {
+    type = resolveTypeList(value, declared);
+    if (type === '') return typeError(param, declared.join(','));
+  } else {
+    type = declared;
+  }
+
+  let error: RestError | undefined;
+  switch (type) {
+    case 'null':
+      error = value == null ? undefined : typeError(param, 'null');
+      break;
+    case 'boolean':
+      error = isBooleanLike(value) ? undefined : typeError(param, 'boolean');
+      break;
+    case 'object':
+      error = validateObject(value, schema, param);
+      break;
+    case 'array':
+      error = validateArray(value, schema, param);
+      break;
+    case 'number':
+      error = validateNumber(value, schema, param, 'number');
+      break;
+    case 'integer':
+      error = validateNumber(value, schema, param, 'integer') ?? (isIntegerLike(value) ? undefined : typeError(param, 'integer'));
+      break;
+    case 'string':
+      error = validateString(value, schema, param);
+      break;
+  }
+  if (error) return error;
+
+  if (schema.enum !== undefined && schema.enum.length > 0) {
+    error = validateEnum(value, type === schema.type ? schema : { ...schema, type }, param);
+    if (error) return error;
+  }
+  if (schema.format !== undefined && appliesFormat(type)) {
+    error = checkFormat(schema.format, value, param);
+    if (error) return error;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sanitisation: rest_sanitize_value_from_schema
+// ---------------------------------------------------------------------------------------------
+
+function sanitizeList(value: unknown, schema: ArgSchema, param: string): unknown {
+  const list = toList(value);
+  const items = schema.items;
+  let out: unknown[] = list === value ? list.slice() : list;
+  if (items !== undefined && Object.keys(items).length > 0) {
+    out = [];
+    for (let i = 0; i < list.length; i++) {
+      const item = sanitizeValue(list[i], items, `${param}[${i}]`);
+      if (item instanceof RestError) return item;
+      out.push(item);
+    }
+  }
+  if (schema.uniqueItems && !hasUniqueItems(out)) return fail('rest_duplicate_items', MSG.duplicateItems(param));
+  return out;
+}
+
+function sanitizeObject(value: unknown, schema: ArgSchema, param: string): unknown {
+  const source = toRecord(value);
+  const out: Dict = {};
+  const { properties, additionalProperties } = schema;
+  for (const [key, v] of Object.entries(source)) {
+    const child = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : findPatternProperty(key, schema);
+    let next = v;
+    if (child !== undefined) next = sanitizeValue(v, child, `${param}[${key}]`);
+    else if (additionalProperties === false) continue;
+    else if (isMap(additionalProperties)) next = sanitizeValue(v, additionalProperties, `${param}[${key}]`);
+    if (next instanceof RestError) return next;
+    setOwn(out, key, next);
+  }
+  return out;
+}
+
+/**
+ * `rest_sanitize_value_from_schema`: integers to int, numbers to float, booleans via
+ * `rest_sanitize_boolean`, arrays re-indexed (scalars split by `wp_parse_list`) with items sanitised,
+ * objects with properties sanitised and unknown keys dropped under `additionalProperties: false`,
+ * string formats cleaned (`uri` like `esc_url_raw`; `date-time`, `email`, `ip`, `uuid`, `text-field`
+ * through `sanitize_text_field`; `textarea-field` keeps newlines; `hex-color` or `""`).
+ * Returns a RestError where WordPress does: an `anyOf`/`oneOf` without a match, or duplicate items.
+ */
+export function sanitizeValue(value: unknown, schema: ArgSchema, param: string): unknown {
+  let declared = schema.type;
+  let current = value;
+  if (schema.anyOf !== undefined) {
+    const match = findAnyMatchingSchema(current, schema, param);
+    if (match instanceof RestError) return match;
+    if (declared === undefined) declared = match.type;
+    current = sanitizeValue(current, match, param);
+    if (current instanceof RestError) return current;
+  }
+  if (schema.oneOf !== undefined) {
+    const match = findOneMatchingSchema(current, schema, param);
+    if (match instanceof RestError) return match;
+    if (declared === undefined) declared = match.type;
+    current = sanitizeValue(current, match, param);
+    if (current instanceof RestError) return current;
+  }
+  let type: string | undefined;
+  if (isTypeList(declared)) {
+    type = resolveTypeList(current, declared);
+    if (type === '') return null;
+  } else {
+    type = declared;
+  }
+  switch (type) {
+    case 'array':
+      return sanitizeList(current, schema, param);
+    case 'object':
+      return sanitizeObject(current, schema, param);
+    case 'null':
+      return null;
+    case 'integer':
+      return phpIntval(current);
+    case 'number':
+      return phpFloatval(current);
+    case 'boolean':
+      return toBoolean(current);
+  }
+  if (schema.format !== undefined && appliesFormat(type)) {
+    switch (schema.format) {
+      case 'hex-color':
+        return sanitizeHexColor(current);
+      case 'date-time':
+      case 'email': // WordPress deliberately avoids sanitize_email here: it validates.
+      case 'ip':
+      case 'uuid':
+      case 'text-field':
+        return sanitizeTextField(current);
+      case 'textarea-field':
+        return sanitizeTextareaField(current);
+      case 'uri':
+        return escUrlRaw(current);
+    }
+  }
+  return type === 'string' ? phpString(current) : current;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The endpoint pipeline: has_valid_params + sanitize_params
+// ---------------------------------------------------------------------------------------------
+
+/** Outcome of {@link checkArgs}. */
+export interface ArgCheckResult {
+  /** The sanitised value of every declared arg that has one (supplied or default). */
+  values: Record<string, unknown>;
+  /** `rest_missing_callback_param` or `rest_invalid_param`, both 400. */
+  error?: RestError;
+}
+
+interface ErrorDetail {
+  code: string;
+  message: string;
+  data: unknown;
+  additional_errors?: ErrorDetail[];
+}
+
+function detailOf(error: RestError): ErrorDetail {
+  const detail: ErrorDetail = { code: error.code, message: error.message, data: error.data ?? null };
+  if (error.additional.length > 0) {
+    detail.additional_errors = error.additional.map((e) => ({ code: e.code, message: e.message, data: e.data ?? null }));
+  }
+  return detail;
+}
+
+function hasType(arg: ArgSchema): boolean {
+  return isTypeList(arg.type) ? arg.type.length > 0 : Boolean(arg.type);
+}
+
+/**
+ * Run one endpoint's declared args over the merged parameter map (already merged by precedence;
+ * `null` counts as absent). Defaults fill absent args and are validated like supplied values. First
+ * the required check: any missing arg gives `rest_missing_callback_param` with `data.params` in arg
+ * order and nothing else. Then, per arg with a value: validation is `arg.validate` if present, else
+ * schema validation unless the arg has its own `sanitize` (such args are not type-checked); then
+ * sanitisation is `arg.sanitize` if present, else {@link sanitizeValue} for typed args (untyped args
+ * pass through). Every failure is collected into one `rest_invalid_param` with `data.params`
+ * (name → messages joined by a space) and `data.details` (name → `{code, message, data}`; none for a
+ * validator that returned `false`; `[]` when empty, as PHP encodes it).
+ *
+ * @example
+ * checkArgs({ id: idArg('Ticket ID.') }, { id: 'abc' }, req).error?.toJSON();
+ * // { code: 'rest_invalid_param', message: 'Invalid parameter(s): id',
+ * //   data: { status: 400, params: { id: 'id is not of type integer.' }, details: { id: {…} } } }
+ */
+export function checkArgs(args: ArgSchemas, params: Record<string, unknown>, req: RestRequest): ArgCheckResult {
+  const present: [string, ArgSchema, unknown][] = [];
+  const missing: string[] = [];
+  for (const name of Object.keys(args)) {
+    const arg = args[name]!;
+    let value = Object.hasOwn(params, name) ? params[name] : undefined;
+    if (value == null) value = arg.default;
+    if (value == null) {
+      if (arg.required === true) missing.push(name);
+      continue;
+    }
+    present.push([name, arg, value]);
+  }
+  if (missing.length > 0) return { values: {}, error: CoreErrors.missingParams(missing) };
+
+  const values: Record<string, unknown> = {};
+  const messages: Record<string, string> = {};
+  const details: Record<string, ErrorDetail> = {};
+  const reject = (name: string, error: RestError) => {
+    messages[name] = [error, ...error.additional].map((e) => e.message).join(' ');
+    details[name] = detailOf(error);
+  };
+  for (const [name, arg, value] of present) {
+    const verdict = arg.validate ? arg.validate(value, req, name) : arg.sanitize ? true : validateValue(value, arg, name);
+    if (verdict === false) {
+      messages[name] = MESSAGES.invalidParam;
+      continue;
+    }
+    if (typeof verdict === 'string') {
+      reject(name, fail('rest_invalid_param', verdict));
+      continue;
+    }
+    if (verdict instanceof RestError) {
+      reject(name, verdict);
+      continue;
+    }
+    const sanitized = arg.sanitize ? arg.sanitize(value, req, name) : hasType(arg) ? sanitizeValue(value, arg, name) : value;
+    if (sanitized instanceof RestError) reject(name, sanitized);
+    else setOwn(values, name, sanitized);
+  }
+  const invalid = Object.keys(messages);
+  if (invalid.length === 0) return { values };
+  const error = new RestError('rest_invalid_param', MESSAGES.invalidParams(invalid), 400, {
+    params: messages,
+    details: Object.keys(details).length > 0 ? details : [],
+  });
+  return { values, error };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared arg fragments
+// ---------------------------------------------------------------------------------------------
+
+/** A required integer path ID, e.g. `{ id: idArg('Ticket ID.') }`. */
+export function idArg(description: string): ArgSchema {
+  return { type: 'integer', description, required: true };
+}
+
+/**
+ * The `context` arg of core controllers (`get_context_param`): a string enum of the contexts,
+ * reverse-sorted as WordPress lists them, with a default.
+ */
+export function contextArg(defaultContext = 'view', contexts: readonly string[] = ['view', 'embed', 'edit']): ArgSchema {
+  const allowed = [...new Set(contexts)].sort().reverse();
+  return { description: MSG.contextDescription, type: 'string', enum: allowed, default: defaultContext };
+}
+
+/** Options of {@link paginationArgs}. */
+export interface PaginationOptions {
+  /** Default page size. */
+  perPage?: number;
+  /** Largest page size accepted. */
+  max?: number;
+}
+
+/** `page` (default 1, minimum 1) and `per_page` (default `perPage`, 1..`max`) as core collections declare them. */
+export function paginationArgs({ perPage = 10, max = 100 }: PaginationOptions = {}): { page: ArgSchema; per_page: ArgSchema } {
+  return {
+    page: { description: MSG.pageDescription, type: 'integer', default: 1, minimum: 1 },
+    per_page: { description: MSG.perPageDescription, type: 'integer', default: perPage, minimum: 1, maximum: max },
+  };
+}
+
+const SEARCH_SCHEMA: ArgSchema = { type: 'string' };
+
+/** The core `search` arg: a type-checked string, cleaned with `sanitize_text_field`. */
+export function searchArg(): ArgSchema {
+  return {
+    description: MSG.searchDescription,
+    type: 'string',
+    validate: (value, _req, name) => validateValue(value, SEARCH_SCHEMA, name),
+    sanitize: (value) => sanitizeTextField(value),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * @module rest/errors
+ * The one error class of the REST core and the catalogue of core error codes.
+ * Handlers throw or return a RestError; anything else thrown becomes a generic 500.
+ */
+
+/** An error the client should see: a WordPress-shaped `{code, message, data:{status, ...}}`. */
+export class RestError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly data: Record<string, unknown> | undefined;
+  /** Further errors carried along, emitted as `additional_errors` (WordPress WP_Error semantics). */
+  readonly additional: RestError[];
+
+  constructor(code: string, message: string, status: number, data?: Record<string, unknown>, additional: RestError[] = []) {
+    super(message);
+    this.name = 'RestError';
+    this.code = code;
+    this.status = status;
+    this.data = data;
+    this.additional = additional;
+  }
+
+  /** The wire shape. Key order follows WordPress: code, message, data (status first), additional_errors. */
+  toJSON(): Record<string, unknown> {
+    const body: Record<string, unknown> = {
+      code: this.code,
+      message: this.message,
+      data: { status: this.status, ...this.data },
+    };
+    if (this.additional.length > 0) body.additional_errors = this.additional.map((e) => e.toJSON());
+    return body;
+  }
+}
+
+/** True when `value` is a RestError (also across module copies). */
+export function isRestError(value: unknown): value is RestError {
+  return value instanceof RestError;
+}
+
+/** Core messages, kept in one place. */
+export const MESSAGES = {
+  noRoute: 'No route was found matching the URL and request method.',
+  invalidNamespace: 'The specified namespace could not be found.',
+  invalidJson: 'Invalid JSON body passed.',
+  missingParams: (names: string[]) => `Missing parameter(s): ${names.join(', ')}`,
+  invalidParams: (names: string[]) => `Invalid parameter(s): ${names.join(', ')}`,
+  invalidParam: 'Invalid parameter.',
+  forbidden: 'Sorry, you are not allowed to do that.',
+  internal: 'An unexpected error occurred while processing the request.',
+  batchNotAllowed: 'The requested route does not support batch requests.',
+  parsePathFailed: 'Could not parse the path.',
+  tooLarge: 'The request body is too large.',
+  callbackInvalid: 'Invalid JSONP callback function.',
+} as const;
+
+/** Factories for the core catalogue; codes and statuses are those of the WordPress REST server. */
+export const CoreErrors = {
+  noRoute: () => new RestError('rest_no_route', MESSAGES.noRoute, 404),
+  invalidNamespace: () => new RestError('rest_invalid_namespace', MESSAGES.invalidNamespace, 404),
+  invalidJson: (message: string) =>
+    new RestError('rest_invalid_json', MESSAGES.invalidJson, 400, { json_error_code: 4, json_error_message: message }),
+  missingParams: (names: string[]) =>
+    new RestError('rest_missing_callback_param', MESSAGES.missingParams(names), 400, { params: names }),
+  forbidden: (loggedIn: boolean, message: string = MESSAGES.forbidden, code = 'rest_forbidden') =>
+    new RestError(code, message, loggedIn ? 403 : 401),
+  internal: () => new RestError('internal_server_error', MESSAGES.internal, 500),
+  batchNotAllowed: () => new RestError('rest_batch_not_allowed', MESSAGES.batchNotAllowed, 400),
+  parsePathFailed: () => new RestError('parse_path_failed', MESSAGES.parsePathFailed, 400),
+  tooLarge: (limit: number) => new RestError('rest_request_too_large', MESSAGES.tooLarge, 413, { max_bytes: limit }),
+} as const;

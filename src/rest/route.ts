@@ -1,0 +1,180 @@
+/**
+ * @module rest/route
+ * Route declarations: the single source for matching, validation, permissions, batch eligibility,
+ * discovery and generated documentation.
+ *
+ * @example
+ * export const ticketRoutes = defineRoutes('eventsuite/tickets/v1', [
+ *   { path: '/tickets/{id}', endpoints: [
+ *     { methods: READABLE, args: { id: idArg('Ticket ID.') }, permission: allowAll, handler: getTicket },
+ *   ] },
+ * ]);
+ */
+import type { RestError } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+export const READABLE = Object.freeze(['GET'] as const);
+export const CREATABLE = Object.freeze(['POST'] as const);
+export const EDITABLE = Object.freeze(['POST', 'PUT', 'PATCH'] as const);
+export const DELETABLE = Object.freeze(['DELETE'] as const);
+export const ALLMETHODS = Object.freeze(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const);
+
+export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null';
+
+/**
+ * One argument's JSON-schema subset as WordPress understands it. Keys are emitted in discovery in
+ * declaration order (only the allowed keywords), with `required` appended last.
+ * `validate` and `sanitize` are private: never emitted. As in WordPress, an arg with its own `sanitize`
+ * and no `validate` is not type-checked (e.g. `absint` arguments).
+ */
+export interface ArgSchema {
+  title?: string;
+  description?: string;
+  default?: unknown;
+  type?: SchemaType | readonly SchemaType[] | string;
+  format?: string;
+  enum?: readonly unknown[];
+  items?: ArgSchema;
+  properties?: Record<string, ArgSchema>;
+  additionalProperties?: boolean | ArgSchema;
+  patternProperties?: Record<string, ArgSchema>;
+  minProperties?: number;
+  maxProperties?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  anyOf?: readonly ArgSchema[];
+  oneOf?: readonly ArgSchema[];
+  /** Top level: boolean. Inside an object schema: draft-04 list or draft-03 boolean per property. */
+  required?: boolean | readonly string[];
+  context?: readonly string[];
+  readonly?: boolean;
+  /** Replaces schema validation. Return true, false (generic message), a message string or a RestError. */
+  validate?: (value: unknown, req: RestRequest, name: string) => boolean | string | RestError;
+  /** Replaces schema sanitisation. */
+  sanitize?: (value: unknown, req: RestRequest, name: string) => unknown;
+}
+
+export type ArgSchemas = Record<string, ArgSchema>;
+
+/** The signed-in user as the REST core sees it. `auth/` provides the implementation. */
+export interface RestUser {
+  readonly id: number;
+  readonly login: string;
+  readonly email: string;
+  readonly displayName: string;
+  readonly roles: readonly string[];
+  /** Primitive capability check (`edit_posts`, `manage_options`, ...). */
+  can(capability: string): boolean;
+}
+
+/** How the current user was authenticated. */
+export interface AuthInfo {
+  method: 'app-password' | 'cookie' | 'none';
+  /** UUID of the application password that authenticated the request, for `/introspect`. */
+  appPasswordUuid?: string;
+  /** Session token of a cookie session (nonces are bound to it). */
+  sessionToken?: string;
+}
+
+/** A transport-neutral request. HTTP and batch both build one. */
+export interface RestRequest {
+  method: HttpMethod;
+  /** The route path, e.g. `/eventsuite/events/v1/events/5` (no API root, no query). */
+  route: string;
+  /** Query-string parameters, parsed PHP-style. */
+  query: Record<string, unknown>;
+  /** Form or multipart body parameters. */
+  body: Record<string, unknown>;
+  /** Parsed JSON body (only with a JSON content type). */
+  json: Record<string, unknown> | undefined;
+  /** Raw body text, if any (used for JSON parsing and webhooks). */
+  rawBody: string | undefined;
+  /** Captures from the route path. */
+  urlParams: Record<string, string>;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Uploaded files of a multipart body, by field name. */
+  files: Record<string, UploadedFile>;
+  user: RestUser | null;
+  auth: AuthInfo;
+  /** Client address (for rate limits and `last_ip`). */
+  ip: string;
+  /**
+   * The merged parameters after validation and sanitisation: JSON > body > query > URL > defaults,
+   * with declared args replaced by their sanitised values. Undeclared params pass through untouched.
+   */
+  params: Record<string, unknown>;
+  /** True when the client supplied `name` (not null) in any source, as opposed to a default. */
+  has(name: string): boolean;
+}
+
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+/** What a handler may return instead of a plain body, to set status or headers. */
+export class RestResponse {
+  constructor(
+    public data: unknown,
+    public status = 200,
+    public headers: Record<string, string> = {},
+  ) {}
+}
+
+/** Shorthand for a response with a status and headers. */
+export function respond(data: unknown, options: { status?: number; headers?: Record<string, string> } = {}): RestResponse {
+  return new RestResponse(data, options.status ?? 200, { ...options.headers });
+}
+
+/** Services available to every handler. The concrete type lives in `app-context.ts`. */
+export interface HandlerContext {
+  readonly [key: string]: unknown;
+}
+
+export type PermissionResult = boolean | RestError;
+export type Permission<C = any> = (req: RestRequest, ctx: C) => PermissionResult | Promise<PermissionResult>;
+export type Handler<C = any> = (req: RestRequest, ctx: C) => unknown | Promise<unknown>;
+
+export interface EndpointDef<C = any> {
+  methods: readonly HttpMethod[];
+  args?: ArgSchemas;
+  permission: Permission<C>;
+  handler: Handler<C>;
+  /** Opt-in to `/batch/v1` (shown as `allow_batch: {"v1": true}`). */
+  allowBatch?: boolean;
+  /** Hide from discovery (still dispatchable). */
+  showInIndex?: boolean;
+}
+
+export interface RouteDef<C = any> {
+  /**
+   * The path after the namespace. `{name}` takes its pattern from the shared table in `registry.ts`;
+   * `{name:regex}` gives the original's own pattern where it differs.
+   */
+  path: string;
+  endpoints: readonly EndpointDef<C>[];
+  /** Item schema, shown with `context=help` and in OPTIONS answers. */
+  schema?: () => Record<string, unknown>;
+}
+
+export interface NamespaceRoutes<C = any> {
+  namespace: string;
+  routes: readonly RouteDef<C>[];
+}
+
+/** Declare a namespace's routes. Frozen so nobody changes them after boot. */
+export function defineRoutes<C = any>(namespace: string, routes: RouteDef<C>[]): NamespaceRoutes<C> {
+  return Object.freeze({ namespace, routes: Object.freeze(routes.map((r) => Object.freeze(r))) });
+}

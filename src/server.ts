@@ -1,0 +1,104 @@
+/**
+ * @module server
+ * Starting the service: open the database, migrate, create the first administrator on first start,
+ * listen, and shut down gracefully on SIGTERM/SIGINT. `workers > 1` forks processes with Node's cluster.
+ */
+import cluster from 'node:cluster';
+import crypto from 'node:crypto';
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import type { AppContext } from './app-context.js';
+import type { Config } from './config.js';
+import { createDb, type Db } from './storage/db.js';
+import { migrateToLatest } from './storage/migrate.js';
+import { createApplicationPassword, createUser } from './auth/index.js';
+
+/** Opens and migrates the configured database. */
+export async function openDatabase(config: Pick<Config, 'databaseUrl'>): Promise<Db> {
+  const db = createDb({ url: config.databaseUrl });
+  await migrateToLatest(db);
+  return db;
+}
+
+export interface FirstAdmin {
+  login: string;
+  password: string;
+  appPassword: string;
+}
+
+/** On an empty site, creates the administrator and an application password (returned once). */
+export async function ensureFirstAdmin(ctx: AppContext): Promise<FirstAdmin | undefined> {
+  const existing = await ctx.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (existing) return undefined;
+  const password = crypto.randomBytes(12).toString('base64url');
+  const user = await createUser(ctx, { login: 'admin', email: 'admin@localhost.localdomain', password, roles: ['administrator'], displayName: 'Administrator' });
+  const { password: appPassword } = await createApplicationPassword(ctx, user.id, { name: 'eventsuite CLI' });
+  return { login: user.login, password, appPassword };
+}
+
+function printFirstAdmin(admin: FirstAdmin, config: Config): void {
+  const lines = [
+    '',
+    'eventsuite: first start — an administrator was created. This is shown once; keep it safe.',
+    `  Sign in:              ${config.baseUrl}${config.adminPath}/wp-login.php`,
+    `  User:                 ${admin.login}`,
+    `  Password:             ${admin.password}`,
+    `  Application password: ${admin.appPassword}`,
+    `  Try it:               curl -u '${admin.login}:${admin.appPassword}' ${config.baseUrl}${config.apiPath}/`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Runs the server until a signal stops it. */
+export async function serve(config: Config): Promise<void> {
+  if (config.workers > 1 && cluster.isPrimary) {
+    // Migrate and create the admin once, in the primary, before forking.
+    const db = await openDatabase(config);
+    const log = pino({ level: config.logLevel });
+    const app = await buildApp({ config, db, logger: log });
+    const first = await ensureFirstAdmin(app.ctx);
+    await app.close();
+    await db.destroy();
+    if (first) printFirstAdmin(first, config);
+    for (let i = 0; i < config.workers; i++) cluster.fork();
+    cluster.on('exit', (worker, code, signal) => {
+      if (!shuttingDown) {
+        log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
+        cluster.fork();
+      }
+    });
+    let shuttingDown = false;
+    const stop = () => {
+      shuttingDown = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    return;
+  }
+
+  const db = await openDatabase(config);
+  const log = pino({ level: config.logLevel });
+  const app = await buildApp({ config, db, logger: log });
+  if (!cluster.isWorker) {
+    const first = await ensureFirstAdmin(app.ctx);
+    if (first) printFirstAdmin(first, config);
+  }
+  await app.listen({ port: config.port, host: config.host });
+  log.info({ url: `${config.baseUrl}${config.apiPath}/`, pid: process.pid }, 'eventsuite listening');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close(); // stops accepting, lets in-flight requests finish
+    await db.destroy();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}

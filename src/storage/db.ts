@@ -1,0 +1,55 @@
+/**
+ * @module storage/db
+ * The only file that picks an engine: SQLite (better-sqlite3, WAL) by default, PostgreSQL when the
+ * database URL is a `postgres://` URL.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+export type Engine = 'sqlite' | 'postgres';
+
+export interface DbOptions {
+  /** `postgres://…`, `sqlite:path`, a plain file path, or `:memory:`. */
+  url: string;
+  /** PostgreSQL schema to use (tests give each file its own). */
+  pgSchema?: string;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+}
+
+// Postgres returns int8 (counts, sums) as text; all our values fit a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+// numeric -> number
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+/** The engine a database URL names. */
+export function engineOf(url: string): Engine {
+  return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite';
+}
+
+/** Open the database a URL names. */
+export function createDb(options: DbOptions): Db {
+  if (engineOf(options.url) === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    // An idle client losing its connection must not crash the process.
+    pool.on('error', () => {});
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const file = options.url.replace(/^sqlite:(\/\/)?/i, '');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

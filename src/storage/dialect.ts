@@ -1,0 +1,46 @@
+/**
+ * @module storage/dialect
+ * The few things that differ between SQLite and PostgreSQL, as capability flags and small functions,
+ * after Kysely's DialectAdapter. Repos and migrations call these; nobody branches on an engine name.
+ */
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Expression, type CreateTableBuilder } from 'kysely';
+
+/** True on PostgreSQL. Only this file asks. */
+function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** Engine facts a caller may need. */
+export function capabilities(db: Kysely<any>) {
+  const pgsql = isPostgres(db);
+  return {
+    /** `SELECT … FOR UPDATE SKIP LOCKED` exists (PostgreSQL). */
+    supportsRowLocks: pgsql,
+    /** A transaction serialises every writer (SQLite's single writer). */
+    serialisesWriters: !pgsql,
+  };
+}
+
+/** Adds an auto-increment integer primary key `id` to a table being created. */
+export function withIdColumn<T extends string, C extends string>(db: Kysely<any>, table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C | 'id'> {
+  return isPostgres(db)
+    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+/** Case-insensitive LIKE: `ILIKE` on PostgreSQL, `LIKE` (ASCII case-insensitive) on SQLite. */
+export function ilike(db: Kysely<any>, column: Expression<any>, pattern: string): RawBuilder<boolean> {
+  return isPostgres(db)
+    ? sql<boolean>`${column} ILIKE ${pattern} ESCAPE '\\'`
+    : sql<boolean>`${column} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern used with {@link ilike}. */
+export function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (m) => `\\${m}`);
+}
+
+/** A `%text%` pattern for substring search. */
+export function containsPattern(text: string): string {
+  return `%${likeEscape(text)}%`;
+}

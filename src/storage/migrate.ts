@@ -1,0 +1,35 @@
+/**
+ * @module storage/migrate
+ * Runs the migrations in `migrations/` in name order (ISO-8601 date prefixes) and fails loudly on error.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import type { Db } from './db.js';
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Loads every `*.ts`/`*.js` file of the migrations folder (compiled or not). */
+class FolderMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts') && !f.includes('.test.'));
+    const migrations: Record<string, Migration> = {};
+    for (const file of files.sort()) {
+      const mod = (await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href)) as Migration;
+      migrations[file.replace(/\.(ts|js)$/, '')] = mod;
+    }
+    return migrations;
+  }
+}
+
+/** Brings the schema up to date. Throws (naming the migration) if any migration fails. */
+export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
+  const migrator = new Migrator({ db, provider: new FolderMigrationProvider() });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return results;
+}

@@ -1,0 +1,11 @@
+/**
+ * @module storage/schema
+ * The `Database` interface Kysely is typed with: one table interface per table, grouped by area in
+ * `tables/`. Row, insert and update types come from Kysely's Selectable/Insertable/Updateable.
+ */
+import type { CoreTables } from './tables/core.js';
+import type { EventTables } from './tables/events.js';
+import type { TicketTables } from './tables/tickets.js';
+import type { IntegrationTables } from './tables/integrations.js';
+
+export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables {}

@@ -1,0 +1,104 @@
+/**
+ * @module storage/tables/core
+ * The shared content model: posts (every kind shares one ID sequence), terms, options, users and
+ * application passwords. Dates are text `YYYY-MM-DD HH:MM:SS`; `*_gmt` columns are UTC. Booleans are 0/1.
+ */
+import type { Generated } from 'kysely';
+
+export interface PostsTable {
+  id: Generated<number>;
+  /** Kind: `tribe_events`, `tribe_venue`, `tribe_organizer`, `ticket`, `attendee`, `order`, `page`, ... */
+  type: string;
+  status: string;
+  slug: string;
+  title: string;
+  content: string;
+  excerpt: string;
+  author: number;
+  parent: number;
+  password: string;
+  menu_order: number;
+  /** Site-local publication date. */
+  date: string;
+  date_gmt: string;
+  modified: string;
+  modified_gmt: string;
+  /** Featured image URL ('' when none). */
+  image_url: string;
+}
+
+export interface TermsTable {
+  id: Generated<number>;
+  taxonomy: string;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  /** Number of published posts carrying the term, kept current by writers. */
+  count: number;
+}
+
+export interface TermRelationshipsTable {
+  post_id: number;
+  term_id: number;
+}
+
+export interface OptionsTable {
+  name: string;
+  /** JSON text. */
+  value: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  login: string;
+  email: string;
+  /** scrypt hash of the sign-in password ('' = cannot sign in with a password). */
+  password_hash: string;
+  display_name: string;
+  nicename: string;
+  url: string;
+  /** JSON array of role names. */
+  roles: string;
+  registered_gmt: string;
+  /** Bumped to invalidate every cookie session of the user. */
+  session_version: number;
+}
+
+export interface ApplicationPasswordsTable {
+  uuid: string;
+  user_id: number;
+  app_id: string;
+  name: string;
+  /** Keyed hash of the 24-character password. */
+  password_hash: string;
+  /** UTC `YYYY-MM-DD HH:MM:SS`. */
+  created_gmt: string;
+  last_used_gmt: string | null;
+  last_ip: string | null;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  /** What to run: `plugin-install`, `event-import`, ... */
+  kind: string;
+  /** Public identifier (`{job_id}` in URLs). */
+  key: string;
+  status: string;
+  payload: string;
+  result: string;
+  attempts: number;
+  run_after_gmt: string;
+  created_gmt: string;
+  updated_gmt: string;
+}
+
+export interface CoreTables {
+  posts: PostsTable;
+  terms: TermsTable;
+  term_relationships: TermRelationshipsTable;
+  options: OptionsTable;
+  users: UsersTable;
+  application_passwords: ApplicationPasswordsTable;
+  jobs: JobsTable;
+}

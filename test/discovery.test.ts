@@ -1,0 +1,111 @@
+/**
+ * The discovery document and namespace indexes, as WordPress clients read them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp } from '../src/test-support/harness.js';
+
+const NAMESPACES = [
+  'oembed/1.0', 'spamfilter/v1', 'contact-form/v1', 'shop/v3', 'seo/v1', 'eventsuite/tickets/v1',
+  'eventsuite/event-aggregator/v1', 'eventsuite/events/v1', 'eventsuite/views/v2', 'calendar/v2/onboarding',
+  'connector/v4', 'mailinglist/v1', 'shop-admin', 'shop-analytics', 'shop/store', 'shop/store/v1', 'shop/private',
+  'shop/v2', 'pagebuilder/v1/documents', 'pagebuilder/v1', 'pagebuilder-ai/v1', 'shop/v1', 'shop-admin-email',
+  'shop-telemetry', 'shopmarket-site/v3', 'core/v2', 'core-site-health/v1', 'core-block-editor/v1', 'core-abilities/v1',
+];
+
+describe.each(DIALECTS)('discovery on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+  });
+  afterAll(() => t.close());
+
+  it('GET / returns the site fields in order, then namespaces, authentication and routes', async () => {
+    await t.ctx.options.set('blogname', 'Example Events');
+    await t.ctx.options.set('timezone_string', 'Europe/Berlin');
+    const { status, body } = await t.request('GET', '/');
+    expect(status).toBe(200);
+    expect(Object.keys(body).slice(0, 12)).toEqual([
+      'name', 'description', 'url', 'home', 'gmt_offset', 'timezone_string', 'page_for_posts', 'page_on_front',
+      'show_on_front', 'namespaces', 'authentication', 'routes',
+    ]);
+    expect(body).toMatchObject({
+      name: 'Example Events',
+      description: '',
+      url: 'http://example.test',
+      home: 'http://example.test',
+      gmt_offset: '0',
+      timezone_string: 'Europe/Berlin',
+      page_for_posts: 0,
+      page_on_front: 0,
+      show_on_front: 'posts',
+      authentication: { 'application-passwords': { endpoints: { authorization: 'http://example.test/wp-admin/authorize-application.php' } } },
+    });
+    expect(body.namespaces).toEqual(NAMESPACES);
+  });
+
+  it('keys routes by regex, with / and /batch/v1 first and the index route before each namespace', async () => {
+    const { body } = await t.request('GET', '/');
+    const keys = Object.keys(body.routes);
+    expect(keys.slice(0, 3)).toEqual(['/', '/batch/v1', '/oembed/1.0']);
+    for (const ns of NAMESPACES) expect(keys).toContain(`/${ns}`);
+    expect(body.routes['/']).toEqual({
+      namespace: '',
+      methods: ['GET'],
+      endpoints: [{ methods: ['GET'], args: { context: { default: 'view', required: false } } }],
+      _links: { self: [{ href: 'http://example.test/wp-json/' }] },
+    });
+    expect(body.routes['/batch/v1'].namespace).toBe('');
+  });
+
+  it('gives every endpoint args, required as the last key, and _links.self only to fixed routes', async () => {
+    const { body } = await t.request('GET', '/');
+    for (const [key, route] of Object.entries<any>(body.routes)) {
+      expect(typeof route.namespace, key).toBe('string');
+      expect(route.methods.length, key).toBeGreaterThan(0);
+      for (const ep of route.endpoints) {
+        expect(ep.args, key).toBeDefined();
+        for (const [name, arg] of Object.entries<any>(Array.isArray(ep.args) ? {} : ep.args)) {
+          const argKeys = Object.keys(arg);
+          expect(argKeys[argKeys.length - 1], `${key} ${name}`).toBe('required');
+          expect(typeof arg.required).toBe('boolean');
+        }
+      }
+      if (key.includes('(?P<')) expect(route._links, key).toBeUndefined();
+      else expect(route._links.self[0].href, key).toBe(`http://example.test/wp-json${key === '/' ? '/' : key}`);
+    }
+  });
+
+  it.each(NAMESPACES)('GET /%s answers its index', async (ns) => {
+    const { status, body } = await t.request('GET', `/${ns}`);
+    expect(status).toBe(200);
+    expect(body.namespace).toBe(ns);
+    expect(body._links).toEqual({ up: [{ href: 'http://example.test/wp-json/' }] });
+    expect(body.routes[`/${ns}`]).toEqual({
+      namespace: ns,
+      methods: ['GET'],
+      endpoints: [{ methods: ['GET'], args: { namespace: { default: ns, required: false }, context: { default: 'view', required: false } } }],
+      _links: { self: [{ href: `http://example.test/wp-json/${ns}` }] },
+    });
+    for (const route of Object.values<any>(body.routes)) expect(route.namespace).toBe(ns);
+  });
+
+  it('answers 404 rest_invalid_namespace for an unknown ?namespace=', async () => {
+    const res = await t.request('GET', '/core/v2', { query: { namespace: 'nope/v1' } });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('rest_invalid_namespace');
+  });
+
+  it('reflects a settings change at once', async () => {
+    await t.ctx.options.set('blogdescription', 'Live music');
+    expect((await t.request('GET', '/')).body.description).toBe('Live music');
+  });
+
+  it('offers no application passwords ([]) on plain http outside a local environment', async () => {
+    const prod = await startTestApp(engine, { environment: 'production' });
+    try {
+      expect((await prod.request('GET', '/')).body.authentication).toEqual([]);
+    } finally {
+      await prod.close();
+    }
+  });
+});
