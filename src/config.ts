@@ -19,7 +19,10 @@ export interface Config {
   adminPath: string;
   /** Maximum request body in bytes (`BODY_LIMIT`, default 10 MiB). */
   bodyLimit: number;
-  /** `local`, `development` or `production` (`ENVIRONMENT`); `local` allows http redirect URLs. */
+  /**
+   * `local`, `development` or `production` (`ENVIRONMENT`; unset: `local` for a loopback BASE_URL,
+   * else `production`). `local` allows application passwords and redirect URLs over plain http.
+   */
   environment: 'local' | 'development' | 'production';
   /** pino level (`LOG_LEVEL`, default info). */
   logLevel: string;
@@ -40,6 +43,15 @@ function int(value: string | undefined, fallback: number): number {
   return Number.isInteger(n) && n >= 0 ? n : fallback;
 }
 
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1';
+  } catch {
+    return false;
+  }
+}
+
 /** Build the configuration from `env`, then apply explicit overrides (flags, tests). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Readonly<Config> {
   const port = overrides.port ?? int(env.PORT, 8080);
@@ -48,12 +60,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     const m = /^REMOTE_([A-Z0-9_]+)_URL$/.exec(k);
     if (m && v) remotes[m[1]!.toLowerCase()] = v.replace(/\/+$/, '');
   }
-  const environment = (['local', 'development', 'production'] as const).find((e) => e === env.ENVIRONMENT) ?? 'local';
+  const baseUrl = (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  // Unset: `local` only when the site is addressed on this machine; anything public is production
+  // (http redirect URLs refused, outbound fetches limited to public addresses).
+  const environment =
+    (['local', 'development', 'production'] as const).find((e) => e === env.ENVIRONMENT) ?? (isLoopbackUrl(baseUrl) ? 'local' : 'production');
   const config: Config = {
     port,
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || path.join('data', 'eventsuite.sqlite'),
-    baseUrl: (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    baseUrl,
     apiPath: '/wp-json',
     adminPath: '/wp-admin',
     bodyLimit: int(env.BODY_LIMIT, 10 * 1024 * 1024),

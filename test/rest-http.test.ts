@@ -58,13 +58,15 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
   });
 
   it('honours _method and X-HTTP-Method-Override (query wins)', async () => {
-    // batch only accepts POST: a GET overridden to POST reaches it
-    const viaQuery = await t.app.inject({ method: 'GET', url: '/wp-json/batch/v1?_method=POST', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ requests: [] }) });
-    expect(viaQuery.statusCode).toBe(207);
-    const viaHeader = await t.request('GET', '/batch/v1', { headers: { 'x-http-method-override': 'POST' }, json: { requests: [] } });
-    expect(viaHeader.status).toBe(207);
-    const both = await t.app.inject({ method: 'POST', url: '/wp-json/batch/v1?_method=GET', headers: { 'x-http-method-override': 'POST' } });
+    // the index only answers GET: a POST overridden to GET reaches it
+    expect((await t.app.inject({ method: 'POST', url: '/wp-json/core/v2?_method=GET' })).statusCode).toBe(200);
+    expect((await t.request('POST', '/core/v2', { headers: { 'x-http-method-override': 'GET' } })).status).toBe(200);
+    const both = await t.app.inject({ method: 'POST', url: '/wp-json/core/v2?_method=DELETE', headers: { 'x-http-method-override': 'GET' } });
     expect(both.statusCode).toBe(404);
+    expect(JSON.parse(both.body).code).toBe('rest_no_route');
+    // a 4xx after a header override is not cacheable
+    const missing = await t.request('POST', '/core/v2', { headers: { 'x-http-method-override': 'DELETE' } });
+    expect(missing.headers['cache-control']).toContain('no-store');
   });
 
   it('answers HEAD like GET without a body', async () => {

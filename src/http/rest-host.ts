@@ -72,7 +72,10 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip });
     if (outcome instanceof RestError) {
       const wire = errorWire(outcome);
-      return send(reply, { ...wire, headers: { ...fixed(true), ...wire.headers } });
+      // A refused sign-in (429 too_many_failed_logins) says when to try again.
+      const retryAfter = outcome.data?.retry_after;
+      const retry: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
+      return send(reply, { ...wire, headers: { ...fixed(true), ...wire.headers, ...retry } });
     }
     const base = { ...fixed(outcome.user !== null), ...outcome.headers };
 

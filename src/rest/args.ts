@@ -2,6 +2,8 @@
  * @module rest/args
  * WordPress argument semantics: `rest_validate_value_from_schema`, `rest_sanitize_value_from_schema`,
  * the per-endpoint pipeline of `has_valid_params` + `sanitize_params`, and shared arg fragments.
+ * The `pattern` keyword lives in `pcre.ts`, `format` checks in `formats.ts`, and the text/URL
+ * cleaning of string formats in `wp-sanitize.ts`.
  *
  * @example
  * const args = { ...paginationArgs(), status: { type: 'string', enum: ['publish', 'draft'] } };
@@ -11,6 +13,10 @@
 import { CoreErrors, MESSAGES, RestError } from './errors.js';
 import type { ArgSchema, ArgSchemas, RestRequest, SchemaType } from './route.js';
 import { isPhpNumeric, isScalar, parseList, phpFloatval, phpIntval, phpString } from './php-query.js';
+import { asciiLower, isContainer } from './php-builtins.js';
+import { matchesPattern } from './pcre.js';
+import { checkFormat } from './formats.js';
+import { escUrlRaw, sanitizeHexColor, sanitizeTextareaField, sanitizeTextField } from './wp-sanitize.js';
 
 // ---------------------------------------------------------------------------------------------
 // Messages (WordPress's English texts)
@@ -45,11 +51,6 @@ const MSG = {
   noMatchAny: (param: string) => `${param} does not match any of the expected formats.`,
   oneOfTitles: (param: string, titles: string) => `${param} matches ${titles}, but should match only one.`,
   oneOfMany: (param: string) => `${param} matches more than one of the expected formats.`,
-  hexColor: 'Invalid hex color.',
-  date: 'Invalid date.',
-  email: 'Invalid email address.',
-  ip: (param: string) => `${param} is not a valid IP address.`,
-  uuid: (param: string) => `${param} is not a valid UUID.`,
   contextDescription: 'Scope under which the request is made; determines fields present in response.',
   pageDescription: 'Current page of the collection.',
   perPageDescription: 'Maximum number of items to be returned in result set.',
@@ -96,10 +97,6 @@ function isMap(value: unknown): value is Dict {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function isContainer(value: unknown): value is Dict | unknown[] {
-  return value !== null && typeof value === 'object';
-}
-
 function isTypeList(type: ArgSchema['type']): type is readonly SchemaType[] {
   return Array.isArray(type);
 }
@@ -124,10 +121,6 @@ function lookup(container: Dict | readonly unknown[], key: string): { found: boo
   }
   const map = container as Dict;
   return Object.hasOwn(map, key) ? { found: true, value: map[key] } : { found: false, value: undefined };
-}
-
-function asciiLower(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }
 
 /** `rest_is_boolean`. */
@@ -298,609 +291,6 @@ function mbStrlen(text: string): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// `pattern`: PCRE (delimited `#…#u`, unanchored) translated to a JS RegExp once, then cached
-// ---------------------------------------------------------------------------------------------
-
-const patternCache = new Map<string, RegExp | null>();
-const PATTERN_CACHE_LIMIT = 1000;
-const REGEX_SYNTAX = new Set('^$\\.*+?()[]{}|/');
-const BRACE_QUANTIFIER = /^\{\d+(?:,\d*)?\}/;
-/** WordPress escapes `#` for its delimiter, which turns an already escaped `\#` into an unescaped one. */
-const BROKEN_DELIMITER = /(?:^|[^\\])(?:\\\\)*\\#/;
-const PCRE_SPACE = '\\t\\n\\v\\f\\r ';
-const PCRE_HSPACE = '\\t \\xa0\\u1680\\u180e\\u2000-\\u200a\\u202f\\u205f\\u3000';
-const PCRE_VSPACE = '\\n\\v\\f\\r\\x85\\u2028\\u2029';
-const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alnum: 'a-zA-Z0-9',
-  alpha: 'a-zA-Z',
-  ascii: '\\x00-\\x7f',
-  blank: ' \\t',
-  cntrl: '\\x00-\\x1f\\x7f',
-  digit: '0-9',
-  graph: '!-~',
-  lower: 'a-z',
-  print: ' -~',
-  punct: '!-\\/:-@\\[-`{-~',
-  space: PCRE_SPACE,
-  upper: 'A-Z',
-  word: '\\w',
-  xdigit: '0-9A-Fa-f',
-};
-
-/** True when `value` matches the PCRE `pattern` the way `preg_match('#…#u')` does; a bad pattern never matches. */
-function matchesPattern(pattern: string, value: string): boolean {
-  let re = patternCache.get(pattern);
-  if (re === undefined) {
-    re = BROKEN_DELIMITER.test(pattern) ? null : translatePcre(pattern);
-    if (patternCache.size >= PATTERN_CACHE_LIMIT) patternCache.clear();
-    patternCache.set(pattern, re);
-  }
-  return re !== null && re.test(value);
-}
-
-function escapeLiteral(ch: string, inClass: boolean): string {
-  return REGEX_SYNTAX.has(ch) || (inClass && ch === '-') ? '\\' + ch : ch;
-}
-
-/** Translate a PCRE pattern into an equivalent `u` RegExp; null where JS has no equivalent or PCRE would fail. */
-function translatePcre(pattern: string): RegExp | null {
-  let flags = 'u';
-  let i = 0;
-  const lead = /^\(\?([a-zA-Z]+)\)/.exec(pattern);
-  if (lead) {
-    for (const f of lead[1]!) {
-      if (f !== 'i' && f !== 'm' && f !== 's') return null;
-      if (!flags.includes(f)) flags += f;
-    }
-    i = lead[0].length;
-  }
-  const dotAll = flags.includes('s');
-  const multiline = flags.includes('m');
-
-  let out = '';
-  let inClass = false;
-  let classStart = false;
-  let afterQuantifier = false;
-  while (i < pattern.length) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      const escape = translateEscape(pattern, i + 1, inClass);
-      if (escape === null) return null;
-      out += escape.text;
-      i = escape.next;
-      classStart = afterQuantifier = false;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']' && !classStart) {
-        inClass = false;
-        out += ']';
-      } else if (c === '[' && pattern[i + 1] === ':') {
-        const end = pattern.indexOf(':]', i + 2);
-        const expansion = end < 0 ? undefined : POSIX_CLASSES[pattern.slice(i + 2, end)];
-        if (expansion === undefined) return null;
-        out += expansion;
-        i = end + 1;
-      } else {
-        out += c === '[' || c === ']' ? '\\' + c : c;
-      }
-      classStart = false;
-      i++;
-      continue;
-    }
-    switch (c) {
-      case '[':
-        inClass = classStart = true;
-        out += '[';
-        if (pattern[i + 1] === '^') {
-          out += '^';
-          i++;
-        }
-        break;
-      case '.':
-        out += dotAll ? '.' : '[^\\n]';
-        break;
-      case '$':
-        // PCRE's `$` also matches before a final newline.
-        out += multiline ? '$' : '(?=\\n?(?![\\s\\S]))';
-        break;
-      case '(': {
-        const group = translateGroupOpen(pattern, i);
-        if (group === null) return null;
-        out += group.text;
-        i = group.next;
-        afterQuantifier = false;
-        continue;
-      }
-      case '*':
-      case '+':
-      case '?':
-        if (afterQuantifier) {
-          if (c === '+') return null; // possessive
-          out += c;
-          afterQuantifier = false;
-          i++;
-          continue;
-        }
-        out += c;
-        afterQuantifier = true;
-        i++;
-        continue;
-      case '{': {
-        const m = BRACE_QUANTIFIER.exec(pattern.slice(i, i + 24));
-        if (m) {
-          out += m[0];
-          i += m[0].length;
-          afterQuantifier = true;
-          continue;
-        }
-        out += '\\{';
-        break;
-      }
-      case '}':
-      case ']':
-        out += '\\' + c;
-        break;
-      default:
-        out += c;
-    }
-    afterQuantifier = false;
-    i++;
-  }
-  try {
-    return new RegExp(out, flags);
-  } catch {
-    return null;
-  }
-}
-
-function translateGroupOpen(pattern: string, i: number): { text: string; next: number } | null {
-  if (pattern[i + 1] !== '?') return { text: '(', next: i + 1 };
-  const kind = pattern[i + 2];
-  switch (kind) {
-    case ':':
-    case '=':
-    case '!':
-      return { text: `(?${kind}`, next: i + 3 };
-    case '#': {
-      const end = pattern.indexOf(')', i);
-      return end < 0 ? null : { text: '', next: end + 1 };
-    }
-    case '<': {
-      const after = pattern[i + 3];
-      if (after === '=' || after === '!') return { text: `(?<${after}`, next: i + 4 };
-      return { text: '(?<', next: i + 3 };
-    }
-    case 'P': {
-      if (pattern[i + 3] === '<') return { text: '(?<', next: i + 4 };
-      if (pattern[i + 3] === '=') {
-        const end = pattern.indexOf(')', i);
-        return end < 0 ? null : { text: `\\k<${pattern.slice(i + 4, end)}>`, next: end + 1 };
-      }
-      return null;
-    }
-    case "'": {
-      const end = pattern.indexOf("'", i + 3);
-      return end < 0 ? null : { text: `(?<${pattern.slice(i + 3, end)}>`, next: end + 1 };
-    }
-    default:
-      return null; // atomic groups, recursion, inline options mid-pattern, branch reset
-  }
-}
-
-function translateEscape(pattern: string, j: number, inClass: boolean): { text: string; next: number } | null {
-  const n = pattern[j];
-  if (n === undefined) return null;
-  const at = (text: string, next = j + 1) => ({ text, next });
-  switch (n) {
-    case 'd': case 'D': case 'w': case 'W': case 'n': case 'r': case 't': case 'f': case 'b': case 'B':
-      return at('\\' + n);
-    case 's':
-      return at(inClass ? PCRE_SPACE : `[${PCRE_SPACE}]`);
-    case 'S':
-      return at(inClass ? '\\S' : `[^${PCRE_SPACE}]`);
-    case 'h':
-      return at(inClass ? PCRE_HSPACE : `[${PCRE_HSPACE}]`);
-    case 'v':
-      return at(inClass ? PCRE_VSPACE : `[${PCRE_VSPACE}]`);
-    case 'H':
-      return inClass ? null : at(`[^${PCRE_HSPACE}]`);
-    case 'V':
-      return inClass ? null : at(`[^${PCRE_VSPACE}]`);
-    case 'R':
-      return inClass ? null : at(`(?:\\r\\n|[${PCRE_VSPACE}])`);
-    case 'A':
-      return inClass ? null : at('(?<![\\s\\S])');
-    case 'z':
-      return inClass ? null : at('(?![\\s\\S])');
-    case 'Z':
-      return inClass ? null : at('(?=\\n?(?![\\s\\S]))');
-    case 'e':
-      return at('\\x1b');
-    case 'a':
-      return at('\\x07');
-    case 'E':
-      return at('');
-    case 'c': {
-      const letter = pattern[j + 1];
-      return letter && /[a-zA-Z]/.test(letter) ? at('\\c' + letter.toUpperCase(), j + 2) : null;
-    }
-    case 'x': {
-      if (pattern[j + 1] === '{') {
-        const end = pattern.indexOf('}', j + 2);
-        const hex = end < 0 ? '' : pattern.slice(j + 2, end);
-        return /^[0-9a-fA-F]{1,6}$/.test(hex) ? at(`\\u{${hex}}`, end + 1) : null;
-      }
-      const hex = /^[0-9a-fA-F]{0,2}/.exec(pattern.slice(j + 1, j + 3))![0];
-      return at(`\\u{${hex || '0'}}`, j + 1 + hex.length);
-    }
-    case 'o': {
-      const end = pattern.indexOf('}', j + 2);
-      const oct = pattern[j + 1] === '{' && end > 0 ? pattern.slice(j + 2, end) : '';
-      return /^[0-7]{1,8}$/.test(oct) ? at(`\\u{${parseInt(oct, 8).toString(16)}}`, end + 1) : null;
-    }
-    case '0': {
-      const oct = /^[0-7]{0,2}/.exec(pattern.slice(j + 1, j + 3))![0];
-      return at(`\\u{${parseInt('0' + oct, 8).toString(16)}}`, j + 1 + oct.length);
-    }
-    case 'p':
-    case 'P':
-      return translateProperty(pattern, j, n);
-    case 'k': {
-      const open = pattern[j + 1];
-      const close = open === '<' ? '>' : open === "'" ? "'" : open === '{' ? '}' : '';
-      const end = close ? pattern.indexOf(close, j + 2) : -1;
-      return end < 0 ? null : at(`\\k<${pattern.slice(j + 2, end)}>`, end + 1);
-    }
-    case 'g': {
-      const m = /^g(?:\{(\d+|[A-Za-z_]\w*)\}|(\d+))/.exec(pattern.slice(j));
-      if (!m) return null;
-      const ref = m[1] ?? m[2]!;
-      return at(/^\d/.test(ref) ? `\\${ref}` : `\\k<${ref}>`, j + m[0].length);
-    }
-    case 'Q': {
-      const end = pattern.indexOf('\\E', j + 1);
-      const quoted = pattern.slice(j + 1, end < 0 ? pattern.length : end);
-      return at(Array.from(quoted, (ch) => escapeLiteral(ch, inClass)).join(''), end < 0 ? pattern.length : end + 2);
-    }
-  }
-  if (n >= '1' && n <= '9') {
-    const digits = /^\d+/.exec(pattern.slice(j))![0];
-    return inClass ? null : at('\\' + digits, j + digits.length);
-  }
-  // PCRE2 rejects unknown letter escapes; any other escaped character is itself.
-  if (/[A-Za-z]/.test(n)) return null;
-  const ch = String.fromCodePoint(pattern.codePointAt(j)!);
-  return at(escapeLiteral(ch, inClass), j + ch.length);
-}
-
-function translateProperty(pattern: string, j: number, n: string): { text: string; next: number } | null {
-  let name: string;
-  let next: number;
-  if (pattern[j + 1] === '{') {
-    const end = pattern.indexOf('}', j + 2);
-    if (end < 0) return null;
-    name = pattern.slice(j + 2, end);
-    next = end + 1;
-  } else {
-    name = pattern[j + 1] ?? '';
-    next = j + 2;
-  }
-  let negate = n === 'P';
-  if (name.startsWith('^')) {
-    negate = !negate;
-    name = name.slice(1);
-  }
-  if (name === 'L&') name = 'LC';
-  if (!/^[A-Za-z_]+$/.test(name)) return null;
-  const property = name.length <= 2 ? name : `Script=${name}`;
-  return { text: `\\${negate ? 'P' : 'p'}{${property}}`, next };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Formats
-// ---------------------------------------------------------------------------------------------
-
-// CASE: the trailing `\n?` reproduces PCRE's `$`, which also matches before a final newline.
-const HEX_COLOR = /^#(?:[A-Fa-f0-9]{3}){1,2}\n?$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|([+-])(\d{2})(?::(\d{2}))?)?\n?$/;
-const FORCE_UTC_OFFSET = /[+-]\d+:?\d+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n?$/;
-const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\n?$/;
-const IPV6_HEXTET = /^[0-9a-fA-F]{1,4}$/;
-const IPV4_OCTET = /^(?:0|[1-9]\d{0,2})$/;
-const EMAIL_LOCAL = /^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~.-]+\n?$/;
-const EMAIL_SUB = /^[a-z0-9-]+\n?$/i;
-const DOUBLE_DOT = /\.{2,}/;
-
-function scalarText(value: unknown): string | undefined {
-  return isScalar(value) ? phpString(value) : undefined;
-}
-
-/**
- * `rest_parse_date`: an RFC 3339 date-time (`T`, `t` or space; optional fraction; optional `Z` or
- * `±hh[:mm]`; no offset means UTC) to epoch seconds, or false. `forceUtc` replaces a trailing offset
- * with `+00:00`. Like `strtotime`, out-of-range days roll over (`02-30` is 1 March) but months above
- * 12, days above 31, hours above 24 and minutes above 59 fail.
- */
-export function parseRestDate(date: string, forceUtc = false): number | false {
-  const text = forceUtc ? date.replace(FORCE_UTC_OFFSET, '+00:00') : date;
-  const m = DATE_TIME.exec(text);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  if (month > 12 || day > 31 || hour > 24 || minute > 59 || second > 60) return false;
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, minute, second, 0);
-  let offset = 0;
-  if (m[7]) offset = (m[7] === '-' ? -1 : 1) * (Number(m[8]) * 3600 + Number(m[9] ?? 0) * 60);
-  return Math.floor(d.getTime() / 1000) - offset;
-}
-
-/** WordPress `is_email`. */
-function isEmail(value: unknown): boolean {
-  const email = scalarText(value);
-  if (email === undefined || email.length < 6) return false;
-  const at = email.indexOf('@', 1);
-  if (at < 0) return false;
-  const local = email.slice(0, at);
-  const domain = email.slice(at + 1);
-  if (!EMAIL_LOCAL.test(local) || DOUBLE_DOT.test(domain)) return false;
-  if (phpTrim(domain, ' \t\n\r\0\x0B.') !== domain) return false;
-  const subs = domain.split('.');
-  if (subs.length < 2) return false;
-  return subs.every((sub) => phpTrim(sub, ' \t\n\r\0\x0B-') === sub && EMAIL_SUB.test(sub));
-}
-
-/** `rest_is_ip_address`: the IPv4 regex, else `Requests\Ipv6::check_ipv6`. */
-function isIpAddress(value: unknown): boolean {
-  const ip = scalarText(value);
-  if (ip === undefined) return false;
-  return IPV4.test(ip) || isIpv6(ip);
-}
-
-function isIpv6(input: string): boolean {
-  const ip = uncompressIpv6(input);
-  if (ip === null) return false;
-  let v6 = ip;
-  let v4: string[] = [''];
-  if (ip.includes('.')) {
-    const colon = ip.lastIndexOf(':');
-    v6 = colon < 0 ? '' : ip.slice(0, colon);
-    v4 = ip.slice(colon + 1).split('.');
-  }
-  const hextets = v6.split(':');
-  const shapeOk = (hextets.length === 8 && v4.length === 1) || (hextets.length === 6 && v4.length === 4);
-  if (!shapeOk || !hextets.every((h) => IPV6_HEXTET.test(h))) return false;
-  return v4.length === 1 || v4.every((o) => IPV4_OCTET.test(o) && Number(o) <= 255);
-}
-
-function uncompressIpv6(ip: string): string | null {
-  const first = ip.indexOf('::');
-  if (first < 0 || ip.indexOf('::', first + 1) >= 0) return ip;
-  const left = ip.slice(0, first);
-  const right = ip.slice(first + 2);
-  const c1 = left === '' ? -1 : left.split(':').length;
-  let c2 = right === '' ? -1 : right.split(':').length;
-  if (right.includes('.')) c2++;
-  if (c1 === -1 && c2 === -1) return '0:0:0:0:0:0:0:0';
-  const [unit, times, prefix] = c1 === -1 ? ['0:', 7 - c2, ''] : c2 === -1 ? [':0', 7 - c1, ''] : ['0:', 6 - c2 - c1, ':'];
-  // CASE: PHP 8's str_repeat throws on a negative count; the address is invalid either way.
-  if (times < 0) return null;
-  return ip.replace('::', prefix + unit.repeat(times));
-}
-
-/** `wp_is_uuid` without a version: lower-case hex only. */
-function isUuid(value: unknown): boolean {
-  return typeof value === 'string' && UUID.test(value);
-}
-
-function isHexColor(value: unknown): boolean {
-  const color = scalarText(value);
-  return color !== undefined && HEX_COLOR.test(color);
-}
-
-function checkFormat(format: string, value: unknown, param: string): RestError | undefined {
-  switch (format) {
-    case 'hex-color':
-      return isHexColor(value) ? undefined : fail('rest_invalid_hex_color', MSG.hexColor);
-    case 'date-time': {
-      const text = scalarText(value);
-      return text !== undefined && parseRestDate(text) ? undefined : fail('rest_invalid_date', MSG.date);
-    }
-    case 'email':
-      return isEmail(value) ? undefined : fail('rest_invalid_email', MSG.email);
-    case 'ip':
-      return isIpAddress(value) ? undefined : fail('rest_invalid_ip', MSG.ip(param));
-    case 'uuid':
-      return isUuid(value) ? undefined : fail('rest_invalid_uuid', MSG.uuid(param));
-    default:
-      return undefined;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Text and URL sanitisers
-// ---------------------------------------------------------------------------------------------
-
-const PHP_TRIM = ' \t\n\r\0\x0B';
-const WHITESPACE_RUNS = /[\r\n\t ]+/g;
-const PERCENT_ESCAPE = /%[a-f0-9]{2}/i;
-const SPACE_RUNS = / +/g;
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-const PRE_KSES_LESS_THAN = /<[^>]*?(?:(?=<)|>|$)/g;
-const SCRIPT_STYLE = /<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi;
-const HTML_SPECIALS = /&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)|[<>"']/gi;
-const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
-
-function phpTrim(text: string, chars = PHP_TRIM): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && chars.includes(text[start]!)) start++;
-  while (end > start && chars.includes(text[end - 1]!)) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
-}
-
-function phpLtrim(text: string): string {
-  let start = 0;
-  while (start < text.length && PHP_TRIM.includes(text[start]!)) start++;
-  return start === 0 ? text : text.slice(start);
-}
-
-function escHtml(text: string): string {
-  return text.replace(HTML_SPECIALS, (c) => HTML_ENTITIES[c] ?? c);
-}
-
-/** PHP `strip_tags`: tags (quotes respected), comments; a `<` before whitespace is text. */
-function stripTags(text: string): string {
-  let out = '';
-  let inTag = false;
-  let inComment = false;
-  let quote = '';
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (inComment) {
-      if (text.startsWith('-->', i)) {
-        inComment = false;
-        i += 2;
-      }
-    } else if (!inTag) {
-      if (c !== '<') out += c;
-      else if (' \t\n\r\v\f'.includes(text[i + 1] ?? 'x')) out += c;
-      else if (text.startsWith('!--', i + 1)) {
-        inComment = true;
-        i += 3;
-      } else inTag = true;
-    } else if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '<') {
-      depth++;
-    } else if (c === '>') {
-      if (depth > 0) depth--;
-      else inTag = false;
-    }
-  }
-  return out;
-}
-
-function sanitizeText(value: unknown, keepNewlines: boolean): string {
-  if (isContainer(value)) return '';
-  let text = phpString(value);
-  if (LONE_SURROGATE.test(text)) return '';
-  if (text.includes('<')) {
-    text = text.replace(PRE_KSES_LESS_THAN, (m) => (m.includes('>') ? m : escHtml(m)));
-    text = phpTrim(stripTags(text.replace(SCRIPT_STYLE, '')));
-    text = text.replaceAll('<\n', '&lt;\n');
-  }
-  if (!keepNewlines) text = text.replace(WHITESPACE_RUNS, ' ');
-  text = phpTrim(text);
-  let found = false;
-  for (let m = PERCENT_ESCAPE.exec(text); m; m = PERCENT_ESCAPE.exec(text)) {
-    text = text.replaceAll(m[0], '');
-    found = true;
-  }
-  return found ? phpTrim(text.replace(SPACE_RUNS, ' ')) : text;
-}
-
-/**
- * WordPress `sanitize_text_field`: invalid UTF-8 → `""`, tags stripped (a lone `<` becomes `&lt;`),
- * whitespace runs collapsed to one space, trimmed, percent-encoded octets removed.
- */
-export function sanitizeTextField(value: unknown): string {
-  return sanitizeText(value, false);
-}
-
-/** WordPress `sanitize_textarea_field`: as {@link sanitizeTextField} but newlines are kept. */
-export function sanitizeTextareaField(value: unknown): string {
-  return sanitizeText(value, true);
-}
-
-const URL_DISALLOWED = /[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi;
-const URL_CRLF = /%0[dDaA]/g;
-const MAILTO = /^mailto:/i;
-const PHP_FILE = /^[a-z0-9-]+?\.php/i;
-const URL_FRONT = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
-const URL_BRACKETS = /[[\]]/g;
-const COLON_ENTITY_UNTERMINATED = /(&#0*58(?![;0-9])|&#x0*3a(?![;a-f0-9]))/gi;
-const PROTOCOL_SEPARATOR = /:|&#0*58;|&#x0*3a;|&colon;/i;
-const DECIMAL_ENTITY = /&#(\d+);/g;
-const HEX_ENTITY = /&#x([0-9a-f]+);/gi;
-const ASCII_WHITESPACE = /[\t\n\v\f\r ]/g;
-const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set([
-  'http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed',
-  'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn',
-]);
-
-function badProtocolOnce2(scheme: string): string {
-  const decoded = scheme
-    .replace(DECIMAL_ENTITY, (_, n: string) => String.fromCharCode(Number(n) % 256))
-    .replace(HEX_ENTITY, (_, h: string) => String.fromCharCode(parseInt(h, 16) % 256))
-    .replace(ASCII_WHITESPACE, '');
-  const lower = asciiLower(decoded);
-  return ALLOWED_PROTOCOLS.has(lower) ? `${lower}:` : '';
-}
-
-function badProtocolOnce(content: string, depth: number): string {
-  const text = content.replace(COLON_ENTITY_UNTERMINATED, '$1;');
-  const m = PROTOCOL_SEPARATOR.exec(text);
-  if (!m || text.slice(0, m.index).includes('/?')) return text;
-  let rest = phpTrim(text.slice(m.index + m[0].length));
-  const protocol = badProtocolOnce2(text.slice(0, m.index));
-  if (protocol === 'feed:') {
-    if (depth > 2) return '';
-    rest = badProtocolOnce(rest, depth + 1);
-    if (rest === '' || rest === '0') return rest;
-  }
-  return protocol + rest;
-}
-
-/** `wp_kses_bad_protocol` (input already free of NUL and control characters). */
-function badProtocol(url: string): string {
-  if (url.startsWith('https://') || url.startsWith('http://')) return url;
-  let content = url;
-  let original: string;
-  let iterations = 0;
-  do {
-    original = content;
-    content = badProtocolOnce(content, 1);
-  } while (original !== content && ++iterations < 6);
-  return original !== content ? '' : content;
-}
-
-/**
- * WordPress `esc_url_raw` / `sanitize_url`: unsafe characters removed, `http://` added to a
- * scheme-less host, brackets outside the authority percent-encoded, and `""` for a scheme outside
- * `wp_allowed_protocols` (`javascript:`, `data:`, …).
- */
-export function escUrlRaw(value: unknown): string {
-  if (isContainer(value)) return '';
-  const raw = phpString(value);
-  if (raw === '') return raw;
-  let url = phpLtrim(raw).replaceAll(' ', '%20').replace(URL_DISALLOWED, '');
-  if (url === '') return url;
-  if (!MAILTO.test(url)) {
-    while (URL_CRLF.test(url)) url = url.replace(URL_CRLF, '');
-  }
-  url = url.replaceAll(';//', '://');
-  if (!url.includes(':') && !'/#?'.includes(url[0]!) && !PHP_FILE.test(url)) url = 'http://' + url;
-  if (url.includes('[') || url.includes(']')) {
-    const front = URL_FRONT.exec(url)?.[0] ?? '';
-    url = front + url.slice(front.length).replace(URL_BRACKETS, (b) => (b === '[' ? '%5B' : '%5D'));
-  }
-  if (url[0] === '/') return url;
-  const good = badProtocol(url);
-  return asciiLower(good) !== asciiLower(url) ? '' : good;
-}
-
-/** `sanitize_hex_color`, cast to string as `rest_sanitize_value_from_schema` does. */
-function sanitizeHexColor(value: unknown): string {
-  return value !== '' && isHexColor(value) ? phpString(value) : '';
-}
-
-// ---------------------------------------------------------------------------------------------
 // Validation: rest_validate_value_from_schema
 // ---------------------------------------------------------------------------------------------
 
@@ -994,6 +384,8 @@ function validateNumber(value: unknown, schema: ArgSchema, param: string, type: 
     const mark = (exclusive: boolean) => (exclusive ? 'exclusive' : 'inclusive');
     return fail('rest_out_of_bounds', MSG.between(param, phpIntval(min), mark(exMin), phpIntval(max), mark(exMax)));
   }
+  // rest_is_integer comes last for integers, after the number keywords.
+  if (type === 'integer' && !(Number.isInteger(n) || n === Infinity || n === -Infinity)) return typeError(param, 'integer');
   return undefined;
 }
 
@@ -1128,7 +520,7 @@ export function validateValue(value: unknown, schema: ArgSchema, param: string):
       error = validateNumber(value, schema, param, 'number');
       break;
     case 'integer':
-      error = validateNumber(value, schema, param, 'integer') ?? (isIntegerLike(value) ? undefined : typeError(param, 'integer'));
+      error = validateNumber(value, schema, param, 'integer');
       break;
     case 'string':
       error = validateString(value, schema, param);
@@ -1298,7 +690,8 @@ function hasType(arg: ArgSchema): boolean {
 export function checkArgs(args: ArgSchemas, params: Record<string, unknown>, req: RestRequest): ArgCheckResult {
   const present: [string, ArgSchema, unknown][] = [];
   const missing: string[] = [];
-  for (const name of Object.keys(args)) {
+  for (const name in args) {
+    if (!Object.hasOwn(args, name)) continue;
     const arg = args[name]!;
     let value = Object.hasOwn(params, name) ? params[name] : undefined;
     if (value == null) value = arg.default;

@@ -95,7 +95,8 @@ function register(root: PhpArray, rawName: string, value: string): void {
   if (start > 0) name = name.slice(start);
 
   const bracket = name.indexOf('[');
-  let base = (bracket < 0 ? name : name.slice(0, bracket)).replace(NAME_SPECIALS, '_');
+  let base = bracket < 0 ? name : name.slice(0, bracket);
+  if (base.includes(' ') || base.includes('.')) base = base.replace(NAME_SPECIALS, '_');
   if (base === '') return;
 
   // null stands for `[]` (append).
@@ -104,7 +105,7 @@ function register(root: PhpArray, rawName: string, value: string): void {
     let pos = bracket;
     for (;;) {
       if (path.length + 1 > MAX_DEPTH) {
-        root.delete(normalizeKey(base));
+        root.delete(base);
         return;
       }
       const from = pos + 1;
@@ -126,8 +127,9 @@ function register(root: PhpArray, rawName: string, value: string): void {
     }
   }
 
+  // Top-level keys stay strings: the root never appends and becomes a plain object anyway.
   let table = root;
-  let key: Key | null = normalizeKey(base);
+  let key: Key | null = base;
   for (const segment of path) {
     let child = key === null ? undefined : table.get(key);
     if (!(child instanceof PhpArray)) {

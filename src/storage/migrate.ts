@@ -23,9 +23,13 @@ class FolderMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date. Throws (naming the migration) if any migration fails. */
-export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
-  const migrator = new Migrator({ db, provider: new FolderMigrationProvider() });
+/**
+ * Brings the schema up to date. Throws (naming the migration) if any migration fails.
+ * @param schema PostgreSQL schema holding the migration tables, when not the default one (Kysely
+ * otherwise finds another schema's migration tables and skips creating its own).
+ */
+export async function migrateToLatest(db: Db, schema?: string): Promise<MigrationResult[]> {
+  const migrator = new Migrator({ db, provider: new FolderMigrationProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error');

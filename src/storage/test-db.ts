@@ -39,7 +39,7 @@ export async function createTestDb(engine: Engine, options: { poolSize?: number 
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const db = createDb({ url: TEST_PG_URL, pgSchema: schema, poolSize: options.poolSize ?? 10 });
-  await migrateToLatest(db);
+  await migrateToLatest(db, schema);
   return {
     engine,
     db,

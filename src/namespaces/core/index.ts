@@ -1,3 +1,10 @@
+/**
+ * @module namespaces/core
+ * The `core/v2` namespace (upstream `wp/v2`): the current user and application passwords.
+ */
+import type { AppContext } from '../../app-context.js';
 import { defineRoutes } from '../../rest/route.js';
+import { applicationPasswordRoutes } from './application-passwords.routes.js';
+import { userRoutes } from './users.routes.js';
 
-export const coreRoutes = defineRoutes('core/v2', []);
+export const coreRoutes = defineRoutes<AppContext>('core/v2', [...userRoutes, ...applicationPasswordRoutes]);

@@ -1,3 +1,7 @@
-import { defineRoutes } from '../../rest/route.js';
-
-export const oembedRoutes = defineRoutes('oembed/1.0', []);
+/**
+ * @module namespaces/oembed
+ * The `oembed/1.0` namespace: embed data for the site's own posts and the editor's oEmbed proxy.
+ * Other areas may use the permalink builder and resolver.
+ */
+export { oembedRoutes, OEMBED_NS } from './oembed.routes.js';
+export { permalinkFor, resolvePermalink, EMBEDDABLE_TYPE_BASES, type PermalinkTarget, type PostRow } from './permalinks.js';

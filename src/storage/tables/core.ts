@@ -63,6 +63,8 @@ export interface UsersTable {
   registered_gmt: string;
   /** Bumped to invalidate every cookie session of the user. */
   session_version: number;
+  /** 1 = may use application passwords (default), 0 = `application_passwords_disabled_for_user`. */
+  app_passwords_enabled: Generated<number>;
 }
 
 export interface ApplicationPasswordsTable {

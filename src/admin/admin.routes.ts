@@ -1,0 +1,41 @@
+/**
+ * @module admin/admin.routes
+ * Registers the server-rendered admin pages under `config.adminPath`: `wp-login.php`, `index.php`
+ * (dashboard), `authorize-application.php` and `admin-ajax.php`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import type { Authenticator } from '../auth/types.js';
+import type { Dispatcher } from '../rest/dispatch.js';
+import { authorizeApplication } from './authorize-application.page.js';
+import { adminAjax, showDashboard } from './dashboard.page.js';
+import { redirect } from './html.js';
+import { showLogin, submitLogin } from './login.page.js';
+import { adminUrl } from './session.js';
+
+type Page = (ctx: AppContext, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/**
+ * Adds the admin pages to the Fastify app. The pages identify users by their sign-in cookie only and
+ * call the auth services directly, so the host's authenticator and dispatcher (`_deps`, part of the
+ * host contract) are not needed by any page today.
+ *
+ * @example
+ * await registerAdminPages(app, ctx, { authenticator, dispatcher });
+ */
+export async function registerAdminPages(
+  app: FastifyInstance,
+  ctx: AppContext,
+  _deps: { authenticator: Authenticator; dispatcher: Dispatcher<AppContext> },
+): Promise<void> {
+  const base = ctx.config.adminPath.replace(/\/+$/, '');
+  const page = (fn: Page) => (request: FastifyRequest, reply: FastifyReply) => fn(ctx, request, reply);
+
+  app.get(`${base}/wp-login.php`, page(showLogin));
+  app.post(`${base}/wp-login.php`, page(submitLogin));
+  app.get(`${base}/`, page(showDashboard));
+  app.get(`${base}/index.php`, page(showDashboard));
+  app.get(base, async (_request, reply) => redirect(reply, adminUrl(ctx)));
+  app.route({ method: ['GET', 'POST'], url: `${base}/authorize-application.php`, handler: page(authorizeApplication) });
+  app.route({ method: ['GET', 'POST'], url: `${base}/admin-ajax.php`, handler: page(adminAjax) });
+}

@@ -1,0 +1,127 @@
+/**
+ * @module auth/authenticator
+ * Who is calling, in WordPress's order: the sign-in cookie first, then application-password Basic
+ * credentials (`wp_validate_application_password`), then the cookie nonce check
+ * (`rest_cookie_check_errors`).
+ *
+ * - Basic credentials count only once an application password was ever created and while application
+ *   passwords are available; otherwise they are ignored and the request continues anonymously.
+ * - Bad Basic credentials end the request with a 401 on every route. Repeated failures from one
+ *   address are refused with 429 `too_many_failed_logins` (see `rate-limit.ts`).
+ * - A verified credential is reused for a few seconds from a bounded in-memory cache, so a busy
+ *   client is not hashed and looked up on every request (see `auth-state.ts`).
+ * - Cookie sessions need a nonce (`_wpnonce` or `X-WP-Nonce`, action `wp_rest`): none → anonymous,
+ *   bad → 403 `rest_cookie_invalid_nonce`, good → the user, with a fresh `X-WP-Nonce` header.
+ */
+import crypto from 'node:crypto';
+import type { AppContext } from '../app-context.js';
+import { RestError } from '../rest/errors.js';
+import type { AuthInfo } from '../rest/route.js';
+import {
+  USAGE_INTERVAL_MS,
+  applicationPasswordsInUse,
+  normalizePassword,
+  recordApplicationPasswordUsage,
+  verifyApplicationPassword,
+} from './app-passwords.js';
+import { authState } from './auth-state.js';
+import { applicationPasswordsAvailable } from './availability.js';
+import { AuthErrors } from './errors.js';
+import { createNonce, verifyNonce, type NonceSubject } from './nonces.js';
+import { readSession } from './session.js';
+import { SiteUser, loadUserRow } from './users.js';
+import type { AuthInput, AuthOutcome, Authenticator } from './types.js';
+
+/** The nonce action of REST cookie authentication. */
+export const REST_NONCE_ACTION = 'wp_rest';
+
+/** `Authorization: Basic …` split at the first colon; undefined when absent or without a colon. */
+export function parseBasicAuthorization(header: string | undefined): { username: string; password: string } | undefined {
+  if (!header || !/^basic /i.test(header)) return undefined;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return undefined;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** The nonce a request carries: `_wpnonce` (form over query, as `$_REQUEST`), else `X-WP-Nonce`. */
+function presentedNonce(input: AuthInput): unknown {
+  if (Object.hasOwn(input.body, '_wpnonce')) return input.body._wpnonce;
+  if (Object.hasOwn(input.query, '_wpnonce')) return input.query._wpnonce;
+  return input.headers['x-wp-nonce'];
+}
+
+function credentialKey(username: string, password: string): string {
+  return crypto.createHash('sha256').update(`${username}\u0000${normalizePassword(password)}`).digest('base64url');
+}
+
+const ANONYMOUS: AuthInfo = Object.freeze({ method: 'none' as const });
+
+/** Basic application-password authentication of one request. */
+async function authenticateBasic(
+  ctx: AppContext,
+  credentials: { username: string; password: string },
+  ip: string,
+): Promise<{ user: SiteUser; uuid: string } | RestError> {
+  const state = authState(ctx);
+  const now = ctx.now().getTime();
+  const key = credentialKey(credentials.username, credentials.password);
+
+  // ---- Cache: these exact credentials verified moments ago (proof of knowledge, so no rate limit)
+  const hit = state.verified.get(key, now, state.epoch);
+  if (hit) {
+    const row = await loadUserRow(ctx, hit.userId);
+    if (row) {
+      if (now - hit.lastUsedMs >= USAGE_INTERVAL_MS) hit.lastUsedMs = await recordApplicationPasswordUsage(ctx, hit.uuid, ip, hit.lastUsedMs);
+      return { user: new SiteUser(row), uuid: hit.uuid };
+    }
+    state.verified.delete(key);
+  }
+
+  // ---- Rate limit, then verify
+  const retryAfter = state.limiter.retryAfter(ip, now);
+  if (retryAfter > 0) return AuthErrors.tooManyFailures(retryAfter);
+  const result = await verifyApplicationPassword(ctx, credentials.username, credentials.password);
+  if (result instanceof RestError) {
+    state.limiter.fail(ip, now);
+    return result;
+  }
+  const lastUsedMs = await recordApplicationPasswordUsage(ctx, result.uuid, ip, result.lastUsedMs);
+  state.verified.set(key, { userId: result.user.id, uuid: result.uuid, lastUsedMs }, now, state.epoch);
+  state.users.set(result.user.id, result.row, now, state.epoch);
+  return { user: result.user, uuid: result.uuid };
+}
+
+async function authenticate(ctx: AppContext, input: AuthInput): Promise<AuthOutcome | RestError> {
+  // ---- 1. Sign-in cookie
+  const session = input.headers.cookie ? await readSession(ctx, input.headers.cookie) : null;
+
+  // ---- 2. Application password (only when no cookie user, as WordPress)
+  if (!session) {
+    const basic = parseBasicAuthorization(input.headers.authorization);
+    if (basic && applicationPasswordsAvailable(ctx.config) && (await applicationPasswordsInUse(ctx))) {
+      const result = await authenticateBasic(ctx, basic, input.ip);
+      if (result instanceof RestError) return result;
+      return { user: result.user, auth: { method: 'app-password', appPasswordUuid: result.uuid }, headers: {} };
+    }
+  }
+
+  // ---- 3. Cookie nonce check
+  const nonce = presentedNonce(input);
+  if (nonce === undefined) return { user: null, auth: ANONYMOUS, headers: {} };
+  const subject: NonceSubject = session
+    ? { user: session.user, auth: { method: 'cookie', sessionToken: session.token } }
+    : { user: null, auth: ANONYMOUS };
+  if (!(await verifyNonce(ctx, subject, REST_NONCE_ACTION, nonce))) return AuthErrors.cookieInvalidNonce();
+  return { user: subject.user, auth: subject.auth, headers: { 'X-WP-Nonce': await createNonce(ctx, subject, REST_NONCE_ACTION) } };
+}
+
+/**
+ * The authenticator the HTTP host calls before routing.
+ *
+ * @example
+ * const outcome = await createAuthenticator(ctx).authenticate({ headers, query, body, ip });
+ */
+export function createAuthenticator(ctx: AppContext): Authenticator {
+  return { authenticate: (input) => authenticate(ctx, input) };
+}

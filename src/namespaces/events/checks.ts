@@ -1,0 +1,133 @@
+/**
+ * @module namespaces/events/checks
+ * Argument checks that need the database (existing users, venues, organizers, events, terms,
+ * attachments). WordPress runs such validate callbacks before the permission callback, so they run
+ * at the start of the permission stage: a bad argument answers 400 even to anonymous callers, and
+ * every failing argument is reported in one `rest_invalid_param`. Like the originals' boolean
+ * validators, a failure carries WordPress's generic "Invalid parameter." message.
+ */
+import type { AppContext } from '../../app-context.js';
+import { resolveTermRefs } from '../../content/terms.js';
+import type { RestError } from '../../rest/errors.js';
+import { parseList } from '../../rest/php-query.js';
+import type { Permission, RestRequest } from '../../rest/route.js';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from './caps.js';
+import { invalidParams } from './errors.js';
+import { existingEventIds } from './events.repo.js';
+import { existingLinkedIds, type LinkedKind } from './linked.repo.js';
+import { linkedRefs, termRefs } from './validators.js';
+
+type Failures = Record<string, string | undefined>;
+export type Check = (req: RestRequest, ctx: AppContext, failures: Failures) => Promise<void>;
+
+/** Runs the checks, then (only when all pass) the permission. */
+export function checked(checks: readonly Check[], permission: Permission<AppContext>): Permission<AppContext> {
+  return async (req, ctx) => {
+    const failures: Failures = {};
+    for (const check of checks) await check(req, ctx, failures);
+    if (Object.keys(failures).length > 0) return invalidParams(failures) as RestError;
+    return permission(req, ctx);
+  };
+}
+
+async function userExists(ctx: AppContext, id: number): Promise<boolean> {
+  const row = await ctx.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** `author` must be an existing user. */
+export const checkAuthor: Check = async (req, ctx, failures) => {
+  if (!req.has('author')) return;
+  const id = Number(req.params.author);
+  if (!Number.isInteger(id) || id <= 0 || !(await userExists(ctx, id))) failures.author = undefined;
+};
+
+/** `image` given as an ID must be an image attachment. */
+export const checkImage: Check = async (req, ctx, failures) => {
+  if (!req.has('image')) return;
+  const v = req.params.image;
+  if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
+    if (Number(v) === 0) return;
+    const row = await ctx.db.selectFrom('posts').select('id').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
+    if (!row) failures.image = undefined;
+  }
+};
+
+/** IDs in `venue` / `organizer` write input must be existing venues / organizers. */
+function checkLinkedWrite(param: 'venue' | 'organizer'): Check {
+  return async (req, ctx, failures) => {
+    if (!req.has(param)) return;
+    const refs = linkedRefs(req.params[param]);
+    if (!refs) {
+      failures[param] = undefined;
+      return;
+    }
+    const ids = refs.flatMap((r) => ('id' in r ? [r.id] : []));
+    const found = await existingLinkedIds(ctx.db, param, ids);
+    const bad = ids.find((id) => !found.has(id));
+    if (bad !== undefined) failures[param] = undefined;
+  };
+}
+
+/** Numeric items of `categories` / `tags` write input must be existing terms (names may be new). */
+function checkTermWrite(param: 'categories' | 'tags'): Check {
+  const taxonomy = param === 'categories' ? CATEGORY_TAXONOMY : TAG_TAXONOMY;
+  return async (req, ctx, failures) => {
+    if (!req.has(param)) return;
+    const refs = termRefs(req.params[param]) ?? [];
+    const numeric = refs.filter((r) => /^\d+$/.test(r));
+    if (numeric.length === 0) return;
+    const rows = await ctx.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', 'in', numeric.map(Number)).execute();
+    const have = new Set(rows.map((r) => String(r.id)));
+    const bad = numeric.find((r) => !have.has(r));
+    if (bad !== undefined) failures[param] = undefined;
+  };
+}
+
+/** Every database check of an event create/update. */
+export const EVENT_WRITE_CHECKS: readonly Check[] = [
+  checkAuthor, checkImage, checkTermWrite('categories'), checkTermWrite('tags'), checkLinkedWrite('venue'), checkLinkedWrite('organizer'),
+];
+
+/** Every database check of a venue/organizer create/update. */
+export const LINKED_WRITE_CHECKS: readonly Check[] = [checkAuthor, checkImage];
+
+/** `categories` / `tags` filters: each slug or ID must exist. */
+function checkTermFilter(param: 'categories' | 'tags'): Check {
+  const taxonomy = param === 'categories' ? CATEGORY_TAXONOMY : TAG_TAXONOMY;
+  return async (req, ctx, failures) => {
+    if (!req.has(param)) return;
+    const { unknown } = await resolveTermRefs(ctx.db, taxonomy, parseList(req.params[param]));
+    if (unknown.length > 0) failures[param] = undefined;
+  };
+}
+
+/** `venue` / `organizer` filters: IDs of existing venues / organizers. */
+function checkLinkedFilter(param: LinkedKind): Check {
+  return async (req, ctx, failures) => {
+    if (!req.has(param)) return;
+    const items = parseList(req.params[param]);
+    if (items.length === 0 || !items.every((i) => /^\d+$/.test(i))) {
+      failures[param] = undefined;
+      return;
+    }
+    const ids = items.map(Number);
+    const found = await existingLinkedIds(ctx.db, param, ids);
+    const bad = ids.find((id) => !found.has(id));
+    if (bad !== undefined) failures[param] = undefined;
+  };
+}
+
+/** An event ID parameter (`post_parent`, `event`, `post`) must be an existing event. */
+export function checkEventParam(param: string): Check {
+  return async (req, ctx, failures) => {
+    if (!req.has(param)) return;
+    const id = Number(req.params[param]);
+    if (!Number.isInteger(id) || id <= 0 || !(await existingEventIds(ctx.db, [id])).has(id)) failures[param] = undefined;
+  };
+}
+
+/** Every database check of the events archive. */
+export const EVENT_LIST_CHECKS: readonly Check[] = [
+  checkTermFilter('categories'), checkTermFilter('tags'), checkLinkedFilter('venue'), checkLinkedFilter('organizer'), checkEventParam('post_parent'),
+];

@@ -1,0 +1,80 @@
+/**
+ * @module namespaces/events/cost
+ * Event costs as the calendar handles them: the currency symbol and its position are read out of the
+ * text (`"$20"` → `$`, prefix; `"20€"` → `€`, postfix), numbers become ascending numeric strings, and
+ * the display cost is built back from them (`"$5"`, `"Free"`, `"Free – $30"`).
+ */
+
+/** Parsed cost input. */
+export interface ParsedCost {
+  /** What was entered (several values joined with `, `). */
+  text: string;
+  /** Ascending, unique numeric strings. */
+  values: string[];
+  symbol: string;
+  position: '' | 'prefix' | 'postfix';
+  code: string;
+}
+
+/** Site defaults when a cost has numbers but no symbol (the calendar's default currency settings). */
+export const DEFAULT_CURRENCY = { symbol: '$', position: 'prefix' as const, code: 'USD' };
+
+const CODES: Record<string, string> = {
+  $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', R$: 'BRL', 'C$': 'CAD', A$: 'AUD', CHF: 'CHF',
+  kr: 'SEK', 'zł': 'PLN', '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '฿': 'THB', R: 'ZAR',
+};
+
+const NUMBER = /\d[\d,]*(?:\.\d+)?/g;
+
+function numericString(raw: string): string {
+  const n = Number(raw.replace(/,/g, ''));
+  return Number.isFinite(n) ? String(n) : raw;
+}
+
+/** Parses a cost given as text or a list of texts. */
+export function parseCost(input: unknown): ParsedCost {
+  const items = (Array.isArray(input) ? input : [input]).map((v) => (v === null || v === undefined ? '' : String(v)).trim()).filter((v) => v !== '');
+  const text = items.join(', ');
+  const values = new Set<string>();
+  let symbol = '';
+  let position: ParsedCost['position'] = '';
+  for (const item of items) {
+    const numbers = item.match(NUMBER) ?? [];
+    if (numbers.length === 0 && /\bfree\b/i.test(item)) values.add('0');
+    for (const n of numbers) values.add(numericString(n));
+    if (symbol === '' && numbers.length > 0) {
+      const before = item.slice(0, item.search(/\d/)).replace(/[\s-]+$/, '').trim();
+      const lastDigit = item.search(/\d[^\d]*$/);
+      const after = item.slice(lastDigit + 1).replace(/^[\d.,]*/, '').trim();
+      if (before !== '' && !/^(from|free)$/i.test(before)) {
+        symbol = before;
+        position = 'prefix';
+      } else if (after !== '' && !/^[-–]/.test(after)) {
+        symbol = after.split(/\s/)[0]!;
+        position = 'postfix';
+      }
+    }
+  }
+  const sorted = [...values].sort((a, b) => Number(a) - Number(b));
+  if (sorted.length > 0 && symbol === '') {
+    symbol = DEFAULT_CURRENCY.symbol;
+    position = DEFAULT_CURRENCY.position;
+  }
+  const code = symbol === '' ? '' : (CODES[symbol] ?? (/^[A-Z]{3}$/.test(symbol) ? symbol : DEFAULT_CURRENCY.code));
+  return { text, values: sorted, symbol, position, code };
+}
+
+function formatOne(value: string, symbol: string, position: string): string {
+  if (Number(value) === 0) return 'Free';
+  if (symbol === '') return value;
+  return position === 'postfix' ? `${value}${symbol}` : `${symbol}${value}`;
+}
+
+/** The display cost: `""` without cost, the text when it has no number, else one value or a range. */
+export function displayCost(text: string, values: readonly string[], symbol: string, position: string): string {
+  if (values.length === 0) return text;
+  const min = values[0]!;
+  const max = values[values.length - 1]!;
+  if (values.length === 1 || Number(min) === Number(max)) return formatOne(min, symbol, position);
+  return `${formatOne(min, symbol, position)} – ${formatOne(max, symbol, position)}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * @module namespaces/events/errors
+ * The events calendar's error catalogue: the originals' codes, statuses and English messages, plus
+ * helpers for WordPress-shaped `rest_invalid_param` errors raised after the args stage (checks that
+ * need the database).
+ */
+import { RestError } from '../../rest/errors.js';
+import { MESSAGES } from '../../rest/errors.js';
+
+/** Code → [status, message]. Codes are the originals'. */
+export const EVENT_ERRORS = {
+  'event-not-accessible': [403, 'The requested event is not accessible'],
+  'event-password-protected': [403, 'The requested event is password protected'],
+  'event-archive-page-not-found': [404, 'The requested event archive page does not exist'],
+  'venue-archive-page-not-found': [404, 'The requested venue archive page does not exist'],
+  'organizer-archive-page-not-found': [404, 'The requested organizer archive page does not exist'],
+  'venue-not-accessible': [403, 'The requested venue is not accessible'],
+  'organizer-not-accessible': [403, 'The requested organizer is not accessible'],
+  'could-not-update-event': [403, 'The event could not be updated'],
+  'event-is-in-trash': [410, 'The event is already trashed'],
+  'venue-is-in-trash': [410, 'The venue is already trashed'],
+  'organizer-is-in-trash': [410, 'The organizer is already trashed'],
+  'could-not-create-venue': [400, 'The venue could not be created from the provided data'],
+  'could-not-create-organizer': [400, 'The organizer could not be created from the provided data'],
+  'could-not-update-venue': [400, 'The venue could not be updated'],
+  'could-not-update-organizer': [400, 'The organizer could not be updated'],
+  'invalid-linked-post-id': [400, 'The provided linked post ID is not valid'],
+  'could-not-delete-event': [500, 'The event could not be deleted'],
+  'could-not-delete-venue': [500, 'The venue could not be deleted'],
+  'could-not-delete-organizer': [500, 'The organizer could not be deleted'],
+  term_exists: [400, 'A term with the name provided already exists with this parent.'],
+  rest_term_invalid: [400, 'Parent term does not exist.'],
+  rest_taxonomy_not_hierarchical: [400, 'Cannot set parent term, taxonomy is not hierarchical.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type EventErrorCode = keyof typeof EVENT_ERRORS;
+
+/** A catalogue error, optionally with extra `data`. */
+export function eventError(code: EventErrorCode, data?: Record<string, unknown>): RestError {
+  const [status, message] = EVENT_ERRORS[code];
+  return new RestError(code, message, status, data);
+}
+
+/** Messages of the arg checks that run in this area. */
+export const ARG_MESSAGES = {
+  endBeforeStart: 'The event end date must not be before its start date.',
+} as const;
+
+/**
+ * WordPress's `rest_invalid_param` for parameters found invalid by a check that needs the database:
+ * `params` maps each name to its message (the generic "Invalid parameter." when none is given).
+ */
+export function invalidParams(params: Record<string, string | undefined>): RestError {
+  const names = Object.keys(params);
+  const messages: Record<string, string> = {};
+  const details: Record<string, unknown> = {};
+  for (const name of names) {
+    const message = params[name];
+    messages[name] = message ?? MESSAGES.invalidParam;
+    if (message !== undefined) details[name] = { code: 'rest_invalid_param', message, data: null };
+  }
+  return new RestError('rest_invalid_param', MESSAGES.invalidParams(names), 400, {
+    params: messages,
+    details: Object.keys(details).length > 0 ? details : [],
+  });
+}
+
+/** One invalid parameter. */
+export function invalidParam(name: string, message?: string): RestError {
+  return invalidParams({ [name]: message });
+}

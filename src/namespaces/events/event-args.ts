@@ -1,0 +1,306 @@
+/**
+ * @module namespaces/events/event-args
+ * Argument declarations of the calendar routes, as the originals register them (key order, types,
+ * defaults, descriptions), with the originals' validators attached. Discovery and `/doc` are
+ * generated from these.
+ */
+import { DateTime } from 'luxon';
+import { POST_STATUSES, DB_FORMAT } from '../../content/posts.js';
+import { parseIdList, parseList, phpIntval } from '../../rest/php-query.js';
+import type { ArgSchema, ArgSchemas, RestRequest } from '../../rest/route.js';
+import { can, type CalendarPostType } from './caps.js';
+import {
+  checkOrganizerFields, checkVenueFields, isImage, isNonEmptyString, isPositiveInt, isPositiveIntList, isPostStatus, isStringValue,
+  isTime, isTimezoneOrEmpty, isUrlOrEmpty, linkedRefs, termRefs,
+} from './validators.js';
+
+const MAX_PER_PAGE = 50;
+
+/** A list filter's value: kept as the list of strings `wp_parse_list` makes of it. */
+const asList = (v: unknown) => parseList(v);
+
+/** `filter_post_status_list`: non-editors may only ask for `publish`; editors any registered status. */
+function statusList(type: CalendarPostType) {
+  return (value: unknown, req: RestRequest): boolean => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return false;
+    const list = parseList(value);
+    if (list.length === 0) return false;
+    if (!can(req.user, type, 'edit')) return list.length === 1 && list[0] === 'publish';
+    return list.every((s) => (POST_STATUSES as readonly string[]).includes(s));
+  };
+}
+
+function pageArg(description: string): ArgSchema {
+  return { default: 1, description, type: 'integer', validate: isPositiveInt };
+}
+
+function perPageArg(description: string): ArgSchema {
+  return {
+    default: 10,
+    description,
+    type: 'integer',
+    validate: isPositiveInt,
+    // CASE: the originals clamp larger values to 50 rather than refusing them.
+    sanitize: (v) => Math.min(MAX_PER_PAGE, phpIntval(v)),
+  };
+}
+
+/** A date default computed per request (shown in discovery as of the document's build). */
+function dateDefault(compute: () => string): Pick<ArgSchema, 'default'> {
+  return Object.defineProperty({}, 'default', { get: compute, enumerable: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------------
+
+/** GET /events. */
+export function eventArchiveArgs(): ArgSchemas {
+  return {
+    page: pageArg('The archive page to return'),
+    per_page: perPageArg('The number of events to return on each page'),
+    start_date: {
+      ...dateDefault(() => DateTime.now().minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).toFormat(DB_FORMAT)),
+      description: 'Events that start on the specified date',
+      type: 'string',
+      validate: isTime,
+    },
+    end_date: {
+      ...dateDefault(() => DateTime.now().plus({ months: 24 }).toFormat(DB_FORMAT)),
+      description: 'Events that end on the specified date',
+      type: 'string',
+      validate: isTime,
+    },
+    starts_before: { description: 'Events that start before the specified date', validate: isTime },
+    starts_after: { description: 'Events that start after the specified date', validate: isTime },
+    ends_before: { description: 'Events that end before the specified date', validate: isTime },
+    ends_after: { description: 'Events that end after the specified date', validate: isTime },
+    strict_dates: {
+      default: 'false',
+      description: 'Dates set using the start_date/end_date, starts_*/ends_* are set to start at the specified times. The default behavior is to include the entire days.',
+      validate: (v) => (typeof v === 'string' && v !== '') || typeof v === 'boolean' || v === 0 || v === 1,
+    },
+    search: { description: 'Events should contain the specified string in the title or description', type: 'string', validate: isNonEmptyString },
+    categories: {
+      description: 'Events should be assigned one of the specified categories slugs or IDs',
+      type: 'array',
+      items: { type: 'integer' },
+      validate: (v) => parseList(v).length > 0 && !(v !== null && typeof v === 'object' && !Array.isArray(v)),
+      sanitize: asList,
+    },
+    tags: {
+      description: 'Events should be assigned one of the specified tags slugs or IDs',
+      type: 'array',
+      items: { type: 'integer' },
+      validate: (v) => parseList(v).length > 0 && !(v !== null && typeof v === 'object' && !Array.isArray(v)),
+      sanitize: asList,
+    },
+    venue: { description: 'Events should be assigned one of the specified venue IDs', type: 'array', items: { type: 'integer' }, validate: isPositiveIntList, sanitize: parseIdList },
+    organizer: { description: 'Events should be assigned one of the specified organizer IDs', type: 'array', items: { type: 'integer' }, validate: isPositiveIntList, sanitize: parseIdList },
+    featured: { description: 'Events should be filtered by their featured status', type: 'boolean' },
+    status: { description: 'The event post status', type: 'string', format: 'string', validate: statusList('tribe_events'), sanitize: asList },
+    geoloc: { description: 'Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data', type: 'boolean' },
+    geoloc_lat: { description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', type: 'number', format: 'double' },
+    geoloc_lng: { description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', type: 'number', format: 'double' },
+    include: {
+      description: 'Include events with one of the post IDs specified in the array of CSV list, date filters will be ignored.',
+      type: 'array',
+      items: { type: 'integer' },
+      validate: isPositiveIntList,
+      sanitize: parseIdList,
+    },
+    post_parent: { description: 'Events should be filtered by their post_parent being the specified one.', type: 'integer', validate: isPositiveInt },
+    ticketed: { description: 'Filter events with or without tickets.', type: 'boolean' },
+  };
+}
+
+/** `id` (+ `password`) of GET/DELETE /events/{id}. */
+export function eventReadArgs(): ArgSchemas {
+  return {
+    id: { type: 'integer', description: 'the event post ID', required: true, validate: isPositiveInt },
+    password: { type: 'string', description: 'The event password, required to read a password-protected event' },
+  };
+}
+
+/** `slug` of GET/DELETE /events/by-slug/{slug}. */
+export function eventSlugArgs(): ArgSchemas {
+  return { slug: { type: 'string', description: 'the event slug', required: true } };
+}
+
+function linkedWriteValidator(kind: 'venue' | 'organizer') {
+  return (value: unknown): boolean | string => {
+    const refs = linkedRefs(value);
+    if (!refs) return false;
+    for (const ref of refs) {
+      if ('fields' in ref) {
+        const verdict = kind === 'venue' ? checkVenueFields(ref.fields) : checkOrganizerFields(ref.fields);
+        if (verdict !== true) return verdict;
+      }
+    }
+    return true;
+  };
+}
+
+/** Event fields of POST /events; with `required: false` everywhere for updates. */
+export function eventWriteArgs(create: boolean): ArgSchemas {
+  const req = (yes: boolean) => (create && yes ? { required: true } : {});
+  return {
+    author: { type: 'integer', description: 'The event author ID', validate: isPositiveInt },
+    date: { type: 'string', description: 'The event publication date', validate: isTime },
+    date_utc: { type: 'string', description: 'The event publication date (UTC timezone)', validate: isTime },
+    title: { type: 'string', description: 'The event title', ...req(true), validate: isNonEmptyString },
+    description: { type: 'string', description: 'The event description', validate: isStringValue },
+    slug: { type: 'string', description: 'The event slug', validate: isStringValue },
+    excerpt: { type: 'string', description: 'The event excerpt', validate: isStringValue },
+    status: { type: 'string', description: 'The event post status', validate: isPostStatus },
+    timezone: { type: 'string', description: 'The event timezone', validate: isTimezoneOrEmpty },
+    all_day: { default: false, type: 'boolean', description: 'Whether the event lasts the whole day or not' },
+    start_date: { type: 'string', description: 'The event start date and time', ...req(true), validate: isTime },
+    end_date: { type: 'string', description: 'The event end date and time', ...req(true), validate: isTime },
+    image: { type: 'string', description: 'The event featured image ID or URL', validate: (v, r) => v === '' || isImage(v, r) },
+    cost: {
+      description: 'The event cost',
+      validate: (v) => typeof v === 'string' || typeof v === 'number' || (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')),
+    },
+    website: { default: null, type: 'string', description: 'The event website URL', validate: isUrlOrEmpty },
+    show_map: { type: 'boolean', description: 'Whether the event should show a map or not' },
+    show_map_link: { type: 'boolean', description: 'Whether the event should show a map link or not' },
+    hide_from_listings: { type: 'boolean', description: 'Whether events should be hidden in the calendar view or not' },
+    sticky: { type: 'boolean', description: 'Whether the event should be sticky in the calendar view or not' },
+    featured: { type: 'boolean', description: 'Whether the event should be featured on the site or not' },
+    categories: {
+      default: null,
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'The event category IDs or names',
+      validate: (v) => termRefs(v) !== undefined,
+      sanitize: (v) => v,
+    },
+    tags: {
+      default: null,
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'The event tag IDs or names',
+      validate: (v) => termRefs(v) !== undefined,
+      sanitize: (v) => v,
+    },
+    venue: { default: null, type: 'array', items: { type: 'integer' }, description: 'The event venue ID or data', validate: linkedWriteValidator('venue'), sanitize: (v) => v },
+    organizer: { default: null, type: 'array', items: { type: 'integer' }, description: 'The event organizer IDs or data', validate: linkedWriteValidator('organizer'), sanitize: (v) => v },
+  };
+}
+
+/** POST/PUT/PATCH /events/{id}. */
+export function eventEditArgs(): ArgSchemas {
+  return { ...eventReadArgs(), ...eventWriteArgs(false) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Venues and organizers
+// ---------------------------------------------------------------------------------------------
+
+/** GET /venues and /organizers. */
+export function linkedArchiveArgs(kind: 'venue' | 'organizer'): ArgSchemas {
+  const plural = kind === 'venue' ? 'venues' : 'organizers';
+  return {
+    page: pageArg('The archive page to return'),
+    per_page: perPageArg(`The number of ${plural} to return on each page`),
+    search: { description: `Limit results to those matching a string`, type: 'string', validate: isNonEmptyString },
+    event: { description: `Limit results to ${plural} associated with the specified event`, type: 'integer', validate: isPositiveInt },
+    has_events: { description: `Limit results to ${plural} that have events`, validate: (v) => typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number' },
+    only_with_upcoming: { default: false, description: `Limit results to ${plural} that have upcoming events` },
+    status: { description: `The ${kind} post status`, type: 'string', validate: statusList(kind === 'venue' ? 'tribe_venue' : 'tribe_organizer'), sanitize: asList },
+  };
+}
+
+/** `id` of GET/DELETE single venue/organizer. */
+export function linkedReadArgs(kind: 'venue' | 'organizer'): ArgSchemas {
+  return { id: { type: 'integer', description: `the ${kind} post ID`, required: true, validate: isPositiveInt } };
+}
+
+/** `slug` of by-slug venue/organizer routes. */
+export function linkedSlugArgs(kind: 'venue' | 'organizer'): ArgSchemas {
+  return { slug: { type: 'string', description: `the ${kind} slug`, required: true } };
+}
+
+const text = (description: string, validate: ArgSchema['validate'] = isStringValue): ArgSchema => ({ default: null, type: 'string', description, validate });
+
+/** Venue fields (create: `venue` required). */
+export function venueWriteArgs(create: boolean): ArgSchemas {
+  return {
+    venue: { type: 'string', description: 'The venue name', ...(create ? { required: true } : {}), validate: isNonEmptyString },
+    author: { type: 'integer', description: 'The venue author ID', validate: isPositiveInt },
+    date: { type: 'string', description: 'The venue publication date', validate: isTime },
+    date_utc: { type: 'string', description: 'The venue publication date (UTC timezone)', validate: isTime },
+    description: text('The venue description'),
+    status: { type: 'string', description: 'The venue post status', validate: isPostStatus },
+    show_map: { default: null, type: 'string', description: 'Whether the map should be shown for the venue or not' },
+    show_map_link: { default: null, type: 'string', description: 'Whether the map link should be shown for the venue or not' },
+    address: text('The venue address'),
+    city: text('The venue city'),
+    country: text('The venue country'),
+    province: text('The venue province'),
+    state: text('The venue state'),
+    zip: text('The venue ZIP code'),
+    phone: text('The venue phone number'),
+    stateprovince: text('The venue state or province'),
+    website: text('The venue website URL', isUrlOrEmpty),
+    image: text('The venue featured image ID or URL', (v, r) => v === '' || isImage(v, r)),
+  };
+}
+
+/** Organizer fields (create: `organizer` required). */
+export function organizerWriteArgs(create: boolean): ArgSchemas {
+  return {
+    organizer: { default: null, type: 'string', description: 'The organizer name', ...(create ? { required: true } : {}), validate: isNonEmptyString },
+    author: { default: null, type: 'integer', description: 'The organizer author ID', validate: isPositiveInt },
+    date: { default: null, type: 'string', description: 'The organizer publication date', validate: isTime },
+    date_utc: { default: null, type: 'string', description: 'The organizer publication date (UTC timezone)', validate: isTime },
+    description: text('The organizer description'),
+    status: { default: null, type: 'string', description: 'The organizer post status', validate: isPostStatus },
+    phone: text('The organizer phone number'),
+    website: text('The organizer website', isUrlOrEmpty),
+    email: text('The organizer e-mail address', (v) => v === '' || (typeof v === 'string' && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v))),
+    image: text('The organizer featured image ID or URL', (v, r) => v === '' || isImage(v, r)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Categories and tags
+// ---------------------------------------------------------------------------------------------
+
+const TERM_ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'];
+
+/** GET /categories and /tags. */
+export function termArchiveArgs(hierarchical: boolean): ArgSchemas {
+  const args: ArgSchemas = {
+    page: { description: 'Current page of the collection.', type: 'integer', default: 1, validate: isPositiveInt },
+    per_page: { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, validate: isPositiveInt, sanitize: (v) => Math.min(MAX_PER_PAGE, phpIntval(v)) },
+    search: { description: 'Limit results to those matching a string.', type: 'string' },
+    exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' } },
+    include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' } },
+    order: { description: 'Order sort attribute ascending or descending.', type: 'string', validate: (v) => typeof v === 'string' && ['asc', 'desc'].includes(v.toLowerCase()) },
+    orderby: { description: 'Sort collection by term attribute.', type: 'string', validate: (v) => typeof v === 'string' && TERM_ORDERBY.includes(v) },
+    hide_empty: { description: 'Whether to hide terms not assigned to any posts.', type: 'boolean', default: 1 },
+  };
+  if (hierarchical) args.parent = { description: 'Limit result set to terms assigned to a specific parent.', type: 'integer' };
+  args.post = { description: 'Limit result set to terms assigned to a specific post.', type: 'integer' };
+  args.event = { description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter).', type: 'integer' };
+  args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'string' };
+  return args;
+}
+
+/** `id` of single category/tag routes. */
+export function termReadArgs(kind: 'category' | 'tag'): ArgSchemas {
+  return { id: { type: 'integer', description: `the event ${kind} term ID`, required: true, validate: isPositiveInt } };
+}
+
+/** Category/tag fields (create: `name` required). */
+export function termWriteArgs(kind: 'category' | 'tag', create: boolean): ArgSchemas {
+  const args: ArgSchemas = {
+    name: { type: 'string', description: `The event ${kind} term name`, ...(create ? { required: true } : {}), validate: isNonEmptyString },
+    description: { type: 'string', description: `The event ${kind} term description`, validate: isStringValue },
+    slug: { type: 'string', description: `The event ${kind} term slug`, validate: isStringValue },
+  };
+  if (kind === 'category') args.parent = { type: 'integer', description: 'The event category term parent term ID' };
+  return args;
+}

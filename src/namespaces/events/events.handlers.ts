@@ -1,0 +1,237 @@
+/**
+ * @module namespaces/events/events.handlers
+ * Handlers and permissions of the event routes: the archive with every filter, single reads by ID or
+ * slug, create, update (only the fields sent change) and delete (to the trash).
+ */
+import { DateTime } from 'luxon';
+import type { AppContext } from '../../app-context.js';
+import { ANY_STATUSES, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
+import { resolveTermRefs } from '../../content/terms.js';
+import { parseIdList, parseList } from '../../rest/php-query.js';
+import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
+import { archivePage, type QueryPair } from './archive.js';
+import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from './caps.js';
+import { checked, checkEventParam, EVENT_LIST_CHECKS, EVENT_WRITE_CHECKS, type Check } from './checks.js';
+import { eventError, invalidParam } from './errors.js';
+import { countEvents, findEventIdBySlug, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
+import {
+  assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, reloadEvent, saveEvent, trashEvent,
+} from './events.service.js';
+import { eventExtensions } from './extensions.js';
+import { EVENTS_NAMESPACE } from './linked.present.js';
+import { isTruthy } from './validators.js';
+
+/** Largest page the archives serve; larger `per_page` values are clamped (not refused). */
+export const MAX_PER_PAGE = 50;
+
+/** The page size: the client's (clamped to 50), else the `posts_per_page` setting. */
+export async function pageSize(req: RestRequest, ctx: AppContext): Promise<number> {
+  if (req.has('per_page')) return Math.min(MAX_PER_PAGE, Math.max(1, Number(req.params.per_page) || 1));
+  const setting = Number(await ctx.options.get('posts_per_page', 10));
+  return Math.min(MAX_PER_PAGE, Number.isInteger(setting) && setting > 0 ? setting : 10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolving the target event of a single route
+// ---------------------------------------------------------------------------------------------
+
+/** `slug` of a by-slug route must name an event. */
+const checkEventSlug: Check = async (req, ctx, failures) => {
+  const slug = req.urlParams.slug ?? req.params.slug;
+  if (typeof slug !== 'string' || (await findEventIdBySlug(ctx.db, slug)) === undefined) failures.slug = undefined;
+};
+
+/** The single routes' target check: `id` (by-ID routes) or the path `slug` (by-slug routes). */
+export function targetCheck(bySlug: boolean): Check {
+  return bySlug ? checkEventSlug : checkEventParam('id');
+}
+
+/** The event a single route addresses (the checks guarantee it exists). */
+async function targetEvent(req: RestRequest, ctx: AppContext): Promise<EventRecord> {
+  const id = req.urlParams.slug !== undefined ? await findEventIdBySlug(ctx.db, req.urlParams.slug) : Number(req.params.id);
+  const ev = id === undefined ? undefined : await getEvent(ctx.db, id);
+  if (!ev) throw invalidParam(req.urlParams.slug !== undefined ? 'slug' : 'id');
+  return ev;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Permissions
+// ---------------------------------------------------------------------------------------------
+
+/** Create: "edit events" capability. */
+export const canCreateEvent: Permission<AppContext> = checked(EVENT_WRITE_CHECKS, (req) => can(req.user, EVENT_TYPE, 'edit'));
+
+/** Update: the right to edit this event. */
+export function canUpdateEvent(bySlug: boolean): Permission<AppContext> {
+  return checked([targetCheck(bySlug), ...EVENT_WRITE_CHECKS], async (req, ctx) => {
+    if (!can(req.user, EVENT_TYPE, 'edit')) return false;
+    return canEditPost(req.user, EVENT_TYPE, await targetEvent(req, ctx));
+  });
+}
+
+/** Delete: the right to delete this event. */
+export function canDeleteEvent(bySlug: boolean): Permission<AppContext> {
+  return checked([targetCheck(bySlug)], async (req, ctx) => {
+    if (!can(req.user, EVENT_TYPE, 'delete')) return false;
+    return canDeletePost(req.user, EVENT_TYPE, await targetEvent(req, ctx));
+  });
+}
+
+/** Reads are public; the handler enforces visibility. */
+export function canReadEvent(bySlug: boolean): Permission<AppContext> {
+  return checked([targetCheck(bySlug)], () => true);
+}
+
+/** The archive is public; its argument checks run first. */
+export const canListEvents: Permission<AppContext> = checked(EVENT_LIST_CHECKS, () => true);
+
+// ---------------------------------------------------------------------------------------------
+// Handlers
+// ---------------------------------------------------------------------------------------------
+
+/** GET single (by ID or slug): 200 with the event and its JSON-LD. */
+export async function getEventHandler(req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> {
+  const ev = await targetEvent(req, ctx);
+  assertEventReadable(ev, req.user, req.params);
+  return presentSingleEvent(ctx, ev, req, true);
+}
+
+/** POST /events: 201 with the new event. */
+export async function createEventHandler(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
+  const id = await saveEvent(ctx, eventInputFrom(req), req.user);
+  const ev = await reloadEvent(ctx, id);
+  return respond(await presentSingleEvent(ctx, ev, req, false), { status: 201, headers: { Location: ctx.urls.rest(`${EVENTS_NAMESPACE}/events/${id}`) } });
+}
+
+/** POST/PUT/PATCH single: only the fields sent change; 200 with the event. */
+export async function updateEventHandler(req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> {
+  const current = await targetEvent(req, ctx);
+  const input = eventInputFrom(req);
+  // CASE: on by-slug routes `slug` is the path variable; it renames only when the body sends another.
+  if (req.urlParams.slug !== undefined && input.slug === req.urlParams.slug) delete input.slug;
+  const id = await saveEvent(ctx, input, req.user, current);
+  return presentSingleEvent(ctx, await reloadEvent(ctx, id), req, false);
+}
+
+/** DELETE single: to the trash, 200 with the trashed event; 410 when already trashed. */
+export async function deleteEventHandler(req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> {
+  const ev = await targetEvent(req, ctx);
+  await trashEvent(ctx, ev);
+  return presentSingleEvent(ctx, await reloadEvent(ctx, ev.id), req, false);
+}
+
+/** WordPress's search parsing: quoted phrases stay whole, other words are ANDed. */
+export function searchTerms(text: string): string[] {
+  const terms: string[] = [];
+  const re = /"([^"]+)"|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const term = (m[1] ?? m[2] ?? '').trim();
+    if (term !== '') terms.push(term);
+  }
+  return terms;
+}
+
+/** GET /events: the archive. */
+export async function listEventsHandler(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
+  const p = req.params;
+  const zone = await siteTimeZone(ctx.options);
+  const now = ctx.now();
+  const perPage = await pageSize(req, ctx);
+  const page = Math.max(1, Number(p.page) || 1);
+  const strict = isTruthy(p.strict_dates ?? 'false');
+  const include = req.has('include') ? parseIdList(p.include).filter((n) => n > 0) : undefined;
+
+  // ---- Date window (site time zone; whole days unless strict).
+  const local = (v: unknown): DateTime | undefined => parseDateTime(v, zone, now);
+  const bound = (name: string, value: unknown, edge: 'start' | 'end'): DateTime => {
+    const dt = local(value);
+    if (!dt) throw invalidParam(name);
+    if (strict) return dt;
+    return edge === 'start' ? dt.startOf('day') : dt.endOf('day').set({ millisecond: 0 });
+  };
+  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((k) => req.has(k));
+  const nowLocal = DateTime.fromJSDate(now, { zone });
+  let start: DateTime | undefined = req.has('start_date') ? bound('start_date', p.start_date, 'start') : strict ? nowLocal.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0, millisecond: 0 }) : nowLocal.minus({ days: 1 }).startOf('day');
+  let end: DateTime | undefined = req.has('end_date') ? bound('end_date', p.end_date, 'end') : strict ? nowLocal.plus({ months: 24 }).set({ millisecond: 0 }) : nowLocal.plus({ months: 24 }).endOf('day').set({ millisecond: 0 });
+  if (relative) {
+    // CASE: open bounds replace the default window unless the query string names the dates.
+    if (req.query.start_date === undefined) start = undefined;
+    if (req.query.end_date === undefined) end = undefined;
+  }
+  const open: Partial<Record<'starts_before' | 'starts_after' | 'ends_before' | 'ends_after', DateTime>> = {};
+  for (const k of ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const) if (req.has(k)) open[k] = bound(k, p[k], 'end');
+  if (include !== undefined) {
+    start = undefined;
+    end = undefined;
+    for (const k of Object.keys(open) as (keyof typeof open)[]) delete open[k];
+  }
+  const utc = (dt: DateTime | undefined) => (dt ? toDbDate(dt.toUTC()) : undefined);
+
+  // ---- Visibility.
+  const editor = can(req.user, EVENT_TYPE, 'edit');
+  const statuses = req.has('status') ? parseList(p.status) : editor ? [...ANY_STATUSES] : ['publish'];
+  const filter: EventListFilter = {
+    statuses,
+    includeHidden: await manageAccess(req, ctx),
+    startsOnOrAfter: utc(start),
+    endsOnOrBefore: utc(end),
+    startsBefore: utc(open.starts_before),
+    startsAfter: utc(open.starts_after),
+    endsBefore: utc(open.ends_before),
+    endsAfter: utc(open.ends_after),
+    include,
+  };
+  if (editor && !can(req.user, EVENT_TYPE, 'edit_others')) filter.ownDraftsOnly = { userId: req.user!.id, readPrivate: can(req.user, EVENT_TYPE, 'read_private') };
+
+  // ---- Other filters.
+  if (req.has('search')) filter.search = searchTerms(String(p.search));
+  if (req.has('categories')) filter.categoryIds = (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, parseList(p.categories))).ids;
+  if (req.has('tags')) filter.tagIds = (await resolveTermRefs(ctx.db, TAG_TAXONOMY, parseList(p.tags))).ids;
+  if (req.has('venue')) filter.venueIds = parseIdList(p.venue);
+  if (req.has('organizer')) filter.organizerIds = parseIdList(p.organizer);
+  if (req.has('featured')) filter.featured = p.featured === true;
+  if (req.has('post_parent')) filter.postParent = Number(p.post_parent);
+  if (req.has('ticketed')) {
+    filter.ticketed = p.ticketed === true;
+    filter.ticketedSubquery = eventExtensions.ticketed;
+  }
+
+  // ---- Query.
+  const [total, rows] = await Promise.all([countEvents(ctx.db, filter), listEventRows(ctx.db, filter, perPage, (page - 1) * perPage)]);
+  if (rows.length === 0 && page > 1) throw eventError('event-archive-page-not-found');
+  const events = await presentEventList(ctx, rows, req);
+
+  // ---- Envelope.
+  const fmt = (dt: DateTime | undefined) => (dt ? toDbDate(dt) : undefined);
+  const pairs: QueryPair[] = [
+    ['per_page', perPage],
+    ['start_date', fmt(start)],
+    ['end_date', fmt(end)],
+    ['search', req.has('search') ? p.search : undefined],
+    ['categories', req.has('categories') ? parseList(p.categories) : undefined],
+    ['tags', req.has('tags') ? parseList(p.tags) : undefined],
+    ['geoloc', req.has('geoloc') && p.geoloc === true ? 1 : undefined],
+    ['geoloc_lat', req.has('geoloc') && p.geoloc === true ? (p.geoloc_lat ?? '') : undefined],
+    ['geoloc_lng', req.has('geoloc') && p.geoloc === true ? (p.geoloc_lng ?? '') : undefined],
+    ['status', req.has('status') ? statuses : editor ? 'any' : 'publish'],
+    ['post_parent', req.has('post_parent') ? p.post_parent : undefined],
+    ['include', include],
+    ['starts_before', fmt(open.starts_before)],
+    ['starts_after', fmt(open.starts_after)],
+    ['ends_before', fmt(open.ends_before)],
+    ['ends_after', fmt(open.ends_after)],
+    ['ticketed', req.has('ticketed') ? p.ticketed : undefined],
+    ['venue', req.has('venue') ? parseIdList(p.venue) : undefined],
+    ['organizer', req.has('organizer') ? parseIdList(p.organizer) : undefined],
+    ['featured', req.has('featured') ? p.featured : undefined],
+  ];
+  const collection = ctx.urls.rest(`${EVENTS_NAMESPACE}/events`);
+  const info = archivePage(req, { base: `${collection}/`, collection, pairs, page, perPage, total });
+  const body: Record<string, unknown> = { events, rest_url: info.restUrl };
+  if (info.nextUrl) body.next_rest_url = info.nextUrl;
+  if (info.previousUrl) body.previous_rest_url = info.previousUrl;
+  body.total = info.total;
+  body.total_pages = info.totalPages;
+  return respond(body, { headers: info.headers });
+}

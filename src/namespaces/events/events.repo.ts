@@ -1,0 +1,331 @@
+/**
+ * @module namespaces/events/events.repo
+ * Queries of events: rows of `posts` + `event_details` as {@link EventRecord}s, the list query with
+ * every filter of the events archive, and the writes of event rows and links.
+ */
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { PostRecord } from '../../content/posts.js';
+import { ilike, containsPattern } from '../../storage/dialect.js';
+import type { Db } from '../../storage/db.js';
+import type { Database } from '../../storage/schema.js';
+import { EVENT_TYPE } from './caps.js';
+import type { TicketedSubquery } from './extensions.js';
+
+/** An event: its post row and its details. */
+export interface EventRecord extends PostRecord {
+  startLocal: string;
+  endLocal: string;
+  startUtc: string;
+  endUtc: string;
+  timezone: string;
+  timezoneAbbr: string;
+  allDay: boolean;
+  cost: string;
+  costValues: string[];
+  currencySymbol: string;
+  currencyCode: string;
+  currencyPosition: string;
+  website: string | null;
+  showMap: boolean | null;
+  showMapLink: boolean | null;
+  hideFromListings: boolean;
+  featured: boolean;
+  imageId: number;
+  lineage: string[];
+}
+
+/** Event detail columns as the service writes them. */
+export interface EventDetailsRow {
+  status: string;
+  start_local: string;
+  end_local: string;
+  start_utc: string;
+  end_utc: string;
+  timezone: string;
+  timezone_abbr: string;
+  all_day: number;
+  cost: string;
+  cost_values: string;
+  currency_symbol: string;
+  currency_code: string;
+  currency_position: string;
+  website: string | null;
+  show_map: number | null;
+  show_map_link: number | null;
+  hide_from_listings: number;
+  featured: number;
+  image_id: number;
+  lineage: string;
+}
+
+const POST_COLUMNS = [
+  'p.id', 'p.type', 'p.status', 'p.slug', 'p.title', 'p.content', 'p.excerpt', 'p.author', 'p.parent', 'p.password',
+  'p.menu_order', 'p.date', 'p.date_gmt', 'p.modified', 'p.modified_gmt', 'p.image_url',
+] as const;
+
+const DETAIL_COLUMNS = [
+  'e.start_local', 'e.end_local', 'e.start_utc', 'e.end_utc', 'e.timezone', 'e.timezone_abbr', 'e.all_day', 'e.cost',
+  'e.cost_values', 'e.currency_symbol', 'e.currency_code', 'e.currency_position', 'e.website', 'e.show_map',
+  'e.show_map_link', 'e.hide_from_listings', 'e.featured', 'e.image_id', 'e.lineage',
+] as const;
+
+type Row = Record<string, unknown>;
+
+function jsonList(text: unknown): string[] {
+  try {
+    const v: unknown = JSON.parse(String(text ?? '[]'));
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+function nullableBool(v: unknown): boolean | null {
+  return v === null || v === undefined ? null : Number(v) !== 0;
+}
+
+/** A joined row as an {@link EventRecord}. */
+export function toEventRecord(r: Row): EventRecord {
+  return {
+    id: Number(r.id), type: String(r.type), status: String(r.status), slug: String(r.slug), title: String(r.title),
+    content: String(r.content), excerpt: String(r.excerpt), author: Number(r.author), parent: Number(r.parent),
+    password: String(r.password), menu_order: Number(r.menu_order), date: String(r.date), date_gmt: String(r.date_gmt),
+    modified: String(r.modified), modified_gmt: String(r.modified_gmt), image_url: String(r.image_url),
+    startLocal: String(r.start_local), endLocal: String(r.end_local), startUtc: String(r.start_utc), endUtc: String(r.end_utc),
+    timezone: String(r.timezone), timezoneAbbr: String(r.timezone_abbr), allDay: Number(r.all_day) !== 0,
+    cost: String(r.cost), costValues: jsonList(r.cost_values), currencySymbol: String(r.currency_symbol),
+    currencyCode: String(r.currency_code), currencyPosition: String(r.currency_position),
+    website: r.website === null || r.website === undefined ? null : String(r.website),
+    showMap: nullableBool(r.show_map), showMapLink: nullableBool(r.show_map_link),
+    hideFromListings: Number(r.hide_from_listings) !== 0, featured: Number(r.featured) !== 0,
+    imageId: Number(r.image_id), lineage: jsonList(r.lineage),
+  };
+}
+
+function baseSelect(db: Db) {
+  return db.selectFrom('event_details as e').innerJoin('posts as p', 'p.id', 'e.post_id').select([...POST_COLUMNS, ...DETAIL_COLUMNS]);
+}
+
+/** Events by ID, one query; IDs that are not events are absent. */
+export async function getEventsByIds(db: Db, ids: readonly number[]): Promise<Map<number, EventRecord>> {
+  const out = new Map<number, EventRecord>();
+  const unique = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0);
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await baseSelect(db).where('e.post_id', 'in', unique.slice(i, i + 500)).execute();
+    for (const r of rows) {
+      const ev = toEventRecord(r as Row);
+      out.set(ev.id, ev);
+    }
+  }
+  return out;
+}
+
+/** One event by ID. */
+export async function getEvent(db: Db, id: number): Promise<EventRecord | undefined> {
+  return (await getEventsByIds(db, [id])).get(id);
+}
+
+/** The ID of the event whose slug is exactly `slug`. */
+export async function findEventIdBySlug(db: Db, slug: string): Promise<number | undefined> {
+  const row = await db.selectFrom('posts').select('id').where('type', '=', EVENT_TYPE).where('slug', '=', slug).executeTakeFirst();
+  return row ? Number(row.id) : undefined;
+}
+
+/** Which of `ids` are events (any status). */
+export async function existingEventIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('posts').select('id').where('type', '=', EVENT_TYPE).where('id', 'in', [...new Set(ids)]).execute();
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The archive query
+// ---------------------------------------------------------------------------------------------
+
+/** Every filter of the events archive, resolved (IDs, UTC bounds). */
+export interface EventListFilter {
+  statuses: readonly string[];
+  /** Restrict non-published events to this author (callers who may not read others' drafts). */
+  ownDraftsOnly?: { userId: number; readPrivate: boolean };
+  includeHidden: boolean;
+  startsOnOrAfter?: string;
+  endsOnOrBefore?: string;
+  startsBefore?: string;
+  startsAfter?: string;
+  endsBefore?: string;
+  endsAfter?: string;
+  /** Search terms; each must match title, content or excerpt. */
+  search?: readonly string[];
+  categoryIds?: readonly number[];
+  tagIds?: readonly number[];
+  venueIds?: readonly number[];
+  organizerIds?: readonly number[];
+  featured?: boolean;
+  include?: readonly number[];
+  postParent?: number;
+  ticketed?: boolean;
+  ticketedSubquery?: TicketedSubquery;
+}
+
+type EB = ExpressionBuilder<Database & { e: Database['event_details']; p: Database['posts'] }, 'e' | 'p'>;
+
+/** True when the filter needs `posts` columns (author, parent, text search, post date order). */
+function needsPosts(f: EventListFilter): boolean {
+  return f.ownDraftsOnly !== undefined || (f.search?.length ?? 0) > 0 || f.postParent !== undefined || f.include !== undefined;
+}
+
+function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
+  const list: Expression<SqlBool>[] = [];
+  const id = eb.ref('e.post_id');
+  list.push(f.statuses.length === 1 ? eb('e.status', '=', f.statuses[0]!) : eb('e.status', 'in', [...f.statuses]));
+  if (f.ownDraftsOnly) {
+    const { userId, readPrivate } = f.ownDraftsOnly;
+    list.push(eb.or([eb('e.status', '=', 'publish'), eb('p.author', '=', userId), ...(readPrivate ? [eb('e.status', '=', 'private')] : [])]));
+  }
+  if (!f.includeHidden) list.push(eb('e.hide_from_listings', '=', 0));
+  if (f.startsOnOrAfter !== undefined) list.push(eb('e.start_utc', '>=', f.startsOnOrAfter));
+  if (f.endsOnOrBefore !== undefined) list.push(eb('e.end_utc', '<=', f.endsOnOrBefore));
+  if (f.startsBefore !== undefined) list.push(eb('e.start_utc', '<', f.startsBefore));
+  if (f.startsAfter !== undefined) list.push(eb('e.start_utc', '>', f.startsAfter));
+  if (f.endsBefore !== undefined) list.push(eb('e.end_utc', '<', f.endsBefore));
+  if (f.endsAfter !== undefined) list.push(eb('e.end_utc', '>', f.endsAfter));
+  for (const term of f.search ?? []) {
+    const pattern = containsPattern(term);
+    list.push(eb.or([ilike(db, eb.ref('p.title'), pattern), ilike(db, eb.ref('p.content'), pattern), ilike(db, eb.ref('p.excerpt'), pattern)]));
+  }
+  for (const ids of [f.categoryIds, f.tagIds]) {
+    if (ids && ids.length > 0) {
+      list.push(eb.exists(db.selectFrom('term_relationships as tr').select(sql.lit(1).as('one')).whereRef('tr.post_id', '=', id).where('tr.term_id', 'in', [...ids])));
+    }
+  }
+  if (f.venueIds && f.venueIds.length > 0) {
+    list.push(eb.exists(db.selectFrom('event_venues as ev').select(sql.lit(1).as('one')).whereRef('ev.event_id', '=', id).where('ev.venue_id', 'in', [...f.venueIds])));
+  }
+  if (f.organizerIds && f.organizerIds.length > 0) {
+    list.push(eb.exists(db.selectFrom('event_organizers as eo').select(sql.lit(1).as('one')).whereRef('eo.event_id', '=', id).where('eo.organizer_id', 'in', [...f.organizerIds])));
+  }
+  if (f.featured !== undefined) list.push(eb('e.featured', '=', f.featured ? 1 : 0));
+  if (f.include !== undefined) list.push(f.include.length > 0 ? eb('e.post_id', 'in', [...f.include]) : sql<SqlBool>`1 = 0`);
+  if (f.postParent !== undefined) list.push(eb('p.parent', '=', f.postParent));
+  if (f.ticketed !== undefined) {
+    if (f.ticketedSubquery) {
+      const sub = f.ticketedSubquery(db, id);
+      list.push(f.ticketed ? sql<SqlBool>`EXISTS (${sub})` : sql<SqlBool>`NOT EXISTS (${sub})`);
+    } else if (f.ticketed) {
+      // CASE: no ticket provider registered, so no event has tickets.
+      list.push(sql<SqlBool>`1 = 0`);
+    }
+  }
+  return list;
+}
+
+/** Number of events matching the filter (index-only on `event_details` for the default window). */
+export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
+  const row = needsPosts(f)
+    ? await db
+        .selectFrom('event_details as e')
+        .innerJoin('posts as p', 'p.id', 'e.post_id')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where((eb) => eb.and(conditions(db, f, eb as unknown as EB)))
+        .executeTakeFirst()
+    : await db
+        .selectFrom('event_details as e')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where((eb) => eb.and(conditions(db, f, eb as unknown as EB)))
+        .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * One page of matching events, complete rows. Order: start (UTC) ascending, then publication date and
+ * ID; with `include`, publication date and ID (as the original when dates are ignored).
+ */
+export async function listEvents(db: Db, f: EventListFilter, limit: number, offset: number): Promise<EventRecord[]> {
+  let q = baseSelect(db).where((eb) => eb.and(conditions(db, f, eb as unknown as EB)));
+  q = f.include !== undefined
+    ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
+    : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc');
+  const rows = await q.limit(limit).offset(offset).execute();
+  return rows.map((r) => toEventRecord(r as Row));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links
+// ---------------------------------------------------------------------------------------------
+
+/** Venue and organizer IDs of each event, in their stored order: two queries for any number of events. */
+export async function linksOfEvents(db: Db, ids: readonly number[]): Promise<{ venues: Map<number, number[]>; organizers: Map<number, number[]> }> {
+  const venues = new Map<number, number[]>();
+  const organizers = new Map<number, number[]>();
+  if (ids.length === 0) return { venues, organizers };
+  const unique = [...new Set(ids)];
+  const [v, o] = await Promise.all([
+    db.selectFrom('event_venues').select(['event_id', 'venue_id']).where('event_id', 'in', unique).orderBy('event_id').orderBy('position').execute(),
+    db.selectFrom('event_organizers').select(['event_id', 'organizer_id']).where('event_id', 'in', unique).orderBy('event_id').orderBy('position').execute(),
+  ]);
+  for (const r of v) {
+    const list = venues.get(Number(r.event_id)) ?? [];
+    list.push(Number(r.venue_id));
+    venues.set(Number(r.event_id), list);
+  }
+  for (const r of o) {
+    const list = organizers.get(Number(r.event_id)) ?? [];
+    list.push(Number(r.organizer_id));
+    organizers.set(Number(r.event_id), list);
+  }
+  return { venues, organizers };
+}
+
+/** Replaces the venues of an event. */
+export async function setEventVenues(db: Db, eventId: number, venueIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('event_venues').where('event_id', '=', eventId).execute();
+  const unique = [...new Set(venueIds)];
+  if (unique.length > 0) await db.insertInto('event_venues').values(unique.map((venue_id, position) => ({ event_id: eventId, venue_id, position }))).execute();
+}
+
+/** Replaces the organizers of an event. */
+export async function setEventOrganizers(db: Db, eventId: number, organizerIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+  const unique = [...new Set(organizerIds)];
+  if (unique.length > 0) await db.insertInto('event_organizers').values(unique.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position }))).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+// ---------------------------------------------------------------------------------------------
+
+/** The `posts` columns of a new post. */
+export interface NewPostRow {
+  type: string;
+  status: string;
+  slug: string;
+  title: string;
+  content: string;
+  excerpt: string;
+  author: number;
+  parent: number;
+  password: string;
+  menu_order: number;
+  date: string;
+  date_gmt: string;
+  modified: string;
+  modified_gmt: string;
+  image_url: string;
+}
+
+/** Inserts a post row and returns its ID. */
+export async function insertPostRow(db: Db, post: NewPostRow): Promise<number> {
+  const row = await db.insertInto('posts').values(post).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Inserts an event's detail row. */
+export async function insertEventDetails(db: Db, postId: number, details: EventDetailsRow): Promise<void> {
+  await db.insertInto('event_details').values({ post_id: postId, ...details }).execute();
+}
+
+/** Updates post and detail columns of an event (either may be empty). */
+export async function updateEventRows(db: Db, id: number, post: Partial<NewPostRow>, details: Partial<EventDetailsRow>): Promise<void> {
+  if (Object.keys(post).length > 0) await db.updateTable('posts').set(post).where('id', '=', id).execute();
+  if (Object.keys(details).length > 0) await db.updateTable('event_details').set(details).where('post_id', '=', id).execute();
+}

@@ -1,0 +1,45 @@
+/**
+ * @module namespaces/events/events.routes
+ * Declarations of the event routes (`/events`, `/events/{id}`, `/events/by-slug/{slug}`), in the
+ * original's registration order: the collection's GET then POST; single GET, DELETE, then updates.
+ */
+import type { AppContext } from '../../app-context.js';
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
+import { eventArchiveArgs, eventEditArgs, eventReadArgs, eventSlugArgs, eventWriteArgs } from './event-args.js';
+import {
+  canCreateEvent, canDeleteEvent, canListEvents, canReadEvent, canUpdateEvent, createEventHandler, deleteEventHandler,
+  getEventHandler, listEventsHandler, updateEventHandler,
+} from './events.handlers.js';
+import { itemSchema } from './schemas.js';
+
+const schema = itemSchema('Event', 'event');
+
+/** The event routes. */
+export const eventRouteDefs: RouteDef<AppContext>[] = [
+  {
+    path: '/events',
+    schema,
+    endpoints: [
+      { methods: READABLE, args: eventArchiveArgs(), permission: canListEvents, handler: listEventsHandler },
+      { methods: CREATABLE, args: eventWriteArgs(true), permission: canCreateEvent, handler: createEventHandler },
+    ],
+  },
+  {
+    path: '/events/{id:\\d+}',
+    schema,
+    endpoints: [
+      { methods: READABLE, args: eventReadArgs(), permission: canReadEvent(false), handler: getEventHandler },
+      { methods: DELETABLE, args: eventReadArgs(), permission: canDeleteEvent(false), handler: deleteEventHandler },
+      { methods: EDITABLE, args: eventEditArgs(), permission: canUpdateEvent(false), handler: updateEventHandler },
+    ],
+  },
+  {
+    path: '/events/by-slug/{slug:[^/]+}',
+    schema,
+    endpoints: [
+      { methods: READABLE, args: eventSlugArgs(), permission: canReadEvent(true), handler: getEventHandler },
+      { methods: DELETABLE, args: eventSlugArgs(), permission: canDeleteEvent(true), handler: deleteEventHandler },
+      { methods: EDITABLE, args: eventWriteArgs(false), permission: canUpdateEvent(true), handler: updateEventHandler },
+    ],
+  },
+];

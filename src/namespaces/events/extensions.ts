@@ -1,0 +1,116 @@
+/**
+ * @module namespaces/events/extensions
+ * The extension point other areas (tickets) use to take part in event queries and event objects
+ * without the events area knowing them. Registration happens once, at module load of the extending
+ * area (e.g. in `namespaces/tickets/index.ts`):
+ *
+ * @example
+ * import { sql } from 'kysely';
+ * import { eventExtensions } from '../events/index.js';
+ *
+ * // (a) `ticketed` filter: a subquery correlated to the event ID; the events list wraps it in
+ * //     EXISTS (ticketed=true) or NOT EXISTS (ticketed=false).
+ * eventExtensions.ticketed = (db, eventId) =>
+ *   db.selectFrom('ticket_details as t').innerJoin('posts as tp', 'tp.id', 't.post_id')
+ *     .select(sql.lit(1).as('one'))
+ *     .where('t.event_id', '=', eventId)
+ *     .where('tp.status', '=', 'publish');
+ *
+ * // (b) extra fields: one query for the whole page, merged into each event object (existing keys
+ * //     such as `cost` are replaced in place, new keys appended after the event's own fields).
+ * eventExtensions.fields.push({
+ *   name: 'tickets',
+ *   redacted: { ticketed: null },
+ *   async load({ db }, events) {
+ *     const rows = await db.selectFrom('ticket_details').select(['event_id', 'provider'])
+ *       .where('event_id', 'in', events.map((e) => e.id)).execute();
+ *     const out = new Map<number, Record<string, unknown>>();
+ *     for (const e of events) out.set(e.id, { ticketed: false });
+ *     for (const r of rows) {
+ *       const cur = out.get(r.event_id)!;
+ *       cur.ticketed = [...new Set([...(cur.ticketed || []), r.provider])];
+ *     }
+ *     return out;
+ *   },
+ * });
+ */
+import type { Expression } from 'kysely';
+import type { AppContext } from '../../app-context.js';
+import type { RestRequest } from '../../rest/route.js';
+import type { Db } from '../../storage/db.js';
+
+/** What a field provider learns about each event of the page (no query needed for these). */
+export interface EventFieldTarget {
+  id: number;
+  status: string;
+  author: number;
+  /** True when the event has a password. */
+  passwordProtected: boolean;
+  /** Start and end in UTC, `YYYY-MM-DD HH:MM:SS`. */
+  startUtc: string;
+  endUtc: string;
+  timezone: string;
+  /** The event's own cost data, which a provider may replace. */
+  cost: string;
+  costValues: readonly string[];
+  currencySymbol: string;
+  currencyCode: string;
+  currencyPosition: string;
+}
+
+/** Where the event objects are being built. */
+export interface EventFieldsContext {
+  ctx: AppContext;
+  /** The connection to query (a transaction inside writes). */
+  db: Db;
+  /** The request being answered (its `user` and params, e.g. `api_key`); undefined outside HTTP. */
+  req: RestRequest | undefined;
+  /** `list` for archive items, `single` for single-event answers (GET, create, update, delete). */
+  view: 'list' | 'single';
+}
+
+/**
+ * Adds fields to event objects. `load` runs ONCE per page (or single event) with all its events and
+ * must use a fixed number of queries, never one per event.
+ */
+export interface EventFieldProvider {
+  /** For logs and errors. */
+  name: string;
+  /** Extra fields per event ID; events missing from the map get nothing from this provider. */
+  load(context: EventFieldsContext, events: readonly EventFieldTarget[]): Promise<Map<number, Record<string, unknown>>>;
+  /**
+   * Values shown instead of this provider's fields on a password-protected event whose password was
+   * not given (e.g. `{ ticketed: null }`). Fields without an entry here are left out of such events.
+   */
+  redacted?: Record<string, unknown>;
+}
+
+/**
+ * The `ticketed` filter: a select query correlated to `eventId` that returns a row when the event
+ * has tickets. The events list compiles `ticketed=true` to `EXISTS (<query>)` and `ticketed=false`
+ * to `NOT EXISTS (<query>)`.
+ */
+export type TicketedSubquery = (db: Db, eventId: Expression<number>) => Expression<unknown>;
+
+/**
+ * Ticket "manage access" for a request (e.g. a valid check-in `api_key`): such requests also list
+ * events hidden from listings. Users who can `edit_users` or `tribe_manage_attendees` always have it.
+ */
+export type ManageAccessCheck = (req: RestRequest, ctx: AppContext) => boolean | Promise<boolean>;
+
+/** The registered extensions. Mutate the properties; do not replace the object. */
+export interface EventExtensions {
+  /** Until a provider is registered every event is unticketed (`ticketed=true` lists nothing). */
+  ticketed: TicketedSubquery | undefined;
+  /** Field providers, applied in registration order. */
+  fields: EventFieldProvider[];
+  /** Extra manage-access check (the check-in API key). */
+  manageAccess: ManageAccessCheck | undefined;
+}
+
+/** The one registry of event extensions. */
+export const eventExtensions: EventExtensions = {
+  ticketed: undefined,
+  fields: [],
+  manageAccess: undefined,
+};

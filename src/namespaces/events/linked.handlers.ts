@@ -1,0 +1,169 @@
+/**
+ * @module namespaces/events/linked.handlers
+ * Handlers and permissions of the venue and organizer routes (both kinds share them): the archive
+ * with its filters, single reads by ID or slug, create (duplicate-avoiding), update and delete.
+ */
+import { DateTime } from 'luxon';
+import type { AppContext } from '../../app-context.js';
+import { ANY_STATUSES, siteTimeZone, toDbDate } from '../../content/posts.js';
+import { parseList } from '../../rest/php-query.js';
+import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
+import { archivePage, type QueryPair } from './archive.js';
+import { can, canDeletePost, canEditPost } from './caps.js';
+import { checked, checkEventParam, LINKED_WRITE_CHECKS, type Check } from './checks.js';
+import { eventError, invalidParam } from './errors.js';
+import { pageSize } from './events.handlers.js';
+import { EVENTS_NAMESPACE, presentOrganizer, presentVenue } from './linked.present.js';
+import {
+  countLinked, existingLinkedIds, findLinkedIdBySlug, getOrganizersByIds, getVenuesByIds, linkedType, listLinkedIds,
+  type LinkedKind, type LinkedListFilter, type OrganizerRecord, type VenueRecord,
+} from './linked.repo.js';
+import {
+  assertLinkedReadable, createLinked, getLinked, ORGANIZER_FIELDS, trashLinked, updateLinked, VENUE_FIELDS, type LinkedInput,
+  type LinkedRecord,
+} from './linked.service.js';
+import { isTruthy } from './validators.js';
+
+const PLURAL: Record<LinkedKind, 'venues' | 'organizers'> = { venue: 'venues', organizer: 'organizers' };
+
+function present(ctx: AppContext, kind: LinkedKind, record: LinkedRecord, jsonLd: boolean): Record<string, unknown> {
+  return kind === 'venue' ? presentVenue(ctx.urls, record as VenueRecord, { jsonLd }) : presentOrganizer(ctx.urls, record as OrganizerRecord, { jsonLd });
+}
+
+/** The by-ID or by-slug target must be a post of the kind. */
+function targetCheck(kind: LinkedKind, bySlug: boolean): Check {
+  return async (req, ctx, failures) => {
+    if (bySlug) {
+      const slug = req.urlParams.slug;
+      if (slug === undefined || (await findLinkedIdBySlug(ctx.db, kind, slug)) === undefined) failures.slug = undefined;
+      return;
+    }
+    const id = Number(req.params.id);
+    if (!Number.isInteger(id) || id <= 0 || !(await existingLinkedIds(ctx.db, kind, [id])).has(id)) failures.id = undefined;
+  };
+}
+
+async function target(kind: LinkedKind, req: RestRequest, ctx: AppContext): Promise<LinkedRecord> {
+  const id = req.urlParams.slug !== undefined ? await findLinkedIdBySlug(ctx.db, kind, req.urlParams.slug) : Number(req.params.id);
+  const record = id === undefined ? undefined : await getLinked(ctx.db, kind, id);
+  if (!record) throw invalidParam(req.urlParams.slug !== undefined ? 'slug' : 'id');
+  return record;
+}
+
+function inputFrom(kind: LinkedKind, req: RestRequest): LinkedInput {
+  const input: LinkedInput = {};
+  for (const key of kind === 'venue' ? VENUE_FIELDS : ORGANIZER_FIELDS) if (req.has(key)) input[key] = req.params[key];
+  // CASE: on by-slug routes `slug` is the path variable; a different body value renames.
+  if (req.has('slug') && req.params.slug !== req.urlParams.slug) input.slug = req.params.slug;
+  return input;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Permissions
+// ---------------------------------------------------------------------------------------------
+
+export function canReadLinked(kind: LinkedKind, bySlug: boolean): Permission<AppContext> {
+  return checked([targetCheck(kind, bySlug)], () => true);
+}
+
+export function canCreateLinked(kind: LinkedKind): Permission<AppContext> {
+  return checked(LINKED_WRITE_CHECKS, (req) => can(req.user, linkedType(kind), 'edit'));
+}
+
+export function canUpdateLinked(kind: LinkedKind, bySlug: boolean): Permission<AppContext> {
+  return checked([targetCheck(kind, bySlug), ...LINKED_WRITE_CHECKS], async (req, ctx) => {
+    if (!can(req.user, linkedType(kind), 'edit')) return false;
+    return canEditPost(req.user, linkedType(kind), await target(kind, req, ctx));
+  });
+}
+
+export function canDeleteLinked(kind: LinkedKind, bySlug: boolean): Permission<AppContext> {
+  return checked([targetCheck(kind, bySlug)], async (req, ctx) => {
+    if (!can(req.user, linkedType(kind), 'delete')) return false;
+    return canDeletePost(req.user, linkedType(kind), await target(kind, req, ctx));
+  });
+}
+
+export const canListLinked: Permission<AppContext> = checked([checkEventParam('event')], () => true);
+
+// ---------------------------------------------------------------------------------------------
+// Handlers
+// ---------------------------------------------------------------------------------------------
+
+export function getLinkedHandler(kind: LinkedKind) {
+  return async (req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> => {
+    const record = await target(kind, req, ctx);
+    assertLinkedReadable(kind, record, req.user);
+    return present(ctx, kind, record, true);
+  };
+}
+
+export function createLinkedHandler(kind: LinkedKind) {
+  return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
+    const siteZone = await siteTimeZone(ctx.options);
+    const { id } = await ctx.db.transaction().execute((trx) => createLinked(ctx, trx, kind, inputFrom(kind, req), req.user, siteZone));
+    const record = await getLinked(ctx.db, kind, id);
+    if (!record) throw eventError(kind === 'venue' ? 'could-not-create-venue' : 'could-not-create-organizer');
+    return respond(present(ctx, kind, record, false), { status: 201, headers: { Location: ctx.urls.rest(`${EVENTS_NAMESPACE}/${PLURAL[kind]}/${id}`) } });
+  };
+}
+
+export function updateLinkedHandler(kind: LinkedKind) {
+  return async (req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> => {
+    const current = await target(kind, req, ctx);
+    const siteZone = await siteTimeZone(ctx.options);
+    await ctx.db.transaction().execute((trx) => updateLinked(ctx, trx, kind, current, inputFrom(kind, req), req.user, siteZone));
+    const record = await getLinked(ctx.db, kind, current.id);
+    if (!record) throw eventError(kind === 'venue' ? 'could-not-update-venue' : 'could-not-update-organizer');
+    return present(ctx, kind, record, false);
+  };
+}
+
+export function deleteLinkedHandler(kind: LinkedKind) {
+  return async (req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> => {
+    const current = await target(kind, req, ctx);
+    await trashLinked(ctx, kind, current);
+    const record = await getLinked(ctx.db, kind, current.id);
+    if (!record) throw eventError(kind === 'venue' ? 'could-not-delete-venue' : 'could-not-delete-organizer');
+    return present(ctx, kind, record, false);
+  };
+}
+
+export function listLinkedHandler(kind: LinkedKind) {
+  return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
+    const p = req.params;
+    const type = linkedType(kind);
+    const perPage = await pageSize(req, ctx);
+    const page = Math.max(1, Number(p.page) || 1);
+    const editor = can(req.user, type, 'edit');
+    const statuses = req.has('status') ? parseList(p.status) : editor ? [...ANY_STATUSES] : ['publish'];
+    const filter: LinkedListFilter = { kind, statuses };
+    if (editor && !can(req.user, type, 'edit_others')) filter.ownDraftsOnly = { userId: req.user!.id, readPrivate: can(req.user, type, 'read_private') };
+    if (req.has('search')) filter.search = String(p.search);
+    if (req.has('event')) filter.eventId = Number(p.event);
+    if (req.has('has_events')) filter.hasEvents = isTruthy(p.has_events);
+    if (isTruthy(p.only_with_upcoming ?? false)) filter.upcomingAfterUtc = toDbDate(DateTime.fromJSDate(ctx.now()).toUTC());
+
+    const [total, ids] = await Promise.all([countLinked(ctx.db, filter), listLinkedIds(ctx.db, filter, perPage, (page - 1) * perPage)]);
+    if (ids.length === 0 && page > 1) throw eventError(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
+    const records: Map<number, LinkedRecord> = kind === 'venue' ? await getVenuesByIds(ctx.db, ids) : await getOrganizersByIds(ctx.db, ids);
+    const items = ids.map((id) => records.get(id)).filter((r): r is LinkedRecord => r !== undefined).map((r) => present(ctx, kind, r, false));
+
+    const pairs: QueryPair[] = [
+      ['per_page', perPage],
+      ['search', req.has('search') ? p.search : undefined],
+      ['event', req.has('event') ? p.event : undefined],
+      ['has_events', req.has('has_events') ? p.has_events : undefined],
+      ['only_with_upcoming', req.has('only_with_upcoming') ? p.only_with_upcoming : undefined],
+      ['status', req.has('status') ? statuses : editor ? 'any' : 'publish'],
+    ];
+    const collection = ctx.urls.rest(`${EVENTS_NAMESPACE}/${PLURAL[kind]}`);
+    const info = archivePage(req, { base: `${collection}/`, collection, pairs, page, perPage, total });
+    const body: Record<string, unknown> = { [PLURAL[kind]]: items, rest_url: info.restUrl };
+    if (info.nextUrl) body.next_rest_url = info.nextUrl;
+    if (info.previousUrl) body.previous_rest_url = info.previousUrl;
+    body.total = info.total;
+    body.total_pages = info.totalPages;
+    return respond(body, { headers: info.headers });
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * @module namespaces/events/linked.present
+ * Venue, organizer and term objects in the originals' shapes, plus the pieces every calendar object
+ * shares (permalinks, global IDs, images).
+ */
+import { renderContent, renderTitle, stripTags } from '../../content/posts.js';
+import type { TermRecord } from '../../content/terms.js';
+import type { SiteUrls } from '../../config.js';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
+import type { OrganizerRecord, VenueRecord } from './linked.repo.js';
+
+/** The namespace every URL of this area is built in. */
+export const EVENTS_NAMESPACE = 'eventsuite/events/v1';
+
+const DRAFT_LIKE = new Set(['draft', 'pending', 'auto-draft', 'future']);
+const PERMALINK_BASE: Record<string, string> = { [EVENT_TYPE]: 'event', [VENUE_TYPE]: 'venue', [ORGANIZER_TYPE]: 'organizer' };
+
+/** The public permalink: pretty for published posts, `?post_type=…&p=ID` for drafts (as `get_permalink`). */
+export function permalink(urls: SiteUrls, post: { id: number; type: string; status: string; slug: string }): string {
+  if (DRAFT_LIKE.has(post.status) || post.slug === '') return `${urls.home}/?post_type=${post.type}&p=${post.id}`;
+  return `${urls.home}/${PERMALINK_BASE[post.type] ?? post.type}/${post.slug}/`;
+}
+
+/** `host/path` of the home URL, the origin part of global IDs. */
+export function globalIdOrigin(urls: SiteUrls): string {
+  return urls.home.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '');
+}
+
+/** `cal.example.org?id=412` and the lineage (own ID first, then stored origins). */
+export function globalIds(urls: SiteUrls, id: number, lineage: readonly string[]): { global_id: string; global_id_lineage: string[] } {
+  const own = `${globalIdOrigin(urls)}?id=${id}`;
+  return { global_id: own, global_id_lineage: [...new Set([own, ...lineage])] };
+}
+
+/** The featured image object (`false` when none); empty values are left out as the originals do. */
+export function imageObject(url: string, attachmentId: number): false | Record<string, unknown> {
+  if (!url) return false;
+  const path = url.split(/[?#]/)[0] ?? '';
+  const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? '';
+  const out: Record<string, unknown> = { url };
+  if (attachmentId > 0) out.id = attachmentId;
+  if (ext) out.extension = ext;
+  return out;
+}
+
+/** PHP `array_filter` without a callback: drops '', '0', 0, false, null, [] values. */
+export function dropEmpty(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === '' || v === '0' || v === 0 || v === false || v === null || v === undefined) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Schema.org Place of a venue. */
+export function venueJsonLd(urls: SiteUrls, v: VenueRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    '@type': 'Place',
+    name: renderTitle(v.title),
+    description: stripTags(v.excerpt || v.content),
+    url: permalink(urls, v),
+    address: dropEmpty({ '@type': 'PostalAddress', streetAddress: v.address, addressLocality: v.city, addressRegion: v.stateprovince || v.state || v.province, postalCode: v.zip, addressCountry: v.country }),
+    telephone: v.phone,
+    sameAs: v.website,
+  };
+  if (v.geoLat !== null && v.geoLng !== null) out.geo = { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng };
+  if (v.image_url) out.image = v.image_url;
+  return dropEmpty(out);
+}
+
+/** Schema.org Person of an organizer. */
+export function organizerJsonLd(urls: SiteUrls, o: OrganizerRecord): Record<string, unknown> {
+  return dropEmpty({
+    '@type': 'Person',
+    name: renderTitle(o.title),
+    description: stripTags(o.excerpt || o.content),
+    url: permalink(urls, o),
+    telephone: o.phone,
+    email: o.email,
+    sameAs: o.website,
+    image: o.image_url,
+  });
+}
+
+/** The venue object (1.2): empty values dropped, then map flags and global IDs appended. */
+export function presentVenue(urls: SiteUrls, v: VenueRecord, options: { jsonLd?: boolean } = {}): Record<string, unknown> {
+  const data: Record<string, unknown> = dropEmpty({
+    id: v.id,
+    author: String(v.author),
+    status: v.status,
+    date: v.date,
+    date_utc: v.date_gmt,
+    modified: v.modified,
+    modified_utc: v.modified_gmt,
+    url: permalink(urls, v),
+    venue: renderTitle(v.title),
+    description: renderContent(v.content),
+    excerpt: renderContent(v.excerpt),
+    slug: v.slug,
+    image: imageObject(v.image_url, v.imageId),
+    address: v.address,
+    city: v.city,
+    country: v.country,
+    province: v.province,
+    state: v.state,
+    zip: v.zip,
+    phone: v.phone,
+    website: v.website,
+    stateprovince: v.stateprovince,
+  });
+  if (v.geoLat !== null && v.geoLng !== null) {
+    data.geo_lat = v.geoLat;
+    data.geo_lng = v.geoLng;
+  }
+  if (options.jsonLd) data.json_ld = { '@context': 'http://schema.org', ...venueJsonLd(urls, v) };
+  data.show_map = v.showMap;
+  data.show_map_link = v.showMapLink;
+  Object.assign(data, globalIds(urls, v.id, v.lineage));
+  return data;
+}
+
+/** The organizer object (1.3): every empty value dropped. */
+export function presentOrganizer(urls: SiteUrls, o: OrganizerRecord, options: { jsonLd?: boolean } = {}): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    id: o.id,
+    author: String(o.author),
+    status: o.status,
+    date: o.date,
+    date_utc: o.date_gmt,
+    modified: o.modified,
+    modified_utc: o.modified_gmt,
+    url: permalink(urls, o),
+    organizer: renderTitle(o.title),
+    description: renderContent(o.content),
+    excerpt: renderContent(o.excerpt),
+    slug: o.slug,
+    image: imageObject(o.image_url, o.imageId),
+    phone: o.phone,
+    website: o.website,
+    email: o.email,
+  };
+  if (options.jsonLd) data.json_ld = { '@context': 'http://schema.org', ...organizerJsonLd(urls, o) };
+  Object.assign(data, globalIds(urls, o.id, o.lineage));
+  return dropEmpty(data);
+}
+
+/** Route segment of a taxonomy. */
+export function termRouteBase(taxonomy: string): 'categories' | 'tags' {
+  return taxonomy === CATEGORY_TAXONOMY ? 'categories' : 'tags';
+}
+
+/** `urls` of a term: self, collection and (with a parent) up. */
+export function termUrls(urls: SiteUrls, t: TermRecord): Record<string, string> {
+  const base = termRouteBase(t.taxonomy);
+  const out: Record<string, string> = {
+    self: urls.rest(`${EVENTS_NAMESPACE}/${base}/${t.id}`),
+    collection: urls.rest(`${EVENTS_NAMESPACE}/${base}`),
+  };
+  if (t.parent !== 0) out.up = urls.rest(`${EVENTS_NAMESPACE}/${base}/${t.parent}`);
+  return out;
+}
+
+/** The public archive link of a term. */
+export function termLink(urls: SiteUrls, t: TermRecord): string {
+  return t.taxonomy === CATEGORY_TAXONOMY ? `${urls.home}/events/category/${t.slug}/` : `${urls.home}/tag/${t.slug}/`;
+}
+
+/** A term as embedded in an event: the raw term row plus `id` and `urls`. */
+export function presentEmbeddedTerm(urls: SiteUrls, t: TermRecord): Record<string, unknown> {
+  return {
+    name: t.name,
+    slug: t.slug,
+    term_group: 0,
+    term_taxonomy_id: t.id,
+    taxonomy: t.taxonomy,
+    description: t.description,
+    parent: t.parent,
+    count: t.count,
+    filter: 'raw',
+    id: t.id,
+    urls: termUrls(urls, t),
+  };
+}
+
+/** A term as the category/tag routes answer it (the terms controller's shape, `link` renamed `url`). */
+export function presentTerm(urls: SiteUrls, t: TermRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: t.id,
+    count: t.count,
+    description: t.description,
+    url: termLink(urls, t),
+    name: t.name,
+    slug: t.slug,
+    taxonomy: t.taxonomy,
+  };
+  if (t.taxonomy === CATEGORY_TAXONOMY) out.parent = t.parent;
+  out.meta = [];
+  out.urls = termUrls(urls, t);
+  return out;
+}

@@ -1,0 +1,300 @@
+/**
+ * @module namespaces/events/linked.repo
+ * Queries of venues and organizers (the events' "linked posts"): records with their details, the
+ * archive query with its filters, duplicate detection and writes.
+ */
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { PostRecord } from '../../content/posts.js';
+import { containsPattern, ilike } from '../../storage/dialect.js';
+import type { Db } from '../../storage/db.js';
+import { ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
+import type { NewPostRow } from './events.repo.js';
+
+export interface VenueRecord extends PostRecord {
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  phone: string;
+  website: string;
+  stateprovince: string;
+  showMap: boolean;
+  showMapLink: boolean;
+  geoLat: number | null;
+  geoLng: number | null;
+  imageId: number;
+  lineage: string[];
+}
+
+export interface OrganizerRecord extends PostRecord {
+  phone: string;
+  website: string;
+  email: string;
+  imageId: number;
+  lineage: string[];
+}
+
+export type LinkedKind = 'venue' | 'organizer';
+
+/** Detail columns by kind, as the service writes them. */
+export interface VenueDetailsRow {
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  phone: string;
+  website: string;
+  stateprovince: string;
+  show_map: number;
+  show_map_link: number;
+  geo_lat: number | null;
+  geo_lng: number | null;
+  image_id: number;
+  lineage: string;
+}
+
+export interface OrganizerDetailsRow {
+  phone: string;
+  website: string;
+  email: string;
+  image_id: number;
+  lineage: string;
+}
+
+type Row = Record<string, unknown>;
+
+function list(text: unknown): string[] {
+  try {
+    const v: unknown = JSON.parse(String(text ?? '[]'));
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+function post(r: Row): PostRecord {
+  return {
+    id: Number(r.id), type: String(r.type), status: String(r.status), slug: String(r.slug), title: String(r.title),
+    content: String(r.content), excerpt: String(r.excerpt), author: Number(r.author), parent: Number(r.parent),
+    password: String(r.password), menu_order: Number(r.menu_order), date: String(r.date), date_gmt: String(r.date_gmt),
+    modified: String(r.modified), modified_gmt: String(r.modified_gmt), image_url: String(r.image_url),
+  };
+}
+
+function str(v: unknown): string {
+  return v === null || v === undefined ? '' : String(v);
+}
+
+function num(v: unknown): number | null {
+  return v === null || v === undefined || v === '' ? null : Number(v);
+}
+
+function toVenue(r: Row): VenueRecord {
+  return {
+    ...post(r), address: str(r.address), city: str(r.city), country: str(r.country), province: str(r.province),
+    state: str(r.state), zip: str(r.zip), phone: str(r.phone), website: str(r.website), stateprovince: str(r.stateprovince),
+    showMap: r.show_map === null || r.show_map === undefined ? true : Number(r.show_map) !== 0,
+    showMapLink: r.show_map_link === null || r.show_map_link === undefined ? true : Number(r.show_map_link) !== 0,
+    geoLat: num(r.geo_lat), geoLng: num(r.geo_lng), imageId: Number(r.image_id ?? 0), lineage: list(r.lineage),
+  };
+}
+
+function toOrganizer(r: Row): OrganizerRecord {
+  return { ...post(r), phone: str(r.phone), website: str(r.website), email: str(r.email), imageId: Number(r.image_id ?? 0), lineage: list(r.lineage) };
+}
+
+const POST_COLUMNS = [
+  'p.id', 'p.type', 'p.status', 'p.slug', 'p.title', 'p.content', 'p.excerpt', 'p.author', 'p.parent', 'p.password',
+  'p.menu_order', 'p.date', 'p.date_gmt', 'p.modified', 'p.modified_gmt', 'p.image_url',
+] as const;
+
+const VENUE_COLUMNS = [
+  'v.address', 'v.city', 'v.country', 'v.province', 'v.state', 'v.zip', 'v.phone', 'v.website', 'v.stateprovince',
+  'v.show_map', 'v.show_map_link', 'v.geo_lat', 'v.geo_lng', 'v.image_id', 'v.lineage',
+] as const;
+
+const ORGANIZER_COLUMNS = ['o.phone', 'o.website', 'o.email', 'o.image_id', 'o.lineage'] as const;
+
+/** Venues by ID (any status), one query; IDs that are not venues are absent. */
+export async function getVenuesByIds(db: Db, ids: readonly number[]): Promise<Map<number, VenueRecord>> {
+  const out = new Map<number, VenueRecord>();
+  const unique = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0);
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db
+      .selectFrom('posts as p')
+      .leftJoin('venue_details as v', 'v.post_id', 'p.id')
+      .select([...POST_COLUMNS, ...VENUE_COLUMNS])
+      .where('p.type', '=', VENUE_TYPE)
+      .where('p.id', 'in', unique.slice(i, i + 500))
+      .execute();
+    for (const r of rows) {
+      const v = toVenue(r as Row);
+      out.set(v.id, v);
+    }
+  }
+  return out;
+}
+
+/** Organizers by ID (any status), one query. */
+export async function getOrganizersByIds(db: Db, ids: readonly number[]): Promise<Map<number, OrganizerRecord>> {
+  const out = new Map<number, OrganizerRecord>();
+  const unique = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0);
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db
+      .selectFrom('posts as p')
+      .leftJoin('organizer_details as o', 'o.post_id', 'p.id')
+      .select([...POST_COLUMNS, ...ORGANIZER_COLUMNS])
+      .where('p.type', '=', ORGANIZER_TYPE)
+      .where('p.id', 'in', unique.slice(i, i + 500))
+      .execute();
+    for (const r of rows) {
+      const o = toOrganizer(r as Row);
+      out.set(o.id, o);
+    }
+  }
+  return out;
+}
+
+/** The post type of a linked kind. */
+export function linkedType(kind: LinkedKind): typeof VENUE_TYPE | typeof ORGANIZER_TYPE {
+  return kind === 'venue' ? VENUE_TYPE : ORGANIZER_TYPE;
+}
+
+/** The ID of the venue/organizer whose slug is exactly `slug`. */
+export async function findLinkedIdBySlug(db: Db, kind: LinkedKind, slug: string): Promise<number | undefined> {
+  const row = await db.selectFrom('posts').select('id').where('type', '=', linkedType(kind)).where('slug', '=', slug).executeTakeFirst();
+  return row ? Number(row.id) : undefined;
+}
+
+/** Which of `ids` are posts of the kind (any status). */
+export async function existingLinkedIds(db: Db, kind: LinkedKind, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('posts').select('id').where('type', '=', linkedType(kind)).where('id', 'in', [...new Set(ids)]).execute();
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/**
+ * An existing, not trashed venue/organizer with exactly this title (and description, when given): the
+ * originals return it instead of creating a duplicate.
+ */
+export async function findDuplicate(db: Db, kind: LinkedKind, title: string, description?: string): Promise<number | undefined> {
+  let q = db.selectFrom('posts').select('id').where('type', '=', linkedType(kind)).where('title', '=', title).where('status', '!=', 'trash');
+  if (description !== undefined && description !== '') q = q.where('content', '=', description);
+  const row = await q.orderBy('id').executeTakeFirst();
+  return row ? Number(row.id) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The archive query
+// ---------------------------------------------------------------------------------------------
+
+export interface LinkedListFilter {
+  kind: LinkedKind;
+  statuses: readonly string[];
+  ownDraftsOnly?: { userId: number; readPrivate: boolean };
+  search?: string;
+  /** Only those linked to this event. */
+  eventId?: number;
+  /** true: linked to at least one event that is not a draft or pending; false: linked to none. */
+  hasEvents?: boolean;
+  /** Only those with an event ending after this UTC time. */
+  upcomingAfterUtc?: string;
+}
+
+function linkedConditions(db: Db, f: LinkedListFilter) {
+  return (eb: any): Expression<SqlBool> => {
+    const list: Expression<SqlBool>[] = [eb('p.type', '=', linkedType(f.kind))];
+    list.push(f.statuses.length === 1 ? eb('p.status', '=', f.statuses[0]) : eb('p.status', 'in', [...f.statuses]));
+    if (f.ownDraftsOnly) {
+      const { userId, readPrivate } = f.ownDraftsOnly;
+      list.push(eb.or([eb('p.status', '=', 'publish'), eb('p.author', '=', userId), ...(readPrivate ? [eb('p.status', '=', 'private')] : [])]));
+    }
+    const linkTable = f.kind === 'venue' ? 'event_venues' : 'event_organizers';
+    const linkColumn = f.kind === 'venue' ? 'venue_id' : 'organizer_id';
+    if (f.search !== undefined && f.search !== '') {
+      const pattern = containsPattern(f.search);
+      const fields = [eb.ref('p.title'), eb.ref('p.content'), eb.ref('p.excerpt')];
+      const detailColumns = f.kind === 'venue' ? ['address', 'city', 'province', 'state', 'zip', 'phone'] : ['phone', 'email', 'website'];
+      const detailTable = f.kind === 'venue' ? 'venue_details' : 'organizer_details';
+      const detailMatch = db
+        .selectFrom(`${detailTable} as d` as 'venue_details as d')
+        .select(sql.lit(1).as('one'))
+        .where('d.post_id', '=', sql.ref<number>('p.id'))
+        .where((deb) => deb.or(detailColumns.map((c) => ilike(db, deb.ref(`d.${c}` as 'd.address'), pattern))));
+      list.push(eb.or([...fields.map((c) => ilike(db, c, pattern)), eb.exists(detailMatch)]));
+    }
+    const links = () =>
+      db
+        .selectFrom(`${linkTable} as l` as 'event_venues as l')
+        .innerJoin('event_details as ed', 'ed.post_id', 'l.event_id')
+        .select(sql.lit(1).as('one'))
+        .where(`l.${linkColumn}` as 'l.venue_id', '=', sql.ref<number>('p.id'));
+    if (f.eventId !== undefined) list.push(eb.exists(links().where('l.event_id', '=', f.eventId)));
+    if (f.hasEvents !== undefined) {
+      const sub = links().where('ed.status', 'not in', ['draft', 'pending', 'auto-draft', 'trash']);
+      list.push(f.hasEvents ? eb.exists(sub) : eb.not(eb.exists(sub)));
+    }
+    if (f.upcomingAfterUtc !== undefined) {
+      list.push(eb.exists(links().where('ed.end_utc', '>=', f.upcomingAfterUtc).where('ed.status', '=', 'publish')));
+    }
+    return eb.and(list);
+  };
+}
+
+/** Number of venues/organizers matching the filter. */
+export async function countLinked(db: Db, f: LinkedListFilter): Promise<number> {
+  const row = await db
+    .selectFrom('posts as p')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(linkedConditions(db, f))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** One page of matching IDs, newest publication first (WordPress's default order). */
+export async function listLinkedIds(db: Db, f: LinkedListFilter, limit: number, offset: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('posts as p')
+    .select('p.id')
+    .where(linkedConditions(db, f))
+    .orderBy('p.date_gmt', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+// ---------------------------------------------------------------------------------------------
+
+/** Inserts a venue (post + details) and returns its ID. */
+export async function insertVenue(db: Db, postRow: NewPostRow, details: VenueDetailsRow): Promise<number> {
+  const { id } = await db.insertInto('posts').values(postRow).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('venue_details').values({ post_id: Number(id), ...details }).execute();
+  return Number(id);
+}
+
+/** Inserts an organizer (post + details) and returns its ID. */
+export async function insertOrganizer(db: Db, postRow: NewPostRow, details: OrganizerDetailsRow): Promise<number> {
+  const { id } = await db.insertInto('posts').values(postRow).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('organizer_details').values({ post_id: Number(id), ...details }).execute();
+  return Number(id);
+}
+
+/** Updates a venue's post and detail columns. */
+export async function updateVenueRows(db: Db, id: number, postRow: Partial<NewPostRow>, details: Partial<VenueDetailsRow>): Promise<void> {
+  if (Object.keys(postRow).length > 0) await db.updateTable('posts').set(postRow).where('id', '=', id).execute();
+  if (Object.keys(details).length > 0) await db.updateTable('venue_details').set(details).where('post_id', '=', id).execute();
+}
+
+/** Updates an organizer's post and detail columns. */
+export async function updateOrganizerRows(db: Db, id: number, postRow: Partial<NewPostRow>, details: Partial<OrganizerDetailsRow>): Promise<void> {
+  if (Object.keys(postRow).length > 0) await db.updateTable('posts').set(postRow).where('id', '=', id).execute();
+  if (Object.keys(details).length > 0) await db.updateTable('organizer_details').set(details).where('post_id', '=', id).execute();
+}

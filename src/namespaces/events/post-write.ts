@@ -1,0 +1,74 @@
+/**
+ * @module namespaces/events/post-write
+ * Rules shared by every calendar post write: the status a user ends up with, publication dates,
+ * featured images, and retrying a write whose generated slug lost a race.
+ */
+import { DateTime } from 'luxon';
+import { parseDateTime, postDatePair, toDbDate } from '../../content/posts.js';
+import type { Db } from '../../storage/db.js';
+
+const PUBLISHING = new Set(['publish', 'future', 'private']);
+
+/**
+ * The status a write stores: publishers get what they ask (default `publish` on create); others asking
+ * for a published status get `pending`, otherwise their value (default `draft`). A `publish` dated in
+ * the future becomes `future`, a `future` dated in the past `publish`.
+ */
+export function resolveStatus(requested: string | undefined, options: { canPublish: boolean; create: boolean; current?: string; dateGmt: string; now: Date }): string {
+  let status = requested ?? (options.create ? (options.canPublish ? 'publish' : 'draft') : options.current!);
+  if (requested !== undefined && !options.canPublish && PUBLISHING.has(requested)) status = 'pending';
+  const nowGmt = toDbDate(DateTime.fromJSDate(options.now).toUTC());
+  if (status === 'publish' && options.dateGmt > nowGmt) status = 'future';
+  if (status === 'future' && options.dateGmt <= nowGmt) status = 'publish';
+  return status;
+}
+
+/**
+ * Publication dates from `date` (read in `zone`) and/or `date_utc`; the site-local form uses
+ * `siteZone`. Undefined when neither was sent.
+ */
+export function publicationDates(input: { date?: unknown; date_utc?: unknown }, zone: string, siteZone: string, now: Date): { date: string; date_gmt: string } | undefined {
+  let instant: DateTime | undefined;
+  if (input.date_utc !== undefined) instant = parseDateTime(input.date_utc, 'UTC', now);
+  else if (input.date !== undefined) instant = parseDateTime(input.date, zone, now);
+  if (!instant) return undefined;
+  const { local, gmt } = postDatePair(instant, siteZone);
+  return { date: local, date_gmt: gmt };
+}
+
+/** Now as a post's `date`/`date_gmt` (or `modified`/`modified_gmt`) pair. */
+export function nowDates(now: Date, siteZone: string): { local: string; gmt: string } {
+  return postDatePair(now, siteZone);
+}
+
+/**
+ * A featured image from an attachment ID or a URL: the URL to store and the attachment ID (0 for a
+ * bare URL). Undefined when the ID is not an image attachment. `""` removes the image.
+ */
+export async function resolveImage(db: Db, value: unknown): Promise<{ url: string; id: number } | undefined> {
+  if (value === '' || value === 0 || value === '0' || value === false) return { url: '', id: 0 };
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
+    const row = await db.selectFrom('posts').select(['id', 'image_url']).where('id', '=', Number(value)).where('type', '=', 'attachment').executeTakeFirst();
+    return row && row.image_url ? { url: row.image_url, id: Number(row.id) } : undefined;
+  }
+  return typeof value === 'string' ? { url: value.trim(), id: 0 } : undefined;
+}
+
+/** True for the unique-slug violation of `posts` (either engine). */
+export function isSlugConflict(error: unknown): boolean {
+  const e = error as { message?: string; code?: string; constraint?: string } | undefined;
+  if (!e) return false;
+  if (e.code === '23505' && (e.constraint === 'posts_type_slug' || /posts_type_slug/.test(e.message ?? ''))) return true;
+  return /UNIQUE constraint failed: posts\.type, posts\.slug/.test(e.message ?? '');
+}
+
+/** Runs a write that generates slugs, retrying a few times when a concurrent writer took the slug. */
+export async function withSlugRetry<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (attempt >= 4 || !isSlugConflict(e)) throw e;
+    }
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * @module namespaces/events/terms.handlers
+ * Handlers and permissions of the event category and tag routes, with the WordPress terms
+ * controller's semantics (`hide_empty` by default, `term_exists` on duplicates, hard deletes).
+ */
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context.js';
+import { createTerm, deleteTerm, getTerm, getTermsByIds, TermExistsError, updateTerm, type TermRecord } from '../../content/terms.js';
+import { parseIdList, parseList } from '../../rest/php-query.js';
+import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
+import { containsPattern, ilike } from '../../storage/dialect.js';
+import { can, CATEGORY_TAXONOMY, EVENT_TYPE } from './caps.js';
+import { checked, checkEventParam, type Check } from './checks.js';
+import { eventError, invalidParam } from './errors.js';
+import { pageSize } from './events.handlers.js';
+import { EVENTS_NAMESPACE, presentTerm, termRouteBase } from './linked.present.js';
+import { paginationHeaders, totalPages } from '../../rest/pagination.js';
+
+/** `id` must be a term of the taxonomy. */
+function termIdCheck(taxonomy: string): Check {
+  return async (req, ctx, failures) => {
+    const id = Number(req.params.id);
+    if (!Number.isInteger(id) || id <= 0 || !(await getTerm(ctx.db, taxonomy, id))) failures.id = undefined;
+  };
+}
+
+/** `include` / `exclude` must list existing terms of the taxonomy. */
+function termListCheck(taxonomy: string, param: 'include' | 'exclude'): Check {
+  return async (req, ctx, failures) => {
+    if (!req.has(param)) return;
+    const ids = parseIdList(req.params[param]);
+    const found = await getTermsByIds(ctx.db, ids, taxonomy);
+    if (ids.some((id) => !found.has(id))) failures[param] = undefined;
+  };
+}
+
+/** Writes need the era's "edit events" capability (contributors included). */
+function canEditTerms(req: RestRequest): boolean {
+  return can(req.user, EVENT_TYPE, 'edit');
+}
+
+export function canListTerms(taxonomy: string): Permission<AppContext> {
+  return checked([termListCheck(taxonomy, 'include'), termListCheck(taxonomy, 'exclude'), checkEventParam('post'), checkEventParam('event')], () => true);
+}
+
+export function canReadTerm(taxonomy: string): Permission<AppContext> {
+  return checked([termIdCheck(taxonomy)], () => true);
+}
+
+export const canCreateTerm: Permission<AppContext> = (req) => canEditTerms(req);
+
+export function canChangeTerm(taxonomy: string): Permission<AppContext> {
+  return checked([termIdCheck(taxonomy)], (req) => canEditTerms(req));
+}
+
+async function resolveParent(ctx: AppContext, taxonomy: string, req: RestRequest): Promise<number | undefined> {
+  if (!req.has('parent')) return undefined;
+  if (taxonomy !== CATEGORY_TAXONOMY) throw eventError('rest_taxonomy_not_hierarchical');
+  const parent = Number(req.params.parent);
+  if (parent === 0) return 0;
+  if (!Number.isInteger(parent) || parent < 0 || !(await getTerm(ctx.db, taxonomy, parent))) throw eventError('rest_term_invalid');
+  return parent;
+}
+
+function termExists(e: TermExistsError) {
+  return eventError('term_exists', { term_id: e.termId });
+}
+
+export function getTermHandler(taxonomy: string) {
+  return async (req: RestRequest, ctx: AppContext) => {
+    const term = await getTerm(ctx.db, taxonomy, Number(req.params.id));
+    if (!term) throw invalidParam('id');
+    return presentTerm(ctx.urls, term);
+  };
+}
+
+export function createTermHandler(taxonomy: string) {
+  return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
+    const parent = await resolveParent(ctx, taxonomy, req);
+    let term: TermRecord;
+    try {
+      term = await createTerm(ctx.db, taxonomy, {
+        name: String(req.params.name),
+        slug: req.has('slug') ? String(req.params.slug) : undefined,
+        description: req.has('description') ? String(req.params.description) : '',
+        parent: parent ?? 0,
+      });
+    } catch (e) {
+      if (e instanceof TermExistsError) throw termExists(e);
+      throw e;
+    }
+    return respond(presentTerm(ctx.urls, term), { status: 201, headers: { Location: ctx.urls.rest(`${EVENTS_NAMESPACE}/${termRouteBase(taxonomy)}/${term.id}`) } });
+  };
+}
+
+export function updateTermHandler(taxonomy: string) {
+  return async (req: RestRequest, ctx: AppContext) => {
+    const term = await getTerm(ctx.db, taxonomy, Number(req.params.id));
+    if (!term) throw invalidParam('id');
+    const parent = await resolveParent(ctx, taxonomy, req);
+    if (parent === term.id) throw eventError('rest_term_invalid');
+    try {
+      const updated = await updateTerm(ctx.db, term, {
+        ...(req.has('name') ? { name: String(req.params.name) } : {}),
+        ...(req.has('slug') ? { slug: String(req.params.slug) } : {}),
+        ...(req.has('description') ? { description: String(req.params.description) } : {}),
+        ...(parent !== undefined ? { parent } : {}),
+      });
+      return presentTerm(ctx.urls, updated);
+    } catch (e) {
+      if (e instanceof TermExistsError) throw termExists(e);
+      throw e;
+    }
+  };
+}
+
+export function deleteTermHandler(taxonomy: string) {
+  return async (req: RestRequest, ctx: AppContext) => {
+    const term = await getTerm(ctx.db, taxonomy, Number(req.params.id));
+    if (!term) throw invalidParam('id');
+    const data = presentTerm(ctx.urls, term);
+    await ctx.db.transaction().execute((trx) => deleteTerm(trx, term));
+    return data;
+  };
+}
+
+const ORDERBY: Record<string, string> = { name: 'name', id: 'id', slug: 'slug', count: 'count', description: 'description', term_group: 'id', term_id: 'id', none: 'id', include: 'id', parent: 'parent' };
+
+export function listTermsHandler(taxonomy: string) {
+  return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
+    const p = req.params;
+    const perPage = await pageSize(req, ctx);
+    const page = Math.max(1, Number(p.page) || 1);
+    const hideEmpty = req.has('hide_empty') ? p.hide_empty === true || p.hide_empty === 1 || p.hide_empty === '1' || p.hide_empty === 'true' : true;
+    const postId = req.has('event') ? Number(p.event) : req.has('post') ? Number(p.post) : undefined;
+
+    let q = ctx.db.selectFrom('terms as t').where('t.taxonomy', '=', taxonomy);
+    if (hideEmpty) q = q.where('t.count', '>', 0);
+    if (req.has('search')) {
+      const pattern = containsPattern(String(p.search));
+      q = q.where((eb) => eb.or([ilike(ctx.db, eb.ref('t.name'), pattern), ilike(ctx.db, eb.ref('t.slug'), pattern)]));
+    }
+    if (req.has('include')) q = q.where('t.id', 'in', parseIdList(p.include));
+    if (req.has('exclude')) {
+      const ex = parseIdList(p.exclude);
+      if (ex.length > 0) q = q.where('t.id', 'not in', ex);
+    }
+    if (req.has('parent') && taxonomy === CATEGORY_TAXONOMY) q = q.where('t.parent', '=', Number(p.parent));
+    if (req.has('slug')) q = q.where('t.slug', 'in', parseList(p.slug));
+    if (postId !== undefined) {
+      q = q.where((eb) => eb.exists(ctx.db.selectFrom('term_relationships as tr').select(sql.lit(1).as('one')).where('tr.post_id', '=', postId).where('tr.term_id', '=', sql.ref<number>('t.id'))));
+    }
+    const countRow = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const total = Number(countRow?.n ?? 0);
+    const column = ORDERBY[String(p.orderby ?? 'name')] ?? 'name';
+    const direction = String(p.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+    const rows = await q
+      .selectAll('t')
+      .orderBy(`t.${column}` as 't.name', direction)
+      .orderBy('t.id', direction)
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    const items = rows.map((r) => presentTerm(ctx.urls, { ...r, id: Number(r.id), parent: Number(r.parent), count: Number(r.count) }));
+
+    const base = `${ctx.urls.rest(`${EVENTS_NAMESPACE}/${termRouteBase(taxonomy)}`)}/`;
+    const pages = totalPages({ total, perPage });
+    const body: Record<string, unknown> = { rest_url: base, total, total_pages: pages, [termRouteBase(taxonomy)]: items };
+    if (page < pages) body.next_rest_url = `${base}?page=${page + 1}`;
+    if (page > 1) body.previous_rest_url = `${base}?page=${page - 1}`;
+    const headers = { ...paginationHeaders(req, base.replace(/\/$/, ''), { total, page, perPage }), 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(pages) };
+    return respond(body, { headers });
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * @module namespaces/events/terms.routes
+ * Declarations of the event category and tag routes: collection (GET, POST), single (GET, updates,
+ * DELETE) in the original's registration order.
+ */
+import type { AppContext } from '../../app-context.js';
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from './caps.js';
+import { termArchiveArgs, termReadArgs, termWriteArgs } from './event-args.js';
+import { itemSchema } from './schemas.js';
+import {
+  canChangeTerm, canCreateTerm, canListTerms, canReadTerm, createTermHandler, deleteTermHandler, getTermHandler, listTermsHandler,
+  updateTermHandler,
+} from './terms.handlers.js';
+
+function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
+  const taxonomy = kind === 'category' ? CATEGORY_TAXONOMY : TAG_TAXONOMY;
+  const base = kind === 'category' ? 'categories' : 'tags';
+  const schema = itemSchema('Term', kind === 'category' ? 'event category' : 'event tag');
+  return [
+    {
+      path: `/${base}`,
+      schema,
+      endpoints: [
+        { methods: READABLE, args: termArchiveArgs(kind === 'category'), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
+        { methods: CREATABLE, args: termWriteArgs(kind, true), permission: canCreateTerm, handler: createTermHandler(taxonomy) },
+      ],
+    },
+    {
+      path: `/${base}/{id:\\d+}`,
+      schema,
+      endpoints: [
+        { methods: READABLE, args: termReadArgs(kind), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
+        { methods: EDITABLE, args: { ...termReadArgs(kind), ...termWriteArgs(kind, false) }, permission: canChangeTerm(taxonomy), handler: updateTermHandler(taxonomy) },
+        { methods: DELETABLE, args: termReadArgs(kind), permission: canChangeTerm(taxonomy), handler: deleteTermHandler(taxonomy) },
+      ],
+    },
+  ];
+}
+
+/** The category routes. */
+export const categoryRouteDefs = termRoutes('category');
+/** The tag routes. */
+export const tagRouteDefs = termRoutes('tag');

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../app-context.js';
+import { createTestDb, DIALECTS, type TestDb } from '../../storage/test-db.js';
+import { fixtureContext, insertPost } from './oembed-fixtures.js';
+import { parsePermalink, permalinkFor, resolvePermalink } from './permalinks.js';
+
+const HOME = 'http://example.test';
+const ctxUrls = { urls: { home: HOME } } as AppContext;
+
+describe('permalinkFor', () => {
+  it('builds <home>/<type-base>/<slug>/ per embeddable type', () => {
+    expect(permalinkFor(ctxUrls, { type: 'tribe_events', slug: 'spring-gala', id: 3 })).toBe('http://example.test/event/spring-gala/');
+    expect(permalinkFor(ctxUrls, { type: 'tribe_venue', slug: 'hall', id: 4 })).toBe('http://example.test/venue/hall/');
+    expect(permalinkFor(ctxUrls, { type: 'tribe_organizer', slug: 'ada', id: 5 })).toBe('http://example.test/organizer/ada/');
+  });
+
+  it('falls back to ?p=<id> for other types and empty slugs', () => {
+    expect(permalinkFor(ctxUrls, { type: 'ticket', slug: 'x', id: 9 })).toBe('http://example.test/?p=9');
+    expect(permalinkFor(ctxUrls, { type: 'tribe_events', slug: '', id: 10 })).toBe('http://example.test/?p=10');
+  });
+
+  it('encodes unsafe slug characters but not existing escapes', () => {
+    expect(permalinkFor(ctxUrls, { type: 'tribe_events', slug: 'a b/ü', id: 1 })).toBe('http://example.test/event/a%20b%2F%C3%BC/');
+    expect(permalinkFor(ctxUrls, { type: 'tribe_events', slug: '%c3%bc', id: 1 })).toBe('http://example.test/event/%c3%bc/');
+  });
+});
+
+describe('parsePermalink', () => {
+  it('reads pretty permalinks, with or without trailing slash or embed/', () => {
+    for (const url of ['http://example.test/event/gala/', 'http://example.test/event/gala', 'https://example.test/event/gala/', 'http://www.example.test/event/gala/embed/', 'http://EXAMPLE.test/event/gala/?utm=1#x']) {
+      expect(parsePermalink(HOME, url), url).toEqual({ kind: 'slug', type: 'tribe_events', slugs: ['gala'] });
+    }
+    expect(parsePermalink(HOME, 'http://example.test/venue/hall/')).toMatchObject({ type: 'tribe_venue' });
+    expect(parsePermalink(HOME, 'http://example.test/organizer/ada/')).toMatchObject({ type: 'tribe_organizer' });
+  });
+
+  it('reads ?p=<id>, ?page_id=<id> and ?<post_type>=<slug>', () => {
+    expect(parsePermalink(HOME, 'http://example.test/?p=12')).toEqual({ kind: 'id', id: 12 });
+    expect(parsePermalink(HOME, 'http://example.test/?page_id=7')).toEqual({ kind: 'id', id: 7 });
+    expect(parsePermalink(HOME, 'http://example.test/?tribe_venue=hall')).toEqual({ kind: 'slug', type: 'tribe_venue', slugs: ['hall'] });
+  });
+
+  it('offers decoded and lower-case encoded spellings of a slug', () => {
+    expect(parsePermalink(HOME, 'http://example.test/event/%C3%BC/')).toEqual({ kind: 'slug', type: 'tribe_events', slugs: ['%C3%BC', 'ü', '%c3%bc'] });
+  });
+
+  it('refuses other hosts, schemes, unknown bases and deeper paths', () => {
+    for (const url of ['http://other.test/event/gala/', 'http://other.test/?p=5', 'ftp://example.test/event/gala/', 'http://example.test/page/gala/', 'http://example.test/event/gala/extra/', 'http://example.test/', 'not a url', 'http://example.test/?p=abc', 'http://example.test/?p=0']) {
+      expect(parsePermalink(HOME, url), url).toBeUndefined();
+    }
+  });
+
+  it('honours a home URL with a path', () => {
+    expect(parsePermalink('http://example.test/site', 'http://example.test/site/event/gala/')).toMatchObject({ slugs: ['gala'] });
+    expect(parsePermalink('http://example.test/site', 'http://example.test/event/gala/')).toBeUndefined();
+    expect(parsePermalink('http://example.test/site', 'http://example.test/sitex/event/gala/')).toBeUndefined();
+  });
+});
+
+describe.each(DIALECTS)('resolvePermalink on %s', (engine) => {
+  let t: TestDb;
+  let ctx: AppContext;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    t = await createTestDb(engine);
+    ctx = fixtureContext(t.db);
+    ids.event = await insertPost(t.db, { slug: 'gala' });
+    ids.venue = await insertPost(t.db, { type: 'tribe_venue', slug: 'gala' });
+    ids.draft = await insertPost(t.db, { slug: 'draft-one', status: 'draft' });
+    ids.locked = await insertPost(t.db, { slug: 'locked', password: 'secret' });
+    ids.ticket = await insertPost(t.db, { type: 'ticket', slug: 'ticket-one' });
+    ids.unicode = await insertPost(t.db, { slug: '%c3%bcber' });
+  });
+  afterAll(() => t.destroy());
+
+  it('finds published posts by pretty permalink and by id', async () => {
+    expect((await resolvePermalink(ctx, 'http://example.test/event/gala/'))?.id).toBe(ids.event);
+    expect((await resolvePermalink(ctx, 'http://example.test/venue/gala/'))?.id).toBe(ids.venue);
+    expect((await resolvePermalink(ctx, `http://example.test/?p=${ids.venue}`))?.id).toBe(ids.venue);
+    expect((await resolvePermalink(ctx, 'http://example.test/event/%C3%BCber/'))?.id).toBe(ids.unicode);
+  });
+
+  it('round-trips permalinkFor', async () => {
+    const post = await resolvePermalink(ctx, `http://example.test/?p=${ids.event}`);
+    expect(permalinkFor(ctx, post!)).toBe('http://example.test/event/gala/');
+  });
+
+  it('does not resolve drafts, password-protected posts, other types or unknown slugs', async () => {
+    expect(await resolvePermalink(ctx, 'http://example.test/event/draft-one/')).toBeUndefined();
+    expect(await resolvePermalink(ctx, `http://example.test/?p=${ids.draft}`)).toBeUndefined();
+    expect(await resolvePermalink(ctx, 'http://example.test/event/locked/')).toBeUndefined();
+    expect(await resolvePermalink(ctx, `http://example.test/?p=${ids.ticket}`)).toBeUndefined();
+    expect(await resolvePermalink(ctx, 'http://example.test/event/nope/')).toBeUndefined();
+    expect(await resolvePermalink(ctx, 'http://example.test/organizer/gala/')).toBeUndefined();
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * @module namespaces/tickets/attendees.repo
+ * Attendee queries: loading attendees with their posts, the filtered list (with the public-visibility
+ * rules for callers without manage access), and check-in as one conditional UPDATE so two scanners
+ * can never check the same attendee in twice.
+ */
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../../storage/db.js';
+import { getPostsByIds, type PostRecord } from '../../content/posts.js';
+import { containsPattern, ilike } from '../../storage/dialect.js';
+import type { ProviderSlug } from './providers.js';
+import { ATTENDEE_LIST_MARKERS, type DatePair } from './posts.repo.js';
+
+export interface AttendeeRecord {
+  id: number;
+  ticketId: number;
+  postId: number;
+  provider: ProviderSlug;
+  orderId: number | null;
+  orderStatus: string;
+  holderName: string;
+  holderEmail: string;
+  purchaserName: string;
+  purchaserEmail: string;
+  userId: number;
+  optout: boolean;
+  securityCode: string;
+  price: number;
+  currency: string;
+  checkedIn: boolean;
+  checkinLocal: string;
+  checkinGmt: string;
+  checkinSource: string;
+  checkinAuthor: number;
+  qrStatus: boolean;
+  information: Record<string, unknown>;
+  source: string;
+  post: PostRecord;
+}
+
+function parseInformation(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Attendees by ID with their posts (two queries). */
+export async function loadAttendees(db: Db, ids: readonly number[]): Promise<Map<number, AttendeeRecord>> {
+  const out = new Map<number, AttendeeRecord>();
+  if (ids.length === 0) return out;
+  const unique = [...new Set(ids)];
+  const rows = [];
+  for (let i = 0; i < unique.length; i += 500) {
+    rows.push(...(await db.selectFrom('ticket_attendees').selectAll().where('attendee_id', 'in', unique.slice(i, i + 500)).execute()));
+  }
+  const posts = await getPostsByIds(db, rows.map((r) => Number(r.attendee_id)));
+  for (const r of rows) {
+    const id = Number(r.attendee_id);
+    const post = posts.get(id);
+    if (!post) continue;
+    out.set(id, {
+      id,
+      ticketId: Number(r.ticket_id),
+      postId: Number(r.post_id),
+      provider: r.provider as ProviderSlug,
+      orderId: r.order_id === null ? null : Number(r.order_id),
+      orderStatus: r.order_status,
+      holderName: r.holder_name,
+      holderEmail: r.holder_email,
+      purchaserName: r.purchaser_name,
+      purchaserEmail: r.purchaser_email,
+      userId: Number(r.user_id),
+      optout: Number(r.optout) === 1,
+      securityCode: r.security_code,
+      price: Number(r.price),
+      currency: r.currency,
+      checkedIn: Number(r.checked_in) === 1,
+      checkinLocal: r.checkin_local,
+      checkinGmt: r.checkin_gmt,
+      checkinSource: r.checkin_source,
+      checkinAuthor: Number(r.checkin_author),
+      qrStatus: Number(r.qr_status) === 1,
+      information: parseInformation(r.information),
+      source: r.source,
+      post,
+    });
+  }
+  return out;
+}
+
+/** One attendee, or undefined. */
+export async function getAttendee(db: Db, id: number): Promise<AttendeeRecord | undefined> {
+  return (await loadAttendees(db, [id])).get(id);
+}
+
+export interface NewAttendee {
+  ticket_id: number;
+  post_id: number;
+  provider: ProviderSlug;
+  order_id: number | null;
+  order_status: string;
+  holder_name: string;
+  holder_email: string;
+  purchaser_name: string;
+  purchaser_email: string;
+  user_id: number;
+  optout: number;
+  security_code: string;
+  price: number;
+  currency: string;
+  information: string;
+  source: string;
+}
+
+export async function insertAttendeeDetails(db: Db, attendeeId: number, values: NewAttendee): Promise<void> {
+  await db.insertInto('ticket_attendees').values({ attendee_id: attendeeId, ...values }).execute();
+}
+
+export interface CheckInMark {
+  when: DatePair;
+  source: 'site' | 'app';
+  author: number;
+}
+
+/**
+ * Checks an attendee in unless already checked in (by the site or by the app): one conditional UPDATE,
+ * so of several concurrent calls exactly one returns true.
+ */
+export async function markCheckedIn(db: Db, attendeeId: number, mark: CheckInMark): Promise<boolean> {
+  const res = await db
+    .updateTable('ticket_attendees')
+    .set({
+      checked_in: 1,
+      qr_status: mark.source === 'app' ? 1 : 0,
+      checkin_local: mark.when.local,
+      checkin_gmt: mark.when.gmt,
+      checkin_source: mark.source,
+      checkin_author: mark.author,
+    })
+    .where('attendee_id', '=', attendeeId)
+    .where('checked_in', '=', 0)
+    .where('qr_status', '=', 0)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Clears an attendee's check-in. */
+export async function clearCheckIn(db: Db, attendeeId: number): Promise<void> {
+  await db
+    .updateTable('ticket_attendees')
+    .set({ checked_in: 0, qr_status: 0, checkin_local: '', checkin_gmt: '', checkin_source: '', checkin_author: 0 })
+    .where('attendee_id', '=', attendeeId)
+    .execute();
+}
+
+/** Sets the order status of every attendee of an order. */
+export async function setOrderAttendeesStatus(db: Db, orderId: number, status: string): Promise<void> {
+  await db.updateTable('ticket_attendees').set({ order_status: status }).where('order_id', '=', orderId).execute();
+}
+
+/** Attendee IDs of an order, in ID order. */
+export async function attendeeIdsOfOrder(db: Db, orderId: number): Promise<number[]> {
+  const rows = await db.selectFrom('ticket_attendees').select('attendee_id').where('order_id', '=', orderId).orderBy('attendee_id').execute();
+  return rows.map((r) => Number(r.attendee_id));
+}
+
+/** Touches the modified date of attendee posts. */
+export async function touchAttendees(db: Db, ids: readonly number[], when: DatePair): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('posts').set({ modified: when.local, modified_gmt: when.gmt }).where('id', 'in', [...ids]).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list
+// ---------------------------------------------------------------------------------------------
+
+export interface AttendeeListQuery {
+  providers?: ProviderSlug[];
+  search?: string;
+  postIds?: number[];
+  excludePosts?: number[];
+  ticketIds?: number[];
+  excludeTickets?: number[];
+  afterGmt?: string;
+  beforeGmt?: string;
+  include?: number[];
+  exclude?: number[];
+  /** Event statuses; undefined = any. */
+  postStatuses?: readonly string[];
+  /** Attendee post statuses. */
+  statuses?: readonly string[];
+  /** Order statuses; undefined = any. */
+  orderStatuses?: readonly string[];
+  checkedIn?: boolean;
+  rsvpGoing?: string[];
+  priceMin?: number;
+  priceMax?: number;
+  attendeeInformation?: boolean;
+  name?: string;
+  email?: string;
+  /** Only attendees the public may see (no manage access). */
+  publicOnly?: boolean;
+  orderby: 'id' | 'date' | 'include' | 'title' | 'slug';
+  order: 'ASC' | 'DESC';
+  limit: number;
+  offset: number;
+}
+
+/** Order statuses that count as "public" (a completed order or a "going" RSVP). */
+export const PUBLIC_ORDER_STATUSES = Object.freeze(['completed', 'yes']);
+
+function listBase(db: Db, q: AttendeeListQuery) {
+  let query = db
+    .selectFrom('ticket_attendees as a')
+    .innerJoin('posts as ap', 'ap.id', 'a.attendee_id')
+    .leftJoin('posts as ep', 'ep.id', 'a.post_id');
+  const none = sql<SqlBool>`1 = 0`;
+  if (q.providers) query = q.providers.length ? query.where('a.provider', 'in', q.providers) : query.where(none);
+  if (q.search) {
+    const p = containsPattern(q.search);
+    query = query.where((eb) => eb.or([ilike(db, eb.ref('a.holder_name'), p), ilike(db, eb.ref('a.holder_email'), p), ilike(db, eb.ref('a.purchaser_name'), p)]));
+  }
+  if (q.postIds) query = q.postIds.length ? query.where('a.post_id', 'in', q.postIds) : query.where(none);
+  if (q.excludePosts?.length) query = query.where('a.post_id', 'not in', q.excludePosts);
+  if (q.ticketIds) query = q.ticketIds.length ? query.where('a.ticket_id', 'in', q.ticketIds) : query.where(none);
+  if (q.excludeTickets?.length) query = query.where('a.ticket_id', 'not in', q.excludeTickets);
+  if (q.afterGmt) query = query.where('ap.date_gmt', '>=', q.afterGmt);
+  if (q.beforeGmt) query = query.where('ap.date_gmt', '<=', q.beforeGmt);
+  if (q.include) query = q.include.length ? query.where('a.attendee_id', 'in', q.include) : query.where(none);
+  if (q.exclude?.length) query = query.where('a.attendee_id', 'not in', q.exclude);
+  if (q.postStatuses) query = query.where('ep.status', 'in', q.postStatuses.length ? q.postStatuses : ['']);
+  if (q.statuses) query = query.where('ap.status', 'in', q.statuses.length ? q.statuses : ['']);
+  if (q.orderStatuses) query = query.where('a.order_status', 'in', q.orderStatuses.length ? q.orderStatuses : ['']);
+  if (q.checkedIn !== undefined) query = query.where('a.checked_in', '=', q.checkedIn ? 1 : 0);
+  if (q.rsvpGoing) {
+    const wanted = q.rsvpGoing;
+    // Attendees of other providers carry no RSVP status and always match.
+    query = query.where((eb) => eb.or([eb('a.provider', '!=', 'rsvp'), ...(wanted.length ? [eb('a.order_status', 'in', wanted)] : [])]));
+  }
+  if (q.priceMin !== undefined) query = query.where('a.price', '>=', q.priceMin);
+  if (q.priceMax !== undefined) query = query.where('a.price', '<=', q.priceMax);
+  if (q.attendeeInformation === true) query = query.where(none);
+  if (q.name) query = query.where((eb) => ilike(db, eb.ref('a.holder_name'), containsPattern(q.name!)));
+  if (q.email) query = query.where((eb) => ilike(db, eb.ref('a.holder_email'), containsPattern(q.email!)));
+  if (q.publicOnly) {
+    query = query
+      .where('ap.status', '=', 'publish')
+      .where('a.optout', '=', 0)
+      .where('a.order_status', 'in', PUBLIC_ORDER_STATUSES)
+      .where('ep.status', '=', 'publish')
+      .where('ep.password', '=', '')
+      .where((eb) => eb.or(ATTENDEE_LIST_MARKERS.map((m) => ilike(db, eb.ref('ep.content'), containsPattern(m)))));
+  }
+  return query;
+}
+
+/** One page of attendee IDs and the total number of matches. */
+export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ ids: number[]; total: number }> {
+  const base = listBase(db, q);
+  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  if (total === 0) return { ids: [], total };
+  const dir = q.order === 'DESC' ? 'desc' : 'asc';
+  let query = base.select('a.attendee_id');
+  switch (q.orderby) {
+    case 'date':
+      query = query.orderBy('ap.date_gmt', dir).orderBy('a.attendee_id', 'asc');
+      break;
+    case 'title':
+      query = query.orderBy('a.holder_name', dir).orderBy('a.attendee_id', 'asc');
+      break;
+    case 'slug':
+      query = query.orderBy('ap.slug', dir).orderBy('a.attendee_id', 'asc');
+      break;
+    case 'include':
+      if (q.include?.length) {
+        const cases = sql.join(q.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+        query = query.orderBy(sql`CASE a.attendee_id ${cases} ELSE ${q.include.length} END`, dir).orderBy('a.attendee_id', 'asc');
+      } else {
+        query = query.orderBy('a.attendee_id', dir);
+      }
+      break;
+    default:
+      query = query.orderBy('a.attendee_id', dir);
+  }
+  const rows = await query.limit(q.limit).offset(q.offset).execute();
+  return { ids: rows.map((r) => Number(r.attendee_id)), total };
+}
+
+/** Attendee IDs of tickets, in ID order, optionally only the public ones (opted-in, going/completed). */
+export async function attendeeIdsOfTickets(db: Db, ticketIds: readonly number[], publicOnly: boolean): Promise<number[]> {
+  if (ticketIds.length === 0) return [];
+  let query = db
+    .selectFrom('ticket_attendees as a')
+    .innerJoin('posts as ap', 'ap.id', 'a.attendee_id')
+    .select('a.attendee_id')
+    .where('a.ticket_id', 'in', [...new Set(ticketIds)]);
+  if (publicOnly) {
+    query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
+  }
+  const rows = await query.orderBy('a.attendee_id').execute();
+  return rows.map((r) => Number(r.attendee_id));
+}
+
+/** The attendee IDs that exist among `ids`. */
+export async function existingAttendeeIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('ticket_attendees').select('attendee_id').where('attendee_id', 'in', [...new Set(ids)]).execute();
+  return new Set(rows.map((r) => Number(r.attendee_id)));
+}

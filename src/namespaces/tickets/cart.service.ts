@@ -1,0 +1,180 @@
+/**
+ * @module namespaces/tickets/cart.service
+ * The visitor's cart (ET `REST/V1/Endpoints/Cart.php`, `Commerce/Cart.php`): identified by the cart
+ * cookie of the original's PayPal provider (`event-tickets-tpp-invoice`) — or, for signed-in callers
+ * without one, by their user — never by a parameter. Writes replace one provider's lines; every line
+ * is checked against the ticket (exists, readable, on sale, enough seats left) the way the legacy
+ * PayPal cart checks it.
+ */
+import crypto from 'node:crypto';
+import type { AppContext } from '../../app-context.js';
+import { getPostsByIds } from '../../content/posts.js';
+import type { RestError } from '../../rest/errors.js';
+import { phpIntval } from '../../rest/php-query.js';
+import type { RestRequest, RestUser } from '../../rest/route.js';
+import { canReadPost } from './access.js';
+import { cartLines, replaceCartLines, setCartMeta, CART_TTL_HOURS, type CartLine } from './cart.repo.js';
+import { nowGmt, positiveInt, ticketsUrl } from './common.js';
+import { TicketErrors } from './errors.js';
+import type { CheckoutLine } from './orders.service.js';
+import type { ProviderSlug, TicketProvider } from './providers.js';
+import { ticketStock } from './tickets.present.js';
+import { loadTickets, type TicketRecord } from './tickets.repo.js';
+import { isOnSale } from './tickets.service.js';
+
+/** The original's cart cookie (legacy PayPal provider's invoice cookie). */
+export const CART_COOKIE = 'event-tickets-tpp-invoice';
+const KEY_PATTERN = /^[a-f0-9]{32}$/;
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/** The caller's cart key: the cart cookie, else `user-<id>` for signed-in callers, else none. */
+export function cartKeyOf(req: Pick<RestRequest, 'headers' | 'user'>): string | undefined {
+  const cookie = cookieValue(req.headers.cookie, CART_COOKIE);
+  if (cookie && KEY_PATTERN.test(cookie)) return cookie;
+  return req.user ? `user-${req.user.id}` : undefined;
+}
+
+/** A fresh cart key and the `Set-Cookie` header that hands it to the visitor. */
+export function newCartKey(): { key: string; setCookie: string } {
+  const key = crypto.randomBytes(16).toString('hex');
+  return { key, setCookie: `${CART_COOKIE}=${key}; Path=/; Max-Age=${CART_TTL_HOURS * 3600}; HttpOnly; SameSite=Lax` };
+}
+
+/** The body `GET /cart` and `POST /cart` answer with. */
+export interface CartBody {
+  tickets: { ticket_id: number; quantity: number; post_id: number; optout: number; iac: string; provider: string }[];
+  meta: { ticket_id: number; provider: string; items: Record<string, unknown>[] }[];
+  cart_url: string;
+  checkout_url: string;
+}
+
+/** Tickets of `lines` the caller may still buy (published ticket and post), by ID. */
+async function purchasable(ctx: AppContext, user: RestUser | null, ids: readonly number[]): Promise<Map<number, TicketRecord>> {
+  const tickets = await loadTickets(ctx.db, ids);
+  const parents = await getPostsByIds(ctx.db, [...tickets.values()].map((t) => t.postId));
+  const out = new Map<number, TicketRecord>();
+  for (const [id, t] of tickets) {
+    const parent = parents.get(t.postId);
+    if (parent && canReadPost(user, t.post) && canReadPost(user, parent) && t.post.status !== 'trash') out.set(id, t);
+  }
+  return out;
+}
+
+/** The cart as the original shows it: lines of readable tickets with a quantity, optionally of some providers or one post. */
+export async function readCart(ctx: AppContext, user: RestUser | null, key: string | undefined, providers: readonly ProviderSlug[] | undefined, postId?: number): Promise<CartBody> {
+  const all = key ? await cartLines(ctx.db, key) : [];
+  const chosen = all.filter((l) => l.quantity >= 1 && (!providers || providers.includes(l.provider)) && (postId === undefined || l.postId === postId));
+  const readable = await purchasable(ctx, user, chosen.map((l) => l.ticketId));
+  const lines = chosen.filter((l) => readable.has(l.ticketId));
+  return {
+    tickets: lines.map((l) => ({ ticket_id: l.ticketId, quantity: l.quantity, post_id: l.postId, optout: l.optout ? 1 : 0, iac: l.iac, provider: l.provider })),
+    meta: lines.filter((l) => l.meta.length > 0).map((l) => ({ ticket_id: l.ticketId, provider: l.provider, items: l.meta })),
+    cart_url: '',
+    // CASE: checkout happens through this namespace's `POST /orders`, the only checkout there is.
+    checkout_url: lines.length > 0 ? ticketsUrl(ctx, '/orders') : '',
+  };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function asList(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  const rec = asRecord(value);
+  return rec ? Object.values(rec) : [];
+}
+
+function truthy(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 'true' || value === 'yes';
+}
+
+/** Registration answers per ticket from a `meta` list (`[{ticket_id, items: [{…}, …]}]`). */
+export function metaByTicket(meta: unknown): Map<number, Record<string, unknown>[]> {
+  const out = new Map<number, Record<string, unknown>[]>();
+  for (const entry of asList(meta)) {
+    const rec = asRecord(entry);
+    const id = rec ? positiveInt(rec.ticket_id) : undefined;
+    if (!rec || id === undefined) continue;
+    out.set(id, asList(rec.items).map(asRecord).filter((x): x is Record<string, unknown> => x !== undefined));
+  }
+  return out;
+}
+
+/**
+ * Checks requested lines (`[{ticket_id, quantity, optout?, iac?, extra?}]`) for `provider`: entries
+ * without a ticket ID and tickets of other providers are skipped, quantities below 1 drop the line;
+ * an unknown or unreadable ticket is `ticket-does-not-exist`, a ticket outside its sale window
+ * `ticket-not-on-sale`, more than the seats left `ticket-capacity-not-available`.
+ */
+export async function checkLines(
+  ctx: AppContext,
+  user: RestUser | null,
+  provider: TicketProvider,
+  tickets: unknown,
+  meta: Map<number, Record<string, unknown>[]>,
+): Promise<CheckoutLine[] | RestError> {
+  const wanted = new Map<number, { quantity: number; optout: boolean; iac: string; extra: Record<string, unknown> }>();
+  for (const entry of asList(tickets)) {
+    const rec = asRecord(entry);
+    if (!rec || rec.ticket_id === undefined || rec.ticket_id === null || rec.ticket_id === '') continue;
+    const id = positiveInt(rec.ticket_id);
+    if (id === undefined) return TicketErrors.ticketDoesNotExist(String(rec.ticket_id));
+    wanted.set(id, {
+      quantity: phpIntval(rec.quantity ?? 1),
+      optout: truthy(rec.optout),
+      iac: typeof rec.iac === 'string' && rec.iac !== '' ? rec.iac : 'none',
+      extra: asRecord(rec.extra) ?? {},
+    });
+  }
+  const found = await purchasable(ctx, user, [...wanted.keys()]);
+  const now = nowGmt(ctx);
+  const lines: CheckoutLine[] = [];
+  for (const [id, w] of wanted) {
+    const t = found.get(id);
+    if (!t) return TicketErrors.ticketDoesNotExist(id);
+    if (t.provider !== provider.slug || w.quantity < 1) continue;
+    if (!isOnSale(t, now)) return TicketErrors.ticketNotOnSale(t.post.title, id);
+    const { available } = ticketStock(t);
+    if (available !== -1 && w.quantity > available) return TicketErrors.ticketCapacityNotAvailable(t.post.title, id);
+    lines.push({ ticket: t, quantity: w.quantity, optout: w.optout, meta: meta.get(id) ?? [], iac: w.iac, extra: w.extra });
+  }
+  return lines;
+}
+
+/**
+ * `POST /cart`: replaces `provider`'s lines with `tickets` (when sent) and stores registration answers
+ * from `meta`. Returns the error of the first bad line, if any (the cart is left as it was).
+ */
+export async function writeCart(ctx: AppContext, user: RestUser | null, key: string, provider: TicketProvider, tickets: unknown, meta: unknown): Promise<RestError | undefined> {
+  const answers = metaByTicket(meta);
+  const now = nowGmt(ctx);
+  if (tickets !== undefined && tickets !== null) {
+    const lines = await checkLines(ctx, user, provider, tickets, answers);
+    if (!Array.isArray(lines)) return lines;
+    const current = new Map((await cartLines(ctx.db, key)).map((l) => [l.ticketId, l]));
+    const rows: CartLine[] = lines.map((l) => ({
+      ticketId: l.ticket.id,
+      provider: provider.slug,
+      postId: l.ticket.postId,
+      quantity: l.quantity,
+      optout: l.optout,
+      iac: l.iac ?? 'none',
+      extra: l.extra ?? {},
+      meta: answers.has(l.ticket.id) ? [...l.meta] : current.get(l.ticket.id)?.meta ?? [],
+    }));
+    const cutoff = new Date(ctx.now().getTime() - CART_TTL_HOURS * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+    await replaceCartLines(ctx.db, key, provider.slug, rows, now, cutoff);
+    return undefined;
+  }
+  for (const [ticketId, items] of answers) await setCartMeta(ctx.db, key, ticketId, items, now);
+  return undefined;
+}

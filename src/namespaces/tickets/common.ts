@@ -1,0 +1,87 @@
+/**
+ * @module namespaces/tickets/common
+ * Small pieces every part of the tickets area shares: the namespace name, URLs the originals emit
+ * (REST URLs, global IDs), the current moment as a post date pair, and value checks used by several
+ * routes' args.
+ */
+import { DateTime } from 'luxon';
+import type { AppContext } from '../../app-context.js';
+import type { ArgSchema, RestRequest } from '../../rest/route.js';
+import { parseDateTime, postDatePair, siteTimeZone, toDbDate } from '../../content/posts.js';
+import { parseList } from '../../rest/php-query.js';
+import type { DatePair } from './posts.repo.js';
+
+/** The namespace (the original `tribe/tickets/v1`). */
+export const TICKETS_NS = 'eventsuite/tickets/v1';
+
+/** Absolute URL of a route of this namespace (`/tickets/5` → `{api_root}eventsuite/tickets/v1/tickets/5`). */
+export function ticketsUrl(ctx: Pick<AppContext, 'urls'>, path: string): string {
+  return ctx.urls.rest(`/${TICKETS_NS}${path}`);
+}
+
+/** `global_id` of the originals: home URL host and path, then `?type=…&id=…`. */
+export function globalId(ctx: Pick<AppContext, 'urls'>, type: string, id: number): string {
+  const home = new URL(ctx.urls.home);
+  const path = home.pathname.replace(/\/+$/, '');
+  return `${home.host}${path}?type=${type}&id=${id}`;
+}
+
+/** Now, as a post's local/UTC date pair in the site's time zone. */
+export async function nowPair(ctx: Pick<AppContext, 'options' | 'now'>): Promise<DatePair> {
+  return postDatePair(ctx.now(), await siteTimeZone(ctx.options));
+}
+
+/** Now in UTC, `YYYY-MM-DD HH:MM:SS`. */
+export function nowGmt(ctx: Pick<AppContext, 'now'>): string {
+  return toDbDate(DateTime.fromJSDate(ctx.now()).toUTC());
+}
+
+/**
+ * The original's `is_time` check: a Unix timestamp or a date `strtotime` understands, read as UTC.
+ * Returns the moment as UTC text, or undefined.
+ */
+export function parseUtcTime(value: unknown, now: Date): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const dt = parseDateTime(value, 'UTC', now);
+  return dt ? toDbDate(dt.toUTC()) : undefined;
+}
+
+/** `Tribe__Utils__Array::list_to_array`: CSV text or a list, trimmed, empties dropped. */
+export function listToArray(value: unknown): string[] {
+  return parseList(value).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** A positive integer given as a number or digits. */
+export function positiveInt(value: unknown): number | undefined {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!/^\d+$/.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Positive integers of a CSV/list value, or undefined when any entry is not one. */
+export function positiveIntList(value: unknown): number[] | undefined {
+  const list = listToArray(value);
+  const out: number[] = [];
+  for (const item of list) {
+    const n = positiveInt(item);
+    if (n === undefined) return undefined;
+    if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * A list's `rest_url`: the collection URL (trailing slash) with the recognised query parameters the
+ * client sent, lists joined by commas, values not re-encoded (`add_query_arg`).
+ */
+export function listRestUrl(ctx: Pick<AppContext, 'urls'>, req: RestRequest, path: string, args: Record<string, ArgSchema>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(req.query)) {
+    if (!(k in args) || v === undefined || v === null) continue;
+    const value = Array.isArray(v) ? v.join(',') : typeof v === 'object' ? Object.values(v as object).join(',') : String(v);
+    parts.push(`${k}=${value}`);
+  }
+  const base = ticketsUrl(ctx, path);
+  return parts.length ? `${base}?${parts.join('&')}` : base;
+}

@@ -1,0 +1,146 @@
+/**
+ * @module namespaces/tickets/orders.routes
+ * `/orders` and `/orders/{id}`: checkout and orders. The originals have no checkout route in this
+ * namespace (their carts hand over to the provider's checkout page, the cart's `checkout_url`), so
+ * this is the smallest one that turns a cart into an order: `POST /orders` checks out the caller's
+ * cart (or the `tickets` it is given) for one provider; `GET /orders/{id}` shows an order to its
+ * buyer (`key`) or a manager, asking the gateway about pending payments; `POST /orders/{id}` changes
+ * its status (managers; buyers may cancel a pending order).
+ */
+import type { AppContext } from '../../app-context.js';
+import { sanitizeTextField } from '../../rest/wp-sanitize.js';
+import { allowAll } from '../../rest/permissions.js';
+import { CREATABLE, EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
+import { defaultGatewayName, GATEWAY_NAMES, type GatewayName } from '../../remote/payment-gateway.js';
+import { hasManageAccess, keysMatch } from './access.js';
+import { attendeeIdsOfOrder, loadAttendees } from './attendees.repo.js';
+import { cartLines, removeCartTickets } from './cart.repo.js';
+import { cartKeyOf, checkLines, metaByTicket } from './cart.service.js';
+import { TicketErrors } from './errors.js';
+import { getOrder, type OrderRecord } from './orders.repo.js';
+import { presentOrder } from './orders.present.js';
+import { changeOrderStatus, checkout, refreshPendingOrder, type OrderChange } from './orders.service.js';
+import { resolveProvider } from './providers.js';
+import { emailArg, positiveIntArg } from './ticket-args.js';
+import { attendeeObjects } from './views.js';
+
+async function orderView(ctx: AppContext, order: OrderRecord) {
+  const ids = await attendeeIdsOfOrder(ctx.db, order.id);
+  const records = await loadAttendees(ctx.db, ids);
+  return presentOrder(ctx, order, await attendeeObjects(ctx, ids, true, records), records);
+}
+
+/** The caller may see the order: manage access, the order's key, or its signed-in customer. */
+async function ownsOrder(req: RestRequest, ctx: AppContext, order: OrderRecord): Promise<'manage' | 'buyer' | undefined> {
+  if (await hasManageAccess(req, ctx)) return 'manage';
+  if (keysMatch(req.params.key, order.key)) return 'buyer';
+  if (req.user && order.customerUserId > 0 && req.user.id === order.customerUserId) return 'buyer';
+  return undefined;
+}
+
+/** `POST /orders`: checkout; 201 with the order. */
+async function createOrder(req: RestRequest, ctx: AppContext) {
+  const provider = resolveProvider(req.params.provider);
+  if (!provider) return TicketErrors.badRequest();
+  const name = req.has('purchaser_name') ? sanitizeTextField(req.params.purchaser_name) : req.user?.displayName ?? '';
+  const email = req.has('purchaser_email') ? String(req.params.purchaser_email) : req.user?.email ?? '';
+  if (name === '' || email === '') return TicketErrors.missingPurchaser();
+
+  // ---- Lines: the `tickets` sent, else the caller's cart for this provider.
+  const cartKey = cartKeyOf(req) ?? '';
+  const fromCart = !req.has('tickets');
+  let entries: unknown = req.params.tickets;
+  let meta = metaByTicket(req.params.meta);
+  if (fromCart) {
+    const lines = cartKey ? (await cartLines(ctx.db, cartKey)).filter((l) => l.provider === provider.slug) : [];
+    entries = lines.map((l) => ({ ticket_id: l.ticketId, quantity: l.quantity, optout: l.optout }));
+    if (!req.has('meta')) meta = new Map(lines.map((l) => [l.ticketId, l.meta]));
+  }
+  const lines = await checkLines(ctx, req.user, provider, entries, meta);
+  if (!Array.isArray(lines)) return lines;
+  if (lines.length === 0) return TicketErrors.emptyCart();
+  if (new Set(lines.map((l) => l.ticket.currency)).size > 1) return TicketErrors.badRequest('Tickets priced in different currencies cannot be bought in one order.');
+
+  const gateway = (req.has('gateway') ? req.params.gateway : defaultGatewayName(ctx.config)) as GatewayName;
+  const id = await checkout(ctx, {
+    provider,
+    lines,
+    customer: { name, email, userId: req.user?.id ?? 0 },
+    gateway,
+    rsvpGoing: req.params.rsvp_going !== false,
+    cartKey,
+    returnUrl: req.has('return_url') ? String(req.params.return_url) : '',
+  });
+  if (typeof id !== 'number') return id;
+  if (fromCart && cartKey) await removeCartTickets(ctx.db, cartKey, lines.map((l) => l.ticket.id));
+  const order = await getOrder(ctx.db, id);
+  return respond(await orderView(ctx, order!), { status: 201 });
+}
+
+/** `GET /orders/{id}`. */
+async function getOrderHandler(req: RestRequest, ctx: AppContext) {
+  let order = await getOrder(ctx.db, req.params.id as number);
+  if (!order) return TicketErrors.orderNotFound();
+  if (!(await ownsOrder(req, ctx, order))) return TicketErrors.orderNotAccessible(req.user !== null);
+  if (order.status === 'pending') {
+    await refreshPendingOrder(ctx, order);
+    order = (await getOrder(ctx.db, order.id))!;
+  }
+  return orderView(ctx, order);
+}
+
+/** `POST|PUT|PATCH /orders/{id}`: status change. */
+async function updateOrderHandler(req: RestRequest, ctx: AppContext) {
+  const order = await getOrder(ctx.db, req.params.id as number);
+  if (!order) return TicketErrors.orderNotFound();
+  const who = await ownsOrder(req, ctx, order);
+  const to = req.params.status as OrderChange;
+  if (!who || (who === 'buyer' && !(order.status === 'pending' && to === 'cancelled'))) {
+    return TicketErrors.orderNotAccessible(req.user !== null);
+  }
+  const error = await changeOrderStatus(ctx, order, to);
+  if (error) return error;
+  return orderView(ctx, (await getOrder(ctx.db, order.id))!);
+}
+
+const KEY_ARG = { description: 'The order key returned at checkout (not needed with manage access).', type: 'string' } as const;
+
+/** Route declarations of `/orders` and `/orders/{id}`. */
+export const orderRouteDefs: RouteDef<AppContext>[] = [
+  {
+    path: '/orders',
+    endpoints: [
+      {
+        methods: CREATABLE,
+        args: {
+          provider: { description: 'The provider whose tickets to check out (`tribe-commerce` or `rsvp`).', type: 'string', default: 'tribe-commerce' },
+          tickets: { description: 'Tickets to buy now, `[{ticket_id, quantity, optout?}]`; defaults to the cart of the provider.' },
+          meta: { description: 'Attendee registration answers, `[{ticket_id, items: [{full_name?, email?, …}, …]}]`; defaults to those in the cart.' },
+          purchaser_name: { description: "The purchaser's name; defaults to the signed-in user's.", type: 'string' },
+          purchaser_email: emailArg("The purchaser's e-mail; defaults to the signed-in user's."),
+          gateway: { description: 'How a paid order is paid: `remote` (the configured payment gateway, the default when configured) or `offline` (at the door).', type: 'string', enum: [...GATEWAY_NAMES] },
+          rsvp_going: { description: 'RSVP only: whether the guests are going.', type: 'boolean', default: true },
+          return_url: { description: 'Where the remote gateway sends the buyer back after paying.', type: 'string', format: 'uri' },
+        },
+        permission: allowAll,
+        handler: createOrder,
+      },
+    ],
+  },
+  {
+    path: '/orders/{id}',
+    endpoints: [
+      { methods: READABLE, args: { id: positiveIntArg('The order ID.', true), key: KEY_ARG }, permission: allowAll, handler: getOrderHandler },
+      {
+        methods: EDITABLE,
+        args: {
+          id: positiveIntArg('The order ID.', true),
+          status: { description: 'The new status.', type: 'string', enum: ['completed', 'refunded', 'cancelled'], required: true },
+          key: KEY_ARG,
+        },
+        permission: allowAll,
+        handler: updateOrderHandler,
+      },
+    ],
+  },
+];

@@ -1,0 +1,275 @@
+/**
+ * @module namespaces/tickets/orders.service
+ * Checkout and the order lifecycle. A checkout reserves every seat with one conditional UPDATE per
+ * row inside one transaction (tickets in ID order, then shared capacity), writes the order, its items
+ * and its attendees, and only then talks to the payment gateway, outside the transaction. Orders go
+ * `pending` → `completed`, `refunded` or `cancelled`; each change is one conditional UPDATE on the
+ * current status, and seats go back to sale when an order is cancelled or refunded.
+ */
+import crypto from 'node:crypto';
+import type { AppContext } from '../../app-context.js';
+import type { RestError } from '../../rest/errors.js';
+import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
+import { attendeeIdsOfOrder, insertAttendeeDetails, setOrderAttendeesStatus, touchAttendees } from './attendees.repo.js';
+import { newSecurityCode } from './attendees.service.js';
+import { nowGmt, nowPair, ticketsUrl } from './common.js';
+import { TicketErrors } from './errors.js';
+import { lineTotal, priceValue, sumAmounts } from './money.js';
+import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
+import { insertPost } from './posts.repo.js';
+import type { TicketProvider } from './providers.js';
+import { sendTicketEmail } from './ticket-email.js';
+import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
+
+export interface CheckoutLine {
+  ticket: TicketRecord;
+  quantity: number;
+  optout: boolean;
+  /** Registration answers, one object per attendee (may be shorter than `quantity`). */
+  meta: readonly Record<string, unknown>[];
+  /** Cart extras kept on the line (individual attendee collection mode, provider extras). */
+  iac?: string;
+  extra?: Record<string, unknown>;
+}
+
+export interface CheckoutInput {
+  provider: TicketProvider;
+  lines: readonly CheckoutLine[];
+  customer: { name: string; email: string; userId: number };
+  /** Paid providers: how the order is paid. */
+  gateway: GatewayName;
+  /** RSVP: the guests are going (`yes`) or not (`no`). */
+  rsvpGoing: boolean;
+  cartKey: string;
+  /** Where a remote gateway sends the buyer back. */
+  returnUrl: string;
+}
+
+const NAME_KEYS = ['full_name', 'name', 'holder_name'];
+const EMAIL_KEYS = ['email', 'holder_email'];
+
+function pick(meta: Record<string, unknown> | undefined, keys: readonly string[]): string {
+  for (const k of keys) {
+    const v = meta?.[k];
+    if (typeof v === 'string' && v.trim() !== '') return v.trim();
+  }
+  return '';
+}
+
+/** The holder of seat `i` of a line: registration answers first, the purchaser otherwise. */
+function holderOf(line: CheckoutLine, i: number, customer: CheckoutInput['customer']) {
+  const meta = line.meta[i];
+  return {
+    name: pick(meta, NAME_KEYS) || customer.name,
+    email: pick(meta, EMAIL_KEYS) || customer.email,
+    information: meta ?? {},
+  };
+}
+
+/**
+ * Turns lines into an order. Returns the order ID, or an error: `ticket-capacity-not-available` (409)
+ * when any line no longer fits (nothing is written then), `payment-gateway-unavailable` (503),
+ * `payment-gateway-error` (502) or `payment-failed` (402) — the last two cancel the order and give
+ * its seats back.
+ */
+export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<number | RestError> {
+  const { provider } = input;
+  const gateway = provider.paid ? paymentGateway(input.gateway, ctx.config) : undefined;
+  if (provider.paid && !gateway) return TicketErrors.gatewayUnavailable();
+  const lines = [...input.lines].sort((a, b) => a.ticket.id - b.ticket.id);
+  const currency = lines[0]!.ticket.currency;
+  const items = lines.map((l) => {
+    const unit = provider.paid ? priceValue(l.ticket.price) : 0;
+    return { ticketId: l.ticket.id, postId: l.ticket.postId, ticketTitle: l.ticket.post.title, quantity: l.quantity, unitPrice: unit, total: lineTotal(unit, l.quantity) };
+  });
+  const total = sumAmounts(items.map((i) => i.total));
+  const quantity = lines.reduce((n, l) => n + l.quantity, 0);
+  const attendeeStatus = provider.paid ? 'pending' : input.rsvpGoing ? 'yes' : 'no';
+  const holdsSeats = provider.paid || input.rsvpGoing;
+  const now = await nowPair(ctx);
+  const key = crypto.randomBytes(16).toString('hex');
+
+  // ---- Reserve seats and write the order, all or nothing.
+  let orderId: number;
+  try {
+    orderId = await ctx.db.transaction().execute(async (trx) => {
+      if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, provider.paid);
+      const id = await insertPost(trx, {
+        type: provider.orderType,
+        status: 'publish',
+        title: `Order for ${input.customer.name}`.trim(),
+        author: input.customer.userId,
+        when: now,
+      });
+      await insertOrderDetails(
+        trx,
+        id,
+        {
+          order_key: key,
+          provider: provider.slug,
+          status: provider.paid ? 'pending' : 'completed',
+          gateway: provider.paid ? input.gateway : 'free',
+          currency,
+          quantity,
+          subtotal: total,
+          total,
+          customer_name: input.customer.name,
+          customer_email: input.customer.email,
+          customer_user_id: input.customer.userId,
+          cart_key: input.cartKey,
+          created_gmt: now.gmt,
+        },
+        items,
+      );
+      for (const l of lines) {
+        for (let i = 0; i < l.quantity; i++) {
+          const holder = holderOf(l, i, input.customer);
+          const attendeeId = await insertPost(trx, { type: provider.attendeeType, status: 'publish', title: holder.name, author: input.customer.userId, when: now });
+          await insertAttendeeDetails(trx, attendeeId, {
+            ticket_id: l.ticket.id,
+            post_id: l.ticket.postId,
+            provider: provider.slug,
+            order_id: id,
+            order_status: attendeeStatus,
+            holder_name: holder.name,
+            holder_email: holder.email,
+            purchaser_name: input.customer.name,
+            purchaser_email: input.customer.email,
+            user_id: input.customer.userId,
+            optout: l.optout ? 1 : 0,
+            security_code: newSecurityCode(),
+            price: provider.paid ? priceValue(l.ticket.price) : 0,
+            currency,
+            information: JSON.stringify(holder.information),
+            source: 'checkout',
+          });
+        }
+      }
+      return id;
+    });
+  } catch (e) {
+    if (e instanceof SoldOutError) {
+      const t = lines.find((l) => l.ticket.id === e.ticketId)?.ticket;
+      return TicketErrors.ticketCapacityNotAvailable(t?.post.title ?? String(e.ticketId), e.ticketId);
+    }
+    throw e;
+  }
+
+  if (!provider.paid || !gateway) {
+    if (input.rsvpGoing) await sendTicketEmail(ctx, await attendeeIdsOfOrder(ctx.db, orderId));
+    return orderId;
+  }
+
+  // ---- Payment, outside the transaction.
+  let result: PaymentResult;
+  try {
+    result = await gateway.createPayment({
+      orderId,
+      reference: key,
+      amount: total,
+      currency,
+      description: items.map((i) => `${i.quantity} × ${i.ticketTitle}`).join(', '),
+      customer: { name: input.customer.name, email: input.customer.email },
+      returnUrl: input.returnUrl || orderUrl(ctx, { id: orderId, key }),
+    });
+  } catch (e) {
+    await closeOrder(ctx, orderId, 'pending', 'cancelled');
+    if (e instanceof PaymentGatewayError) return TicketErrors.gatewayError(e.message);
+    throw e;
+  }
+  await setOrderPayment(ctx.db, orderId, result.ref, result.redirectUrl, nowGmt(ctx));
+  const outcome = await applyPaymentStatus(ctx, orderId, 'pending', result);
+  if (outcome === 'cancelled') return TicketErrors.paymentFailed();
+  return orderId;
+}
+
+/** Moves a pending order along what the gateway reports. Returns the order's status afterwards. */
+async function applyPaymentStatus(ctx: AppContext, orderId: number, current: OrderStatus, result: PaymentResult): Promise<OrderStatus> {
+  if (current !== 'pending') return current;
+  if (result.status === 'succeeded') return (await completeOrder(ctx, orderId)) ? 'completed' : current;
+  if (result.status === 'pending') return current;
+  return (await closeOrder(ctx, orderId, 'pending', 'cancelled')) ? 'cancelled' : current;
+}
+
+/** pending → completed: pending seats become sales, attendees become `completed`, tickets are e-mailed. */
+export async function completeOrder(ctx: AppContext, orderId: number): Promise<boolean> {
+  const order = await getOrder(ctx.db, orderId);
+  if (!order) return false;
+  const now = await nowPair(ctx);
+  const won = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await transitionOrder(trx, orderId, 'pending', 'completed', now.gmt))) return false;
+    for (const item of order.items) await settlePendingSeats(trx, item.ticketId, item.quantity);
+    await setOrderAttendeesStatus(trx, orderId, 'completed');
+    await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
+    return true;
+  });
+  if (won) await sendTicketEmail(ctx, await attendeeIdsOfOrder(ctx.db, orderId));
+  return won;
+}
+
+/** `from` → `cancelled`/`refunded`: the order's seats go back on sale and its attendees follow. */
+async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, to: 'cancelled' | 'refunded'): Promise<boolean> {
+  const order = await getOrder(ctx.db, orderId);
+  if (!order) return false;
+  const now = await nowPair(ctx);
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await transitionOrder(trx, orderId, from, to, now.gmt))) return false;
+    const seatsHeld = order.provider !== 'rsvp' || (await trx.selectFrom('ticket_attendees').select('order_status').where('order_id', '=', orderId).executeTakeFirst())?.order_status === 'yes';
+    if (seatsHeld) {
+      for (const item of [...order.items].sort((a, b) => a.ticketId - b.ticketId)) {
+        await releaseSeats(trx, item.ticketId, item.quantity, from === 'pending');
+      }
+    }
+    await setOrderAttendeesStatus(trx, orderId, order.provider === 'rsvp' ? 'no' : to);
+    await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
+    return true;
+  });
+}
+
+/** Status changes a client may ask for. */
+export type OrderChange = 'completed' | 'refunded' | 'cancelled';
+
+/**
+ * Applies a requested status change: pending → completed (payment confirmed outside the gateway) or
+ * cancelled; completed → refunded, or cancelled when nothing was charged online (offline and free
+ * orders). Remote payments are refunded or cancelled at the gateway first; if that fails nothing
+ * changes. Refused changes answer 409 `order-invalid-transition`.
+ */
+export async function changeOrderStatus(ctx: AppContext, order: OrderRecord, to: OrderChange): Promise<RestError | undefined> {
+  const from = order.status;
+  const remote = order.gateway === 'remote';
+  const allowed =
+    (from === 'pending' && (to === 'completed' || to === 'cancelled')) ||
+    (from === 'completed' && ((to === 'refunded' && order.gateway !== 'free') || (to === 'cancelled' && !remote)));
+  if (!allowed) return TicketErrors.invalidTransition(from, to);
+  if (remote && to !== 'completed' && order.gatewayRef) {
+    const gateway = paymentGateway('remote', ctx.config);
+    if (!gateway) return TicketErrors.gatewayUnavailable();
+    try {
+      await (to === 'refunded' ? gateway.refund(order.gatewayRef, order.total) : gateway.cancel(order.gatewayRef));
+    } catch (e) {
+      if (e instanceof PaymentGatewayError) return TicketErrors.gatewayError(e.message);
+      throw e;
+    }
+  }
+  const done = to === 'completed' ? await completeOrder(ctx, order.id) : await closeOrder(ctx, order.id, from, to);
+  return done ? undefined : TicketErrors.invalidTransition(from, to);
+}
+
+/** Asks the gateway about a pending remote order and applies the answer. */
+export async function refreshPendingOrder(ctx: AppContext, order: OrderRecord): Promise<void> {
+  if (order.status !== 'pending' || order.gateway !== 'remote' || !order.gatewayRef) return;
+  const gateway = paymentGateway('remote', ctx.config);
+  if (!gateway) return;
+  try {
+    await applyPaymentStatus(ctx, order.id, order.status, await gateway.getPayment(order.gatewayRef));
+  } catch (e) {
+    if (!(e instanceof PaymentGatewayError)) throw e;
+    ctx.log.warn({ err: e, order: order.id }, 'could not refresh a pending payment');
+  }
+}
+
+/** The URL of an order for its buyer (the key proves ownership). */
+export function orderUrl(ctx: Pick<AppContext, 'urls'>, order: Pick<OrderRecord, 'id' | 'key'>): string {
+  return `${ticketsUrl(ctx, `/orders/${order.id}`)}?key=${order.key}`;
+}

@@ -1,0 +1,101 @@
+/**
+ * @module namespaces/tickets/qr.service
+ * QR check-in (ET `REST/V1/Endpoints/QR.php`, `TEC\Tickets\QR\Connector`): the check-in link each
+ * attendee's QR code encodes, the PNG image, and the scanner's check-in call with the original's
+ * answers, in the original's order of checks. A check-in is one conditional UPDATE, so concurrent
+ * scans of one ticket check it in exactly once.
+ */
+import QRCode from 'qrcode';
+import type { AppContext } from '../../app-context.js';
+import { getCheckinApiKey, keysMatch } from './access.js';
+import { getAttendee, markCheckedIn, type AttendeeRecord } from './attendees.repo.js';
+import { mayCheckIn } from './attendees.service.js';
+import { nowPair, TICKETS_NS } from './common.js';
+import { getTicket } from './tickets.repo.js';
+import { attendeeObjects } from './views.js';
+
+/** Site option: QR codes on tickets (the original's `tickets-enable-qr-codes`, on by default). */
+export const QR_ENABLED_OPTION = 'tickets-enable-qr-codes';
+
+/** The REST path prefix the check-in app calls, relative to the home URL (`wp-json/eventsuite/tickets/v1`). */
+function restPrefix(ctx: Pick<AppContext, 'urls'>): string {
+  const home = ctx.urls.home.replace(/\/+$/, '');
+  const root = ctx.urls.apiRoot.startsWith(home) ? ctx.urls.apiRoot.slice(home.length) : new URL(ctx.urls.apiRoot).pathname;
+  return `${root.replace(/^\/+|\/+$/g, '')}/${TICKETS_NS}`;
+}
+
+/**
+ * The link a ticket's QR code encodes, as the original builds it: the home URL with `event_qr_code=1`,
+ * the attendee ID as `ticket_id`, the `event_id`, the `security_code`, and the URL-encoded REST `path`
+ * of the check-in route. The check-in app reads these and calls `GET {path}?api_key&ticket_id&security_code`.
+ */
+export function checkinLink(ctx: Pick<AppContext, 'urls'>, a: Pick<AttendeeRecord, 'id' | 'postId' | 'securityCode'>): string {
+  const path = encodeURIComponent(`${restPrefix(ctx)}/qr`);
+  return `${ctx.urls.home}/?event_qr_code=1&ticket_id=${a.id}&event_id=${a.postId}&security_code=${encodeURIComponent(a.securityCode)}&path=${path}`;
+}
+
+/** A PNG of `text` as a QR code. */
+export function qrPng(text: string, width = 300): Promise<Buffer> {
+  return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width });
+}
+
+/** True unless an administrator turned QR codes off. */
+export async function qrEnabled(ctx: Pick<AppContext, 'options'>): Promise<boolean> {
+  const v = await ctx.options.get<unknown>(QR_ENABLED_OPTION, true);
+  return !(v === false || v === 0 || v === '0' || v === 'no' || v === '');
+}
+
+/** The scanner's parameters, echoed back on a bad key as the original does. */
+export interface CheckinCall {
+  api_key: unknown;
+  ticket_id: unknown;
+  event_id: unknown;
+  security_code: unknown;
+}
+
+/** What the QR check-in answers: a status and a plain body. */
+export interface CheckinAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export const QR_MESSAGES = {
+  securityCode: 'Security code is not valid!',
+  notFound: 'An attendee is not found with this ID.',
+  notAuthorized: "This attendee&#039;s ticket is not authorized to be Checked in. Please check the order status.",
+  alreadyCheckedIn: 'Already checked in!',
+  checkedIn: 'Checked In!',
+} as const;
+
+/**
+ * `GET /qr`: the API key must equal the stored check-in key (else 400 with the parameters echoed);
+ * then the security code must be the attendee's (403 `security_code_not_valid`; an unknown attendee
+ * has no code, so it fails here too, as upstream); the attendee must still be usable (403
+ * `attendee_not_found` when trashed or its ticket is gone); its order must be complete (403
+ * `attendee_not_authorized`); it must not be checked in yet (403 `attendee_already_checked_in`,
+ * also when a concurrent scan won). Success: 201 `{msg, attendee}` with `checkin_details.source` `app`.
+ */
+export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<CheckinAnswer> {
+  const echo = { api_key: call.api_key, ticket_id: call.ticket_id, event_id: call.event_id ?? null, security_code: call.security_code };
+  if (!keysMatch(call.api_key, await getCheckinApiKey(ctx))) return { status: 400, body: echo };
+  const id = Number(call.ticket_id);
+  if (!Number.isSafeInteger(id) || id <= 0) return { status: 400, body: echo };
+
+  const attendee = await getAttendee(ctx.db, id);
+  if (!attendee || attendee.securityCode !== String(call.security_code)) {
+    return { status: 403, body: { msg: QR_MESSAGES.securityCode, error: 'security_code_not_valid' } };
+  }
+  const ticket = await getTicket(ctx.db, attendee.ticketId);
+  if (attendee.post.status === 'trash' || !ticket) {
+    return { status: 403, body: { msg: QR_MESSAGES.notFound, error: 'attendee_not_found' } };
+  }
+  const view = async () => (await attendeeObjects(ctx, [id], true))[0];
+  if (!mayCheckIn(attendee)) {
+    return { status: 403, body: { msg: QR_MESSAGES.notAuthorized, error: 'attendee_not_authorized', attendee: await view() } };
+  }
+  const already = { status: 403, body: { msg: QR_MESSAGES.alreadyCheckedIn, error: 'attendee_already_checked_in' } };
+  if (attendee.checkedIn || attendee.qrStatus) return { ...already, body: { ...already.body, attendee: await view() } };
+  const won = await markCheckedIn(ctx.db, id, { when: await nowPair(ctx), source: 'app', author: 0 });
+  if (!won) return { ...already, body: { ...already.body, attendee: await view() } };
+  return { status: 201, body: { msg: QR_MESSAGES.checkedIn, attendee: await view() } };
+}

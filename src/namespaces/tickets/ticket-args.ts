@@ -1,0 +1,141 @@
+/**
+ * @module namespaces/tickets/ticket-args
+ * Arg fragments of the tickets namespace, after the original's validator (ET
+ * `REST/V1/Validator/Base.php`): `absint` page sizes (not range-checked), CSV-or-array lists, ID lists,
+ * `is_time` dates, `is_string`, `is_numeric`, `is_email`. Checks that need the database (an ID names a
+ * post, a ticket) run in {@link argChecks} before the permission check, in WordPress's order.
+ */
+import { validateValue } from '../../rest/args.js';
+import { sanitizeTextField } from '../../rest/wp-sanitize.js';
+import { CoreErrors, MESSAGES, RestError } from '../../rest/errors.js';
+import { absint, isPhpNumeric } from '../../rest/php-query.js';
+import type { ArgSchema, Permission, RestRequest } from '../../rest/route.js';
+import type { AppContext } from '../../app-context.js';
+import { listToArray, parseUtcTime, positiveInt, positiveIntList } from './common.js';
+import { existingPostIds, postTypes } from './posts.repo.js';
+import { TICKET_TYPES } from './providers.js';
+
+/** Item type of list args, for the `/doc` document (`oneOf` array/string). */
+export const LIST_ARGS = new WeakMap<ArgSchema, 'string' | 'integer'>();
+
+/** An integer passed through `absint` only: declared bounds are shown, not enforced. */
+export function absintArg(description: string, defaults: { default?: number; minimum?: number; maximum?: number } = {}): ArgSchema {
+  return { description, type: 'integer', ...defaults, sanitize: (v) => absint(v) };
+}
+
+/** A CSV list or array of strings (`list_to_array`). */
+export function csvArg(description: string, items: 'string' | 'integer' = 'string', extra: Partial<ArgSchema> = {}): ArgSchema {
+  const arg: ArgSchema = { description, ...extra, sanitize: (v) => listToArray(v) };
+  LIST_ARGS.set(arg, items);
+  return arg;
+}
+
+/** A CSV list or array of positive integers (`is_positive_int_list`). */
+export function idListArg(description: string): ArgSchema {
+  const arg: ArgSchema = {
+    description,
+    validate: (v) => positiveIntList(v) !== undefined,
+    sanitize: (v) => positiveIntList(v) ?? [],
+  };
+  LIST_ARGS.set(arg, 'integer');
+  return arg;
+}
+
+/** A string checked by `is_string` (scalars pass, arrays fail), cleaned by `sanitize_text_field`. */
+export function stringArg(description: string, extra: Partial<ArgSchema> = {}): ArgSchema {
+  return { description, type: 'string', ...extra, validate: (v) => typeof v === 'string' || typeof v === 'number', sanitize: (v) => sanitizeTextField(v) };
+}
+
+/** A UTC date or timestamp (`is_time`), sanitised to UTC `YYYY-MM-DD HH:MM:SS`. */
+export function timeArg(description: string): ArgSchema {
+  return {
+    description,
+    type: 'string',
+    validate: (v) => parseUtcTime(v, new Date()) !== undefined,
+    sanitize: (v) => parseUtcTime(v, new Date()),
+  };
+}
+
+/** A positive integer (`is_positive_int`). */
+export function positiveIntArg(description: string, required = false): ArgSchema {
+  return { description, type: 'integer', ...(required ? { required: true } : {}), validate: (v) => positiveInt(v) !== undefined, sanitize: (v) => positiveInt(v) };
+}
+
+/** A numeric string (`is_numeric`), kept as a string. */
+export function numericStringArg(description: string, required = false): ArgSchema {
+  return { description, type: 'string', ...(required ? { required: true } : {}), validate: (v) => (typeof v === 'string' || typeof v === 'number') && isPhpNumeric(v), sanitize: (v) => String(v) };
+}
+
+/** An e-mail address (`is_email`). */
+export function emailArg(description: string, required = false): ArgSchema {
+  return {
+    description,
+    type: 'string',
+    format: 'email',
+    ...(required ? { required: true } : {}),
+    validate: (v, _req, name) => validateValue(v, { type: 'string', format: 'email' }, name) === true,
+    sanitize: (v) => sanitizeTextField(v),
+  };
+}
+
+/** `rest_invalid_param` for `names`, shaped as the args stage makes it. */
+export function invalidParams(names: readonly string[]): RestError {
+  return new RestError('rest_invalid_param', MESSAGES.invalidParams([...names]), 400, {
+    params: Object.fromEntries(names.map((n) => [n, MESSAGES.invalidParam])),
+    details: [],
+  });
+}
+
+/** A database check of one arg: true when the value is acceptable. */
+export type ArgCheck = (value: unknown, ctx: AppContext) => Promise<boolean>;
+
+/** `is_post_id`: an existing post. */
+export const isPostId: ArgCheck = async (value, ctx) => {
+  const id = typeof value === 'number' ? value : positiveInt(value);
+  return id !== undefined && (await existingPostIds(ctx.db, [id])).has(id);
+};
+
+/** `is_post_id_list`: every ID an existing post. */
+export const isPostIdList: ArgCheck = async (value, ctx) => {
+  const ids = Array.isArray(value) ? (value as number[]) : positiveIntList(value);
+  if (!ids) return false;
+  const found = await existingPostIds(ctx.db, ids);
+  return ids.every((id) => found.has(id));
+};
+
+/** `is_ticket_id`: a ticket of any provider. */
+export const isTicketId: ArgCheck = async (value, ctx) => {
+  const id = typeof value === 'number' ? value : positiveInt(value);
+  if (id === undefined) return false;
+  const type = (await postTypes(ctx.db, [id])).get(id);
+  return type !== undefined && TICKET_TYPES.includes(type);
+};
+
+/** `is_ticket_id_list`: every ID a ticket. */
+export const isTicketIdList: ArgCheck = async (value, ctx) => {
+  const ids = Array.isArray(value) ? (value as number[]) : positiveIntList(value);
+  if (!ids) return false;
+  const types = await postTypes(ctx.db, ids);
+  return ids.every((id) => TICKET_TYPES.includes(types.get(id) ?? ''));
+};
+
+/**
+ * Runs database checks of supplied args (WordPress runs validate callbacks before the permission
+ * check), then `permission`. A failing arg answers 400 `rest_invalid_param`.
+ */
+export function argChecks(checks: Record<string, ArgCheck>, permission: Permission<AppContext>): Permission<AppContext> {
+  return async (req: RestRequest, ctx: AppContext) => {
+    const bad: string[] = [];
+    for (const [name, check] of Object.entries(checks)) {
+      if (!req.has(name)) continue;
+      if (!(await check(req.params[name], ctx))) bad.push(name);
+    }
+    if (bad.length > 0) return invalidParams(bad);
+    return permission(req, ctx);
+  };
+}
+
+/** Missing required parameters, as the args stage reports them. */
+export function missingParams(names: string[]): RestError {
+  return CoreErrors.missingParams(names);
+}

@@ -1,0 +1,378 @@
+/**
+ * @module namespaces/tickets/tickets.repo
+ * Ticket queries: loading tickets with their post and shared capacity, the filtered list, seat
+ * reservation (one conditional UPDATE per row, so concurrent buyers can never oversell) and per-ticket
+ * attendee statistics.
+ */
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Db } from '../../storage/db.js';
+import { getPostsByIds, ANY_STATUSES, type PostRecord } from '../../content/posts.js';
+import { containsPattern, ilike } from '../../storage/dialect.js';
+import type { ProviderSlug } from './providers.js';
+
+export type CapacityMode = 'own' | 'global' | 'capped' | '';
+
+/** Modes whose sales also count against the post's shared capacity. */
+export const SHARED_MODES: readonly CapacityMode[] = ['global', 'capped'];
+
+export interface SharedCapacity {
+  capacity: number;
+  sold: number;
+}
+
+/** A ticket with its post row and, for shared modes, the post's shared capacity. */
+export interface TicketRecord {
+  id: number;
+  postId: number;
+  provider: ProviderSlug;
+  type: string;
+  price: string;
+  currency: string;
+  showDescription: boolean;
+  startLocal: string;
+  startGmt: string;
+  endLocal: string;
+  endGmt: string;
+  sku: string;
+  iac: string;
+  /** Own seat limit, -1 when the ticket has none of its own. */
+  capacity: number;
+  capacityMode: CapacityMode;
+  /** Seats taken, pending included. */
+  sold: number;
+  pending: number;
+  shared: SharedCapacity | null;
+  post: PostRecord;
+}
+
+/** Tickets by ID with their posts and shared capacities (three queries). */
+export async function loadTickets(db: Db, ids: readonly number[]): Promise<Map<number, TicketRecord>> {
+  const out = new Map<number, TicketRecord>();
+  if (ids.length === 0) return out;
+  const unique = [...new Set(ids)];
+  const rows = await db.selectFrom('ticket_details').selectAll().where('ticket_id', 'in', unique).execute();
+  if (rows.length === 0) return out;
+  const posts = await getPostsByIds(db, rows.map((r) => Number(r.ticket_id)));
+  const sharedRows = await db
+    .selectFrom('ticket_shared_capacity')
+    .selectAll()
+    .where('post_id', 'in', [...new Set(rows.map((r) => Number(r.post_id)))])
+    .execute();
+  const shared = new Map(sharedRows.map((s) => [Number(s.post_id), { capacity: Number(s.capacity), sold: Number(s.sold) }]));
+  for (const r of rows) {
+    const id = Number(r.ticket_id);
+    const post = posts.get(id);
+    if (!post) continue;
+    const mode = r.capacity_mode as CapacityMode;
+    out.set(id, {
+      id,
+      postId: Number(r.post_id),
+      provider: r.provider as ProviderSlug,
+      type: r.type,
+      price: r.price,
+      currency: r.currency,
+      showDescription: Number(r.show_description) === 1,
+      startLocal: r.start_local,
+      startGmt: r.start_gmt,
+      endLocal: r.end_local,
+      endGmt: r.end_gmt,
+      sku: r.sku,
+      iac: r.iac,
+      capacity: Number(r.capacity),
+      capacityMode: mode,
+      sold: Number(r.sold),
+      pending: Number(r.pending),
+      shared: SHARED_MODES.includes(mode) ? shared.get(Number(r.post_id)) ?? { capacity: 0, sold: 0 } : null,
+      post,
+    });
+  }
+  return out;
+}
+
+/** One ticket, or undefined. */
+export async function getTicket(db: Db, id: number): Promise<TicketRecord | undefined> {
+  return (await loadTickets(db, [id])).get(id);
+}
+
+/** IDs of the tickets sold for a post, in ID order. */
+export async function ticketIdsForPost(db: Db, postId: number): Promise<number[]> {
+  const rows = await db.selectFrom('ticket_details').select('ticket_id').where('post_id', '=', postId).orderBy('ticket_id').execute();
+  return rows.map((r) => Number(r.ticket_id));
+}
+
+/** Number of tickets per post (posts without tickets are absent). */
+export async function ticketCountsByPost(db: Db, postIds: readonly number[]): Promise<Map<number, number>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('ticket_details')
+    .select(['post_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('post_id', 'in', [...new Set(postIds)])
+    .groupBy('post_id')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.post_id), Number(r.n)]));
+}
+
+export interface TicketDetailsValues {
+  post_id: number;
+  provider: ProviderSlug;
+  type: string;
+  price: string;
+  currency: string;
+  show_description: number;
+  start_local: string;
+  start_gmt: string;
+  end_local: string;
+  end_gmt: string;
+  sku: string;
+  iac: string;
+  capacity: number;
+  capacity_mode: CapacityMode;
+}
+
+export async function insertTicketDetails(db: Db, ticketId: number, values: TicketDetailsValues): Promise<void> {
+  await db.insertInto('ticket_details').values({ ticket_id: ticketId, ...values, sold: 0, pending: 0 }).execute();
+}
+
+export async function updateTicketDetails(db: Db, ticketId: number, patch: Partial<TicketDetailsValues>): Promise<void> {
+  if (Object.keys(patch).length === 0) return;
+  await db.updateTable('ticket_details').set(patch).where('ticket_id', '=', ticketId).execute();
+}
+
+/** Sets (creating if needed) the shared capacity of a post. */
+export async function setSharedCapacity(db: Db, postId: number, capacity: number): Promise<void> {
+  await db
+    .insertInto('ticket_shared_capacity')
+    .values({ post_id: postId, capacity, sold: 0 })
+    .onConflict((oc) => oc.column('post_id').doUpdateSet({ capacity }))
+    .execute();
+}
+
+/** The post's shared capacity row, if it has one. */
+export async function getSharedCapacity(db: Db, postId: number): Promise<SharedCapacity | undefined> {
+  const row = await db.selectFrom('ticket_shared_capacity').selectAll().where('post_id', '=', postId).executeTakeFirst();
+  return row ? { capacity: Number(row.capacity), sold: Number(row.sold) } : undefined;
+}
+
+/** Adds `delta` (may be negative) to the seats counted against a post's shared capacity. */
+export async function adjustSharedSold(db: Db, postId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db
+    .insertInto('ticket_shared_capacity')
+    .values({ post_id: postId, capacity: 0, sold: Math.max(delta, 0) })
+    .onConflict((oc) => oc.column('post_id').doUpdateSet((eb) => ({ sold: eb('ticket_shared_capacity.sold', '+', delta) })))
+    .execute();
+}
+
+/** Thrown inside a transaction when a seat reservation finds no room; the transaction rolls back. */
+export class SoldOutError extends Error {
+  constructor(readonly ticketId: number) {
+    super(`ticket ${ticketId} has no room`);
+  }
+}
+
+/**
+ * Takes `quantity` seats of a ticket. Each row is changed by one conditional UPDATE, so the check and
+ * the increment are atomic on both engines: the ticket's own limit, then (for shared modes) the
+ * post's shared capacity. Throws {@link SoldOutError} when either has no room; run it inside a
+ * transaction so a failed shared check undoes the ticket's increment. Callers holding several
+ * tickets reserve them in ascending ID order (rows are always locked tickets first, then shared rows).
+ */
+export async function reserveSeats(db: Db, ticketId: number, quantity: number, pending: boolean): Promise<void> {
+  const row = await db
+    .updateTable('ticket_details')
+    .set((eb) => ({
+      sold: eb('sold', '+', quantity),
+      pending: pending ? eb('pending', '+', quantity) : eb.ref('pending'),
+    }))
+    .where('ticket_id', '=', ticketId)
+    .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('sold', '+', quantity), '<=', eb.ref('capacity'))]))
+    .returning(['post_id', 'capacity_mode'])
+    .executeTakeFirst();
+  if (!row) throw new SoldOutError(ticketId);
+  if (!SHARED_MODES.includes(row.capacity_mode as CapacityMode)) return;
+  const shared = await db
+    .updateTable('ticket_shared_capacity')
+    .set((eb) => ({ sold: eb('sold', '+', quantity) }))
+    .where('post_id', '=', Number(row.post_id))
+    .where((eb) => eb(eb('sold', '+', quantity), '<=', eb.ref('capacity')))
+    .returning('sold')
+    .executeTakeFirst();
+  if (!shared) throw new SoldOutError(ticketId);
+}
+
+/** Gives back seats (cancelled or refunded orders, RSVPs changed to "not going"). */
+export async function releaseSeats(db: Db, ticketId: number, quantity: number, wasPending: boolean): Promise<void> {
+  const row = await db
+    .updateTable('ticket_details')
+    .set((eb) => ({
+      sold: sql<number>`CASE WHEN ${eb.ref('sold')} >= ${quantity} THEN ${eb.ref('sold')} - ${quantity} ELSE 0 END`,
+      pending: wasPending ? sql<number>`CASE WHEN ${eb.ref('pending')} >= ${quantity} THEN ${eb.ref('pending')} - ${quantity} ELSE 0 END` : eb.ref('pending'),
+    }))
+    .where('ticket_id', '=', ticketId)
+    .returning(['post_id', 'capacity_mode'])
+    .executeTakeFirst();
+  if (!row || !SHARED_MODES.includes(row.capacity_mode as CapacityMode)) return;
+  await db
+    .updateTable('ticket_shared_capacity')
+    .set((eb) => ({ sold: sql<number>`CASE WHEN ${eb.ref('sold')} >= ${quantity} THEN ${eb.ref('sold')} - ${quantity} ELSE 0 END` }))
+    .where('post_id', '=', Number(row.post_id))
+    .execute();
+}
+
+/** Pending seats became completed sales. */
+export async function settlePendingSeats(db: Db, ticketId: number, quantity: number): Promise<void> {
+  await db
+    .updateTable('ticket_details')
+    .set((eb) => ({ pending: sql<number>`CASE WHEN ${eb.ref('pending')} >= ${quantity} THEN ${eb.ref('pending')} - ${quantity} ELSE 0 END` }))
+    .where('ticket_id', '=', ticketId)
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+// ---------------------------------------------------------------------------------------------
+
+export interface TicketStats {
+  attendees: number;
+  checkedIn: number;
+  going: number;
+  notGoing: number;
+}
+
+/** Attendee counts per ticket (one grouped query). */
+export async function ticketStats(db: Db, ticketIds: readonly number[]): Promise<Map<number, TicketStats>> {
+  const out = new Map<number, TicketStats>();
+  if (ticketIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('ticket_attendees')
+    .select((eb) => [
+      'ticket_id',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('checked_in').as('checked'),
+      eb.fn.sum<number>(sql<number>`CASE WHEN order_status = 'yes' THEN 1 ELSE 0 END`).as('going'),
+    ])
+    .where('ticket_id', 'in', [...new Set(ticketIds)])
+    .groupBy('ticket_id')
+    .execute();
+  for (const r of rows) {
+    const n = Number(r.n);
+    const going = Number(r.going ?? 0);
+    out.set(Number(r.ticket_id), { attendees: n, checkedIn: Number(r.checked ?? 0), going, notGoing: n - going });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list
+// ---------------------------------------------------------------------------------------------
+
+/** Filters of `GET /tickets`, already resolved by the service. */
+export interface TicketListQuery {
+  search?: string;
+  includePosts?: number[];
+  excludePosts?: number[];
+  isAvailable?: boolean;
+  providers?: ProviderSlug[];
+  afterGmt?: string;
+  beforeGmt?: string;
+  include?: number[];
+  exclude?: number[];
+  availableFromGmt?: string;
+  availableUntilGmt?: string;
+  /** Parent post statuses; undefined = any. */
+  postStatuses?: readonly string[];
+  /** Ticket statuses; undefined = any. */
+  statuses?: readonly string[];
+  currencies?: string[];
+  /** Plus add-on only: tickets here never collect attendee information. */
+  attendeeInformation?: boolean;
+  attendeesBetween?: [number, number];
+  checkedInBetween?: [number, number];
+  capacityBetween?: [number, number];
+  /** Limits non-manage callers to what they may read. */
+  visibility?: { userId: number; readPrivate: boolean };
+  orderby: 'id' | 'include' | 'title' | 'slug';
+  order: 'ASC' | 'DESC';
+  limit: number;
+  offset: number;
+}
+
+function listBase(db: Db, q: TicketListQuery) {
+  let query = db
+    .selectFrom('ticket_details as t')
+    .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
+    .leftJoin('posts as pp', 'pp.id', 't.post_id')
+    .leftJoin('ticket_shared_capacity as s', 's.post_id', 't.post_id');
+  if (q.search) {
+    const pattern = containsPattern(q.search);
+    query = query.where((eb) => eb.or([ilike(db, eb.ref('tp.title'), pattern), ilike(db, eb.ref('tp.content'), pattern)]));
+  }
+  if (q.includePosts) query = q.includePosts.length ? query.where('t.post_id', 'in', q.includePosts) : query.where(sql<SqlBool>`1 = 0`);
+  if (q.excludePosts?.length) query = query.where('t.post_id', 'not in', q.excludePosts);
+  if (q.isAvailable !== undefined) {
+    const available = sql<SqlBool>`((t.capacity < 0 OR t.sold < t.capacity) AND (t.capacity_mode NOT IN ('global', 'capped') OR COALESCE(s.sold, 0) < COALESCE(s.capacity, 0)))`;
+    query = query.where(q.isAvailable ? available : sql<SqlBool>`NOT ${available}`);
+  }
+  if (q.providers) query = q.providers.length ? query.where('t.provider', 'in', q.providers) : query.where(sql<SqlBool>`1 = 0`);
+  if (q.afterGmt) query = query.where('tp.date_gmt', '>=', q.afterGmt);
+  if (q.beforeGmt) query = query.where('tp.date_gmt', '<=', q.beforeGmt);
+  if (q.include) query = q.include.length ? query.where('t.ticket_id', 'in', q.include) : query.where(sql<SqlBool>`1 = 0`);
+  if (q.exclude?.length) query = query.where('t.ticket_id', 'not in', q.exclude);
+  if (q.availableFromGmt) query = query.where((eb) => eb.or([eb('t.end_gmt', '=', ''), eb('t.end_gmt', '>=', q.availableFromGmt!)]));
+  if (q.availableUntilGmt) query = query.where((eb) => eb.or([eb('t.start_gmt', '=', ''), eb('t.start_gmt', '<=', q.availableUntilGmt!)]));
+  if (q.postStatuses) query = query.where('pp.status', 'in', q.postStatuses.length ? q.postStatuses : ['']);
+  if (q.statuses) query = query.where('tp.status', 'in', q.statuses.length ? q.statuses : ['']);
+  if (q.currencies) query = q.currencies.length ? query.where('t.currency', 'in', q.currencies) : query.where(sql<SqlBool>`1 = 0`);
+  if (q.attendeeInformation === true) query = query.where(sql<SqlBool>`1 = 0`);
+  const countOf = (extra: Expression<SqlBool> | null) =>
+    sql<number>`(SELECT COUNT(*) FROM ticket_attendees a WHERE a.ticket_id = t.ticket_id${extra ? sql` AND ${extra}` : sql``})`;
+  if (q.attendeesBetween) query = query.where(sql<SqlBool>`${countOf(null)} BETWEEN ${q.attendeesBetween[0]} AND ${q.attendeesBetween[1]}`);
+  if (q.checkedInBetween) {
+    query = query.where(sql<SqlBool>`${countOf(sql<SqlBool>`a.checked_in = 1`)} BETWEEN ${q.checkedInBetween[0]} AND ${q.checkedInBetween[1]}`);
+  }
+  if (q.capacityBetween) {
+    const shown = sql<number>`CASE WHEN t.capacity_mode = 'global' THEN COALESCE(s.capacity, 0) ELSE t.capacity END`;
+    query = query.where(sql<SqlBool>`${shown} BETWEEN ${q.capacityBetween[0]} AND ${q.capacityBetween[1]}`);
+  }
+  if (q.visibility && !q.visibility.readPrivate) {
+    const uid = q.visibility.userId;
+    query = query.where((eb) => eb.or([eb('tp.status', '=', 'publish'), eb.and([eb('tp.author', '=', uid), eb(sql.lit(uid), '>', 0)])]));
+    query = query.where((eb) => eb.or([eb('pp.status', '=', 'publish'), eb.and([eb('pp.author', '=', uid), eb(sql.lit(uid), '>', 0)])]));
+  }
+  return query;
+}
+
+/** One page of ticket IDs and the total number of matches. */
+export async function listTicketIds(db: Db, q: TicketListQuery): Promise<{ ids: number[]; total: number }> {
+  const base = listBase(db, q);
+  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  if (total === 0) return { ids: [], total };
+  const dir = q.order === 'DESC' ? 'desc' : 'asc';
+  let query = base.select('t.ticket_id');
+  switch (q.orderby) {
+    case 'title':
+      query = query.orderBy('tp.title', dir).orderBy('t.ticket_id', 'asc');
+      break;
+    case 'slug':
+      query = query.orderBy('tp.slug', dir).orderBy('t.ticket_id', 'asc');
+      break;
+    case 'include':
+      if (q.include?.length) {
+        const cases = sql.join(q.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+        query = query.orderBy(sql`CASE t.ticket_id ${cases} ELSE ${q.include.length} END`, dir).orderBy('t.ticket_id', 'asc');
+      } else {
+        query = query.orderBy('t.ticket_id', dir);
+      }
+      break;
+    default:
+      query = query.orderBy('t.ticket_id', dir);
+  }
+  const rows = await query.limit(q.limit).offset(q.offset).execute();
+  return { ids: rows.map((r) => Number(r.ticket_id)), total };
+}
+
+/** Statuses a `post_status`/`status` list names: `any` covers every status but trash and auto-draft. */
+export function statusList(values: readonly string[]): readonly string[] {
+  return values.includes('any') ? ANY_STATUSES : values;
+}

@@ -1,0 +1,100 @@
+/**
+ * @module remote/payment-gateway
+ * The payment gateway contract ticket orders are paid through, the built-in offline gateway
+ * ("pay at the door") and the factory that picks a gateway by name. The remote gateway, reached over
+ * HTTP at `config.remotes.payments` (`REMOTE_PAYMENTS_URL`), lives in `payment-gateway-remote.ts`.
+ *
+ * @example
+ * const gateway = paymentGateway('offline', ctx.config);
+ * const result = await gateway.createPayment({ orderId: 41, reference: 'k3y', amount: 24, currency: 'USD', ... });
+ * // { ref: 'offline-41', status: 'succeeded', redirectUrl: '' }
+ */
+import type { Config } from '../config.js';
+import { remotePaymentGateway } from './payment-gateway-remote.js';
+
+/** What an order asks a gateway to collect. */
+export interface PaymentRequest {
+  orderId: number;
+  /** The order's secret key, unique per order (idempotency key for the gateway). */
+  reference: string;
+  amount: number;
+  currency: string;
+  description: string;
+  customer: { name: string; email: string };
+  /** Where the gateway sends the buyer back after paying on its own page. */
+  returnUrl: string;
+}
+
+/** A payment's state as the gateway reports it. */
+export type PaymentStatus = 'succeeded' | 'pending' | 'failed' | 'refunded' | 'cancelled';
+
+export interface PaymentResult {
+  /** The gateway's reference of the payment. */
+  ref: string;
+  status: PaymentStatus;
+  /** A page where the buyer completes the payment (pending payments), `''` when none. */
+  redirectUrl: string;
+}
+
+/** The gateway could not be reached or answered with an error. */
+export class PaymentGatewayError extends Error {
+  constructor(
+    message: string,
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+    this.name = 'PaymentGatewayError';
+  }
+}
+
+/** One way of collecting money for an order. */
+export interface PaymentGateway {
+  /** `offline` or `remote`: stored on the order. */
+  readonly id: GatewayName;
+  /** Starts collecting a payment. */
+  createPayment(request: PaymentRequest): Promise<PaymentResult>;
+  /** The current state of a payment. */
+  getPayment(ref: string): Promise<PaymentResult>;
+  /** Gives money back (the whole payment). */
+  refund(ref: string, amount: number): Promise<PaymentResult>;
+  /** Abandons a payment that has not completed. */
+  cancel(ref: string): Promise<PaymentResult>;
+}
+
+export type GatewayName = 'offline' | 'remote';
+
+/** Gateway names a checkout may ask for. */
+export const GATEWAY_NAMES: readonly GatewayName[] = Object.freeze(['offline', 'remote']);
+
+/**
+ * Pay at the door: nothing is charged online. The order is complete at checkout — tickets are issued
+ * and e-mailed — and the amount is collected at the entrance. Refunds and cancellations are recorded
+ * on the order; the money, if any changed hands, is handed back at the desk.
+ */
+export const offlineGateway: PaymentGateway = Object.freeze({
+  id: 'offline' as const,
+  async createPayment(request: PaymentRequest): Promise<PaymentResult> {
+    return { ref: `offline-${request.orderId}`, status: 'succeeded', redirectUrl: '' };
+  },
+  async getPayment(ref: string): Promise<PaymentResult> {
+    return { ref, status: 'succeeded', redirectUrl: '' };
+  },
+  async refund(ref: string): Promise<PaymentResult> {
+    return { ref, status: 'refunded', redirectUrl: '' };
+  },
+  async cancel(ref: string): Promise<PaymentResult> {
+    return { ref, status: 'cancelled', redirectUrl: '' };
+  },
+});
+
+/** The default gateway: the remote one when its endpoint is configured, else offline. */
+export function defaultGatewayName(config: Pick<Config, 'remotes'>): GatewayName {
+  return config.remotes.payments ? 'remote' : 'offline';
+}
+
+/** The gateway called `name`; undefined when it is the remote one and no endpoint is configured. */
+export function paymentGateway(name: GatewayName, config: Pick<Config, 'remotes'>): PaymentGateway | undefined {
+  if (name === 'offline') return offlineGateway;
+  const endpoint = config.remotes.payments;
+  return endpoint ? remotePaymentGateway(endpoint) : undefined;
+}

@@ -1,0 +1,176 @@
+/**
+ * @module rest/wp-sanitize
+ * WordPress's text and URL cleaning as the REST schema sanitiser applies it: `sanitize_text_field`,
+ * `sanitize_textarea_field` (with PHP `strip_tags`), `esc_url_raw` (with `wp_kses_bad_protocol`) and
+ * `sanitize_hex_color`. Other modules use them directly for values WordPress cleans the same way.
+ *
+ * @example
+ * sanitizeTextField('  a\n\t<b>b</b>  ');   // 'a b'
+ * escUrlRaw('javascript:alert(1)');        // ''
+ * escUrlRaw('example.com');                // 'http://example.com'
+ */
+import { phpString } from './php-query.js';
+import { asciiLower, isContainer, phpLtrim, phpTrim } from './php-builtins.js';
+import { isHexColor } from './formats.js';
+
+const WHITESPACE_RUNS = /[\r\n\t ]+/g;
+const PERCENT_ESCAPE = /%[a-f0-9]{2}/i;
+const SPACE_RUNS = / +/g;
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const PRE_KSES_LESS_THAN = /<[^>]*?(?:(?=<)|>|$)/g;
+const SCRIPT_STYLE = /<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi;
+const HTML_SPECIALS = /&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)|[<>"']/gi;
+const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+
+function escHtml(text: string): string {
+  return text.replace(HTML_SPECIALS, (c) => HTML_ENTITIES[c] ?? c);
+}
+
+/** PHP `strip_tags`: tags (quotes respected), comments; a `<` before whitespace is text. */
+function stripTags(text: string): string {
+  let out = '';
+  let inTag = false;
+  let inComment = false;
+  let quote = '';
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inComment) {
+      if (text.startsWith('-->', i)) {
+        inComment = false;
+        i += 2;
+      }
+    } else if (!inTag) {
+      if (c !== '<') out += c;
+      else if (' \t\n\r\v\f'.includes(text[i + 1] ?? 'x')) out += c;
+      else if (text.startsWith('!--', i + 1)) {
+        inComment = true;
+        i += 3;
+      } else inTag = true;
+    } else if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '<') {
+      depth++;
+    } else if (c === '>') {
+      if (depth > 0) depth--;
+      else inTag = false;
+    }
+  }
+  return out;
+}
+
+function sanitizeText(value: unknown, keepNewlines: boolean): string {
+  if (isContainer(value)) return '';
+  let text = phpString(value);
+  if (LONE_SURROGATE.test(text)) return '';
+  if (text.includes('<')) {
+    text = text.replace(PRE_KSES_LESS_THAN, (m) => (m.includes('>') ? m : escHtml(m)));
+    text = phpTrim(stripTags(text.replace(SCRIPT_STYLE, '')));
+    text = text.replaceAll('<\n', '&lt;\n');
+  }
+  if (!keepNewlines) text = text.replace(WHITESPACE_RUNS, ' ');
+  text = phpTrim(text);
+  let found = false;
+  for (let m = PERCENT_ESCAPE.exec(text); m; m = PERCENT_ESCAPE.exec(text)) {
+    text = text.replaceAll(m[0], '');
+    found = true;
+  }
+  return found ? phpTrim(text.replace(SPACE_RUNS, ' ')) : text;
+}
+
+/**
+ * WordPress `sanitize_text_field`: invalid UTF-8 → `""`, tags stripped (a lone `<` becomes `&lt;`),
+ * whitespace runs collapsed to one space, trimmed, percent-encoded octets removed.
+ */
+export function sanitizeTextField(value: unknown): string {
+  return sanitizeText(value, false);
+}
+
+/** WordPress `sanitize_textarea_field`: as {@link sanitizeTextField} but newlines are kept. */
+export function sanitizeTextareaField(value: unknown): string {
+  return sanitizeText(value, true);
+}
+
+const URL_DISALLOWED = /[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi;
+const URL_CRLF = /%0[dDaA]/g;
+const MAILTO = /^mailto:/i;
+const PHP_FILE = /^[a-z0-9-]+?\.php/i;
+const URL_FRONT = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
+const URL_BRACKETS = /[[\]]/g;
+const COLON_ENTITY_UNTERMINATED = /(&#0*58(?![;0-9])|&#x0*3a(?![;a-f0-9]))/gi;
+const PROTOCOL_SEPARATOR = /:|&#0*58;|&#x0*3a;|&colon;/i;
+const DECIMAL_ENTITY = /&#(\d+);/g;
+const HEX_ENTITY = /&#x([0-9a-f]+);/gi;
+const ASCII_WHITESPACE = /[\t\n\v\f\r ]/g;
+const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set([
+  'http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed',
+  'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn',
+]);
+
+function badProtocolOnce2(scheme: string): string {
+  const decoded = scheme
+    .replace(DECIMAL_ENTITY, (_, n: string) => String.fromCharCode(Number(n) % 256))
+    .replace(HEX_ENTITY, (_, h: string) => String.fromCharCode(parseInt(h, 16) % 256))
+    .replace(ASCII_WHITESPACE, '');
+  const lower = asciiLower(decoded);
+  return ALLOWED_PROTOCOLS.has(lower) ? `${lower}:` : '';
+}
+
+function badProtocolOnce(content: string, depth: number): string {
+  const text = content.replace(COLON_ENTITY_UNTERMINATED, '$1;');
+  const m = PROTOCOL_SEPARATOR.exec(text);
+  if (!m || text.slice(0, m.index).includes('/?')) return text;
+  let rest = phpTrim(text.slice(m.index + m[0].length));
+  const protocol = badProtocolOnce2(text.slice(0, m.index));
+  if (protocol === 'feed:') {
+    if (depth > 2) return '';
+    rest = badProtocolOnce(rest, depth + 1);
+    if (rest === '' || rest === '0') return rest;
+  }
+  return protocol + rest;
+}
+
+/** `wp_kses_bad_protocol` (input already free of NUL and control characters). */
+function badProtocol(url: string): string {
+  if (url.startsWith('https://') || url.startsWith('http://')) return url;
+  let content = url;
+  let original: string;
+  let iterations = 0;
+  do {
+    original = content;
+    content = badProtocolOnce(content, 1);
+  } while (original !== content && ++iterations < 6);
+  return original !== content ? '' : content;
+}
+
+/**
+ * WordPress `esc_url_raw` / `sanitize_url`: unsafe characters removed, `http://` added to a
+ * scheme-less host, brackets outside the authority percent-encoded, and `""` for a scheme outside
+ * `wp_allowed_protocols` (`javascript:`, `data:`, …).
+ */
+export function escUrlRaw(value: unknown): string {
+  if (isContainer(value)) return '';
+  const raw = phpString(value);
+  if (raw === '') return raw;
+  let url = phpLtrim(raw).replaceAll(' ', '%20').replace(URL_DISALLOWED, '');
+  if (url === '') return url;
+  if (!MAILTO.test(url)) {
+    while (URL_CRLF.test(url)) url = url.replace(URL_CRLF, '');
+  }
+  url = url.replaceAll(';//', '://');
+  if (!url.includes(':') && !'/#?'.includes(url[0]!) && !PHP_FILE.test(url)) url = 'http://' + url;
+  if (url.includes('[') || url.includes(']')) {
+    const front = URL_FRONT.exec(url)?.[0] ?? '';
+    url = front + url.slice(front.length).replace(URL_BRACKETS, (b) => (b === '[' ? '%5B' : '%5D'));
+  }
+  if (url[0] === '/') return url;
+  const good = badProtocol(url);
+  return asciiLower(good) !== asciiLower(url) ? '' : good;
+}
+
+/** `sanitize_hex_color`, cast to string as `rest_sanitize_value_from_schema` does: the colour or `""`. */
+export function sanitizeHexColor(value: unknown): string {
+  return value !== '' && isHexColor(value) ? phpString(value) : '';
+}
