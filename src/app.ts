@@ -14,6 +14,7 @@ import { createMailer, type Mailer } from './remote/mailer.js';
 import { createAuthenticator } from './auth/index.js';
 import { applicationPasswordsAvailable } from './auth/availability.js';
 import { registerAdminPages } from './admin/index.js';
+import { registerIcalRoutes } from './namespaces/events/ical/index.js';
 import { batchRoute } from './rest/batch.js';
 import { Discovery, namespaceIndexRoute, siteIndexRoute } from './rest/discovery.js';
 import { Dispatcher } from './rest/dispatch.js';
@@ -126,6 +127,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const authenticator = createAuthenticator(ctx);
   registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery, authenticator });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
+  registerIcalRoutes(app, ctx, { authenticator, dispatcher });
 
   let openapi: string | undefined;
   app.get('/openapi.json', async (_request, reply) => {

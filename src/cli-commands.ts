@@ -3,8 +3,12 @@
  * Commands areas add to the command line (seed, import, check-in key). Each names itself, its usage
  * line and what it runs.
  */
+import cliProgress from 'cli-progress';
 import type { App } from './app.js';
 import type { Config } from './config.js';
+import { findUserByLogin } from './auth/index.js';
+import { seedEvents } from './namespaces/events/index.js';
+import { importIcs } from './namespaces/events/ical/index.js';
 
 export interface CommandInput {
   config: Config;
@@ -20,4 +24,81 @@ export interface CommandExtension {
   run(input: CommandInput): Promise<number>;
 }
 
-export const commandExtensions: CommandExtension[] = [];
+/** A progress bar on stderr (drawn only on a terminal), started on the first update. */
+function progressBar(label: string): { update(done: number, total: number): void; stop(): void } {
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: `${label} [{bar}] {percentage}% | {value}/{total}`, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) {
+        bar.start(total, done);
+        started = true;
+      } else {
+        bar.setTotal(total);
+        bar.update(done);
+      }
+    },
+    stop() {
+      if (started) bar.stop();
+      started = false;
+    },
+  };
+}
+
+/** `seed --events N`: realistic calendar data (venues, organizers, terms, N events). */
+const seedCommand: CommandExtension = {
+  name: 'seed',
+  usage: `${'seed --events N'.padEnd(30)}create N demo events with venues, organizers, categories and tags\n      [--json]`,
+  async run({ values, withApp, print }) {
+    const raw = typeof values.events === 'string' ? values.events.trim() : '';
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error('seed needs --events N (a positive integer)');
+    const events = Number(raw);
+    return withApp(async (app) => {
+      const bar = progressBar('events');
+      try {
+        const result = await seedEvents(app.ctx, { events, onProgress: (done, total) => bar.update(done, total) });
+        bar.stop();
+        print(
+          { ...result },
+          `seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${(result.ms / 1000).toFixed(1)} s`,
+        );
+        return 0;
+      } finally {
+        bar.stop();
+      }
+    });
+  },
+};
+
+/** `import ics FILE|URL`: events from an iCalendar file, matched by UID. */
+const importCommand: CommandExtension = {
+  name: 'import',
+  usage: `${'import ics FILE|URL'.padEnd(30)}create or update events from an iCalendar file or URL (by UID)\n      [--user LOGIN] [--json]`,
+  async run({ values, args, withApp, print }) {
+    const [kind, source] = args;
+    if (kind !== 'ics' || !source) throw new Error('usage: eventsuite import ics FILE|URL');
+    return withApp(async (app) => {
+      let user;
+      if (typeof values.user === 'string' && values.user !== '') {
+        user = await findUserByLogin(app.ctx, values.user);
+        if (!user) throw new Error(`no user with login ${values.user}`);
+      }
+      const bar = progressBar('events');
+      try {
+        const result = await importIcs(app.ctx, source, { ...(user ? { user } : {}), onProgress: (done, total) => bar.update(done, total) });
+        bar.stop();
+        const lines = [`imported ${source}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.skipped.length} skipped`];
+        for (const s of result.skipped) lines.push(`  skipped ${s.uid || '(no UID)'}: ${s.reason}`);
+        print({ ...result }, lines.join('\n'));
+        return 0;
+      } finally {
+        bar.stop();
+      }
+    });
+  },
+};
+
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand];

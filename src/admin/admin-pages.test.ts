@@ -36,7 +36,7 @@ function browser(t: TestApp) {
     }
     const res = await t.app.inject({ method, url: path, headers, ...(payload !== undefined ? { payload } : {}) });
     absorb(jar, res.headers['set-cookie']);
-    return { status: res.statusCode, headers: res.headers, body: res.body };
+    return { status: res.statusCode, headers: res.headers as PageResponse['headers'], body: res.body };
   };
   return {
     jar,
@@ -54,7 +54,7 @@ function field(html: string, name: string): string {
 const LOGIN = '/wp-admin/wp-login.php';
 const AUTHORIZE = '/wp-admin/authorize-application.php';
 
-async function signIn(t: TestApp, b: ReturnType<typeof browser>, login: string, password: string, ip?: string): Promise<PageResponse> {
+async function signIn(b: ReturnType<typeof browser>, login: string, password: string, ip?: string): Promise<PageResponse> {
   const form = await b.get(LOGIN, ip);
   return b.post(LOGIN, { log: login, pwd: password, _wpnonce: field(form.body, '_wpnonce'), redirect_to: '' }, ip);
 }
@@ -109,7 +109,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
     it('refuses wrong passwords, missing cookies and stale forms', async () => {
       const user = await t.createUser('author');
       const b = browser(t);
-      const wrong = await signIn(t, b, user.login, 'nope', '192.0.2.50');
+      const wrong = await signIn(b, user.login, 'nope', '192.0.2.50');
       expect(wrong.status).toBe(200);
       expect(wrong.body).toContain('incorrect password');
       expect(Object.keys(b.jar).some((k) => k.startsWith('wordpress_logged_in_'))).toBe(false);
@@ -123,17 +123,17 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
     it('slows down guessing: 429 with Retry-After after 10 failures from one address', async () => {
       const user = await t.createUser('author');
       const b = browser(t);
-      for (let i = 0; i < 10; i++) expect((await signIn(t, b, user.login, `guess${i}`, '192.0.2.99')).status).toBe(200);
-      const refused = await signIn(t, b, user.login, `${user.login}-password`, '192.0.2.99');
+      for (let i = 0; i < 10; i++) expect((await signIn(b, user.login, `guess${i}`, '192.0.2.99')).status).toBe(200);
+      const refused = await signIn(b, user.login, `${user.login}-password`, '192.0.2.99');
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      expect((await signIn(t, browser(t), user.login, `${user.login}-password`, '192.0.2.98')).status).toBe(302);
+      expect((await signIn(browser(t), user.login, `${user.login}-password`, '192.0.2.98')).status).toBe(302);
     });
 
     it('signs out with the nonce link; the old cookie stops working; without the nonce it asks first', async () => {
       const user = await t.createUser('author');
       const b = browser(t);
-      await signIn(t, b, user.login, `${user.login}-password`);
+      await signIn(b, user.login, `${user.login}-password`);
       const old = { ...b.jar };
       const dash = await b.get('/wp-admin/index.php');
       const logoutHref = /href="([^"]*action=logout[^"]*)"/.exec(dash.body)![1]!.replace(/&#38;/g, '&');
@@ -158,7 +158,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       const user = await t.createUser('author');
       const b = browser(t);
       expect((await b.get('/wp-admin/admin-ajax.php?action=rest-nonce')).body).toBe('0');
-      await signIn(t, b, user.login, `${user.login}-password`);
+      await signIn(b, user.login, `${user.login}-password`);
       const res = await b.get('/wp-admin/admin-ajax.php?action=rest-nonce');
       expect(res.status).toBe(200);
       expect(res.body).toMatch(/^[0-9a-f]{10}$/);
@@ -184,7 +184,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
 
     it('shows the request, escaped, with where approve and reject lead', async () => {
       const b = browser(t);
-      await signIn(t, b, 'admin', 'admin-password');
+      await signIn(b, 'admin', 'admin-password');
       const res = await b.get(`${AUTHORIZE}?app_name=${encodeURIComponent('<script>x</script>')}&success_url=${encodeURIComponent('https://app.example/cb?a=1')}`);
       expect(res.status).toBe(200);
       expect(res.body).not.toContain('<script>x');
@@ -196,7 +196,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
 
     it('approves: redirects to success_url with site_url, user_login and a working password', async () => {
       const b = browser(t);
-      await signIn(t, b, 'admin', 'admin-password');
+      await signIn(b, 'admin', 'admin-password');
       const appId = 'a1b2c3d4-0000-5000-8000-000000000001';
       const page = await b.get(`${AUTHORIZE}?app_name=Phone&app_id=${appId}&success_url=${encodeURIComponent('myapp://callback#frag')}`);
       const res = await b.post(AUTHORIZE, {
@@ -222,7 +222,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
     it('approves without success_url: shows the password once on the page', async () => {
       const user = await t.createUser('subscriber');
       const b = browser(t);
-      await signIn(t, b, user.login, `${user.login}-password`);
+      await signIn(b, user.login, `${user.login}-password`);
       const page = await b.get(AUTHORIZE);
       const res = await b.post(AUTHORIZE, { _wpnonce: field(page.body, '_wpnonce'), action: 'authorize_application_password', app_name: 'Manual', approve: '1' });
       expect(res.status).toBe(200);
@@ -233,7 +233,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
 
     it('re-shows the form with the error for a duplicate name (409)', async () => {
       const b = browser(t);
-      await signIn(t, b, 'admin', 'admin-password');
+      await signIn(b, 'admin', 'admin-password');
       const page = await b.get(AUTHORIZE);
       const res = await b.post(AUTHORIZE, { _wpnonce: field(page.body, '_wpnonce'), action: 'authorize_application_password', app_name: 'TESTS', approve: '1' });
       expect(res.status).toBe(409);
@@ -242,7 +242,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
 
     it('rejects: to reject_url or success_url with success=false, else to the dashboard', async () => {
       const b = browser(t);
-      await signIn(t, b, 'admin', 'admin-password');
+      await signIn(b, 'admin', 'admin-password');
       const page = await b.get(AUTHORIZE);
       const nonce = field(page.body, '_wpnonce');
       const base = { _wpnonce: nonce, action: 'authorize_application_password', app_name: 'R', reject: '1' };
@@ -262,7 +262,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
 
     it('refuses a form without a valid nonce: 403, nothing created', async () => {
       const b = browser(t);
-      await signIn(t, b, 'admin', 'admin-password');
+      await signIn(b, 'admin', 'admin-password');
       const res = await b.post(AUTHORIZE, { _wpnonce: '0000000000', action: 'authorize_application_password', app_name: 'CSRF', approve: '1' });
       expect(res.status).toBe(403);
       expect(res.body).toContain('The link you followed has expired.');
@@ -270,7 +270,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
 
     it('refuses an invalid app_id with an HTML error page (400)', async () => {
       const b = browser(t);
-      await signIn(t, b, 'admin', 'admin-password');
+      await signIn(b, 'admin', 'admin-password');
       for (const appId of ['not-a-uuid', 'A1B2C3D4-0000-5000-8000-000000000001']) {
         const res = await b.get(`${AUTHORIZE}?app_id=${appId}`);
         expect(res.status).toBe(400);
@@ -283,7 +283,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       const user = await t.createUser('author');
       await setApplicationPasswordsEnabled(t.ctx, user.id, false);
       const b = browser(t);
-      await signIn(t, b, user.login, `${user.login}-password`);
+      await signIn(b, user.login, `${user.login}-password`);
       const res = await b.get(`${AUTHORIZE}?success_url=${encodeURIComponent('https://app.example/cb')}`);
       expect(res.status).toBe(501);
       expect(res.body).toContain('not available for your account');
@@ -298,7 +298,7 @@ describe.each(DIALECTS)('authorize-application.php redirect rules in production 
   beforeAll(async () => {
     t = await startTestApp(engine, { environment: 'production', baseUrl: 'https://example.test' });
     b = browser(t);
-    await signIn(t, b, 'admin', 'admin-password');
+    await signIn(b, 'admin', 'admin-password');
   });
   afterAll(() => t.close());
 
@@ -336,7 +336,7 @@ describe.each(DIALECTS)('authorize-application.php when application passwords ar
 
   it('checks the request first (400), then answers 501 with a Go Back link', async () => {
     const b = browser(t);
-    await signIn(t, b, 'admin', 'admin-password');
+    await signIn(b, 'admin', 'admin-password');
     const bad = await b.get(`${AUTHORIZE}?success_url=${encodeURIComponent('http://example.org/cb')}`);
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('The URL must be served over a secure connection.');

@@ -21,7 +21,7 @@ import { createNonce, verifyNonce } from '../auth/nonces.js';
 import type { Session } from '../auth/session.js';
 import { getUser } from '../auth/users.js';
 import { RestError } from '../rest/errors.js';
-import { diePage, esc, layout, notice, redirect, requestParams, sendPage, str } from './html.js';
+import { diePage, esc, layout, notice, redirect, requestParams, sendPage } from './html.js';
 import { addQueryArgs, headerSafeUrl, validateRedirectUrl } from './redirects.js';
 import { adminUrl, pageSession, sessionSubject, signInUrlFor, siteName } from './session.js';
 

@@ -16,7 +16,6 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../app-context.js';
 import { RestError } from '../rest/errors.js';
-import type { AuthInfo } from '../rest/route.js';
 import {
   USAGE_INTERVAL_MS,
   applicationPasswordsInUse,
@@ -29,7 +28,7 @@ import { applicationPasswordsAvailable } from './availability.js';
 import { AuthErrors } from './errors.js';
 import { createNonce, verifyNonce, type NonceSubject } from './nonces.js';
 import { readSession } from './session.js';
-import { SiteUser, loadUserRow } from './users.js';
+import { loadUserRow, siteUserOf, type SiteUser } from './users.js';
 import type { AuthInput, AuthOutcome, Authenticator } from './types.js';
 
 /** The nonce action of REST cookie authentication. */
@@ -55,8 +54,6 @@ function credentialKey(username: string, password: string): string {
   return crypto.createHash('sha256').update(`${username}\u0000${normalizePassword(password)}`).digest('base64url');
 }
 
-const ANONYMOUS: AuthInfo = Object.freeze({ method: 'none' as const });
-
 /** Basic application-password authentication of one request. */
 async function authenticateBasic(
   ctx: AppContext,
@@ -73,7 +70,7 @@ async function authenticateBasic(
     const row = await loadUserRow(ctx, hit.userId);
     if (row) {
       if (now - hit.lastUsedMs >= USAGE_INTERVAL_MS) hit.lastUsedMs = await recordApplicationPasswordUsage(ctx, hit.uuid, ip, hit.lastUsedMs);
-      return { user: new SiteUser(row), uuid: hit.uuid };
+      return { user: siteUserOf(row), uuid: hit.uuid };
     }
     state.verified.delete(key);
   }
@@ -108,10 +105,10 @@ async function authenticate(ctx: AppContext, input: AuthInput): Promise<AuthOutc
 
   // ---- 3. Cookie nonce check
   const nonce = presentedNonce(input);
-  if (nonce === undefined) return { user: null, auth: ANONYMOUS, headers: {} };
+  if (nonce === undefined) return { user: null, auth: { method: 'none' }, headers: {} };
   const subject: NonceSubject = session
     ? { user: session.user, auth: { method: 'cookie', sessionToken: session.token } }
-    : { user: null, auth: ANONYMOUS };
+    : { user: null, auth: { method: 'none' } };
   if (!(await verifyNonce(ctx, subject, REST_NONCE_ACTION, nonce))) return AuthErrors.cookieInvalidNonce();
   return { user: subject.user, auth: subject.auth, headers: { 'X-WP-Nonce': await createNonce(ctx, subject, REST_NONCE_ACTION) } };
 }

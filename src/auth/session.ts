@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../app-context.js';
 import { derivedKey, safeEqual } from './site-key.js';
-import { SiteUser, loadUserRow, type UserRow } from './users.js';
+import { loadUserRow, siteUserOf, type SiteUser, type UserRow } from './users.js';
 
 /** Session length without "remember me" (WordPress: 2 days). */
 export const SESSION_TTL_S = 2 * 86_400;
@@ -90,5 +90,5 @@ export async function readSession(ctx: AppContext, cookieHeader: string | undefi
   const row = await loadUserRow(ctx, Number(idText));
   if (!row || row.password_hash === '') return null;
   if (!safeEqual(await signature(ctx, row, expiration, token), mac)) return null;
-  return { user: new SiteUser(row), token, expiration };
+  return { user: siteUserOf(row), token, expiration };
 }

@@ -63,6 +63,18 @@ export class SiteUser implements RestUser {
   }
 }
 
+const usersOfRows = new WeakMap<UserRow, SiteUser>();
+
+/** The SiteUser of a stored row, built once per row object (rows come from short-lived caches). */
+export function siteUserOf(row: UserRow): SiteUser {
+  let user = usersOfRows.get(row);
+  if (!user) {
+    user = new SiteUser(row);
+    usersOfRows.set(row, user);
+  }
+  return user;
+}
+
 function parseRoles(text: string): string[] {
   try {
     const value: unknown = JSON.parse(text);

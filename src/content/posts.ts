@@ -23,9 +23,10 @@ import type { Db } from '../storage/db.js';
 export const MAX_SLUG_LENGTH = 200;
 
 /**
- * WordPress `sanitize_title_with_dashes` for the ASCII subset: tags stripped, accents removed,
- * lower-cased, anything but letters, digits, `_` and `-` becomes a dash, dashes collapsed and trimmed.
- * Characters without an ASCII form are dropped.
+ * WordPress `sanitize_title_with_dashes` for the ASCII subset: tags and entities stripped, accents
+ * removed, lower-cased, dots and typographic dashes become dashes, other punctuation is dropped,
+ * whitespace becomes a dash, dashes are collapsed and trimmed. Characters without an ASCII form are
+ * dropped.
  */
 export function sanitizeTitle(title: string): string {
   return title
@@ -39,8 +40,8 @@ export function sanitizeTitle(title: string): string {
     .replace(/đ/gi, 'd')
     .replace(/ł/gi, 'l')
     .toLowerCase()
-    .replace(/[.'’]/g, '')
-    .replace(/[^a-z0-9_\s-]+/g, '-')
+    .replace(/[.\u00a0\u2013\u2014\/]/g, '-')
+    .replace(/[^a-z0-9_\s-]+/g, '')
     .replace(/[\s-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, MAX_SLUG_LENGTH)

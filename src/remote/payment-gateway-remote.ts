@@ -81,6 +81,7 @@ export function remotePaymentGateway(endpoint: string, fetchImpl: typeof fetch =
 
   return {
     id: 'remote',
+    settlesAtCheckout: false,
     async createPayment(request: PaymentRequest) {
       const body = await call(
         'POST',

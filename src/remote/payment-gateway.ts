@@ -51,6 +51,11 @@ export class PaymentGatewayError extends Error {
 export interface PaymentGateway {
   /** `offline` or `remote`: stored on the order. */
   readonly id: GatewayName;
+  /**
+   * True when a payment is settled at checkout without any call out (nothing to wait for): the order
+   * is completed in the checkout transaction itself.
+   */
+  readonly settlesAtCheckout: boolean;
   /** Starts collecting a payment. */
   createPayment(request: PaymentRequest): Promise<PaymentResult>;
   /** The current state of a payment. */
@@ -73,6 +78,7 @@ export const GATEWAY_NAMES: readonly GatewayName[] = Object.freeze(['offline', '
  */
 export const offlineGateway: PaymentGateway = Object.freeze({
   id: 'offline' as const,
+  settlesAtCheckout: true,
   async createPayment(request: PaymentRequest): Promise<PaymentResult> {
     return { ref: `offline-${request.orderId}`, status: 'succeeded', redirectUrl: '' };
   },

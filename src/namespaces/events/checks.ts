@@ -20,11 +20,24 @@ import { linkedRefs, termRefs } from './validators.js';
 type Failures = Record<string, string | undefined>;
 export type Check = (req: RestRequest, ctx: AppContext, failures: Failures) => Promise<void>;
 
-/** Runs the checks, then (only when all pass) the permission. */
+/**
+ * Runs the checks, then (only when all pass) the permission. The checks' outcome is remembered per
+ * request: the dispatcher runs permissions again for the `Allow` header.
+ */
 export function checked(checks: readonly Check[], permission: Permission<AppContext>): Permission<AppContext> {
-  return async (req, ctx) => {
+  const outcomes = new WeakMap<RestRequest, Promise<Failures>>();
+  const run = async (req: RestRequest, ctx: AppContext): Promise<Failures> => {
     const failures: Failures = {};
     for (const check of checks) await check(req, ctx, failures);
+    return failures;
+  };
+  return async (req, ctx) => {
+    let outcome = outcomes.get(req);
+    if (!outcome) {
+      outcome = run(req, ctx);
+      outcomes.set(req, outcome);
+    }
+    const failures = await outcome;
     if (Object.keys(failures).length > 0) return invalidParams(failures) as RestError;
     return permission(req, ctx);
   };

@@ -209,8 +209,9 @@ function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
   if (f.postParent !== undefined) list.push(eb('p.parent', '=', f.postParent));
   if (f.ticketed !== undefined) {
     if (f.ticketedSubquery) {
-      const sub = f.ticketedSubquery(db, id);
-      list.push(f.ticketed ? sql<SqlBool>`EXISTS (${sub})` : sql<SqlBool>`NOT EXISTS (${sub})`);
+      // A select builder becomes `(select …)`, so EXISTS is applied by the expression builder.
+      const sub = f.ticketedSubquery(db, id) as Parameters<EB['exists']>[0];
+      list.push(f.ticketed ? eb.exists(sub) : eb.not(eb.exists(sub)));
     } else if (f.ticketed) {
       // CASE: no ticket provider registered, so no event has tickets.
       list.push(sql<SqlBool>`1 = 0`);

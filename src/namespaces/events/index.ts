@@ -31,3 +31,4 @@ export {
 } from './extensions.js';
 export { seedEvents, type SeedOptions, type SeedResult } from './seed.js';
 export { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from './caps.js';
+export { getEventsByIds, saveEvent, type EventInput } from './events.service.js';

@@ -70,6 +70,7 @@ export async function startMailBox(): Promise<MailBox> {
   const messages: MailBox['messages'] = [];
   const server = new SMTPServer({
     authOptional: true,
+    disableReverseLookup: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, session, callback) {

@@ -7,13 +7,18 @@
 import { defineRoutes } from '../../rest/route.js';
 import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
+import { registerTicketExtensions } from './events-integration.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
+
+// The `ticketed` filter and the ticket fields of event objects.
+registerTicketExtensions();
 
 export { TICKETS_NS } from './common.js';
 export { CHECKIN_KEY_OPTION, generateCheckinApiKey, getCheckinApiKey, hasManageAccess, setCheckinApiKey } from './access.js';
 export { issueAddTicketNonce, issueTicketNonces } from './ticket-nonces.js';
-export { changeOrderStatus, completeOrder } from './orders.service.js';
+export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './orders.service.js';
 export { getOrder } from './orders.repo.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { CURRENCY_OPTION } from './money.js';
+export { registerTicketExtensions } from './events-integration.js';

@@ -48,6 +48,7 @@ export interface NewOrder {
   provider: ProviderSlug;
   status: OrderStatus;
   gateway: string;
+  gateway_ref: string;
   currency: string;
   quantity: number;
   subtotal: number;

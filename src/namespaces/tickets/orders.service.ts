@@ -18,7 +18,7 @@ import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
 import { insertPost } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
-import { sendTicketEmail } from './ticket-email.js';
+import { sendOrderTickets } from './ticket-email.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 
 export interface CheckoutLine {
@@ -84,16 +84,27 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
   });
   const total = sumAmounts(items.map((i) => i.total));
   const quantity = lines.reduce((n, l) => n + l.quantity, 0);
-  const attendeeStatus = provider.paid ? 'pending' : input.rsvpGoing ? 'yes' : 'no';
+  // Free RSVPs and offline payments are settled at checkout; remote payments start pending.
+  const settled = !gateway || gateway.settlesAtCheckout;
+  const attendeeStatus = provider.paid ? (settled ? 'completed' : 'pending') : input.rsvpGoing ? 'yes' : 'no';
   const holdsSeats = provider.paid || input.rsvpGoing;
   const now = await nowPair(ctx);
   const key = crypto.randomBytes(16).toString('hex');
+  const paymentRequest = (orderId: number) => ({
+    orderId,
+    reference: key,
+    amount: total,
+    currency,
+    description: items.map((i) => `${i.quantity} × ${i.ticketTitle}`).join(', '),
+    customer: { name: input.customer.name, email: input.customer.email },
+    returnUrl: input.returnUrl || orderUrl(ctx, { id: orderId, key }),
+  });
 
   // ---- Reserve seats and write the order, all or nothing.
   let orderId: number;
   try {
     orderId = await ctx.db.transaction().execute(async (trx) => {
-      if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, provider.paid);
+      if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, !settled);
       const id = await insertPost(trx, {
         type: provider.orderType,
         status: 'publish',
@@ -101,14 +112,17 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
         author: input.customer.userId,
         when: now,
       });
+      // A gateway that settles at checkout makes no call out, so it may run inside the transaction.
+      const payment = gateway && settled ? await gateway.createPayment(paymentRequest(id)) : undefined;
       await insertOrderDetails(
         trx,
         id,
         {
           order_key: key,
           provider: provider.slug,
-          status: provider.paid ? 'pending' : 'completed',
-          gateway: provider.paid ? input.gateway : 'free',
+          status: settled ? 'completed' : 'pending',
+          gateway: gateway ? gateway.id : 'free',
+          gateway_ref: payment?.ref ?? '',
           currency,
           quantity,
           subtotal: total,
@@ -155,23 +169,15 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     throw e;
   }
 
-  if (!provider.paid || !gateway) {
-    if (input.rsvpGoing) await sendTicketEmail(ctx, await attendeeIdsOfOrder(ctx.db, orderId));
+  if (!gateway || settled) {
+    if (holdsSeats) await sendOrderTickets(ctx, orderId);
     return orderId;
   }
 
   // ---- Payment, outside the transaction.
   let result: PaymentResult;
   try {
-    result = await gateway.createPayment({
-      orderId,
-      reference: key,
-      amount: total,
-      currency,
-      description: items.map((i) => `${i.quantity} × ${i.ticketTitle}`).join(', '),
-      customer: { name: input.customer.name, email: input.customer.email },
-      returnUrl: input.returnUrl || orderUrl(ctx, { id: orderId, key }),
-    });
+    result = await gateway.createPayment(paymentRequest(orderId));
   } catch (e) {
     await closeOrder(ctx, orderId, 'pending', 'cancelled');
     if (e instanceof PaymentGatewayError) return TicketErrors.gatewayError(e.message);
@@ -203,7 +209,7 @@ export async function completeOrder(ctx: AppContext, orderId: number): Promise<b
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     return true;
   });
-  if (won) await sendTicketEmail(ctx, await attendeeIdsOfOrder(ctx.db, orderId));
+  if (won) await sendOrderTickets(ctx, orderId);
   return won;
 }
 
@@ -267,6 +273,25 @@ export async function refreshPendingOrder(ctx: AppContext, order: OrderRecord): 
     if (!(e instanceof PaymentGatewayError)) throw e;
     ctx.log.warn({ err: e, order: order.id }, 'could not refresh a pending payment');
   }
+}
+
+/**
+ * Cancels orders still pending `minutes` after checkout (asking the gateway first, so payments that
+ * did go through complete instead), giving their seats back. For a periodic job; returns how many
+ * orders were cancelled.
+ */
+export async function cancelStalePendingOrders(ctx: AppContext, minutes: number): Promise<number> {
+  const cutoff = new Date(ctx.now().getTime() - minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  const rows = await ctx.db.selectFrom('ticket_orders').select('order_id').where('status', '=', 'pending').where('created_gmt', '<=', cutoff).execute();
+  let cancelled = 0;
+  for (const row of rows) {
+    const order = await getOrder(ctx.db, Number(row.order_id));
+    if (!order) continue;
+    await refreshPendingOrder(ctx, order);
+    const current = await getOrder(ctx.db, order.id);
+    if (current?.status === 'pending' && !(await changeOrderStatus(ctx, current, 'cancelled'))) cancelled++;
+  }
+  return cancelled;
 }
 
 /** The URL of an order for its buyer (the key proves ownership). */

@@ -12,6 +12,7 @@ import { getAttendee, markCheckedIn, type AttendeeRecord } from './attendees.rep
 import { mayCheckIn } from './attendees.service.js';
 import { nowPair, TICKETS_NS } from './common.js';
 import { getTicket } from './tickets.repo.js';
+import { eventsService } from '../events/index.js';
 import { attendeeObjects } from './views.js';
 
 /** Site option: QR codes on tickets (the original's `tickets-enable-qr-codes`, on by default). */
@@ -39,6 +40,26 @@ export function qrPng(text: string, width = 300): Promise<Buffer> {
   return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width });
 }
 
+/** Site options: check in only while the event runs (the original's settings), with a buffer in minutes. */
+export const HAPPENING_NOW_OPTION = 'tickets-plus-qr-check-in-events-happening-now';
+export const HAPPENING_BUFFER_OPTION = 'tickets-plus-qr-check-in-events-happening-now-time-buffer';
+
+/**
+ * False when the "only while the event is happening" setting is on and the attendee's event (posts
+ * that are not events always pass) is not running now, give or take the buffer.
+ */
+async function eventHappeningNow(ctx: AppContext, postId: number): Promise<boolean> {
+  const on = await ctx.options.get<unknown>(HAPPENING_NOW_OPTION, false);
+  if (!(on === true || on === 1 || on === '1' || on === 'yes')) return true;
+  const event = await eventsService.getEvent(ctx, postId);
+  if (!event) return true;
+  const buffer = Math.max(0, Number(await ctx.options.get<unknown>(HAPPENING_BUFFER_OPTION, 0)) || 0) * 60_000;
+  const now = ctx.now().getTime();
+  const start = Date.parse(`${event.startUtc.replace(' ', 'T')}Z`) - buffer;
+  const end = Date.parse(`${event.endUtc.replace(' ', 'T')}Z`) + buffer;
+  return now >= start && now <= end;
+}
+
 /** True unless an administrator turned QR codes off. */
 export async function qrEnabled(ctx: Pick<AppContext, 'options'>): Promise<boolean> {
   const v = await ctx.options.get<unknown>(QR_ENABLED_OPTION, true);
@@ -64,6 +85,7 @@ export const QR_MESSAGES = {
   notFound: 'An attendee is not found with this ID.',
   notAuthorized: "This attendee&#039;s ticket is not authorized to be Checked in. Please check the order status.",
   alreadyCheckedIn: 'Already checked in!',
+  notHappening: 'Event has not started or it has finished.',
   checkedIn: 'Checked In!',
 } as const;
 
@@ -73,7 +95,8 @@ export const QR_MESSAGES = {
  * has no code, so it fails here too, as upstream); the attendee must still be usable (403
  * `attendee_not_found` when trashed or its ticket is gone); its order must be complete (403
  * `attendee_not_authorized`); it must not be checked in yet (403 `attendee_already_checked_in`,
- * also when a concurrent scan won). Success: 201 `{msg, attendee}` with `checkin_details.source` `app`.
+ * also when a concurrent scan won); with the "only during the event" setting, the event must be running
+ * (403 `event_not_happening_now`). Success: 201 `{msg, attendee}` with `checkin_details.source` `app`.
  */
 export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<CheckinAnswer> {
   const echo = { api_key: call.api_key, ticket_id: call.ticket_id, event_id: call.event_id ?? null, security_code: call.security_code };
@@ -95,6 +118,9 @@ export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<Che
   }
   const already = { status: 403, body: { msg: QR_MESSAGES.alreadyCheckedIn, error: 'attendee_already_checked_in' } };
   if (attendee.checkedIn || attendee.qrStatus) return { ...already, body: { ...already.body, attendee: await view() } };
+  if (!(await eventHappeningNow(ctx, attendee.postId))) {
+    return { status: 403, body: { msg: QR_MESSAGES.notHappening, error: 'event_not_happening_now', attendee: await view() } };
+  }
   const won = await markCheckedIn(ctx.db, id, { when: await nowPair(ctx), source: 'app', author: 0 });
   if (!won) return { ...already, body: { ...already.body, attendee: await view() } };
   return { status: 201, body: { msg: QR_MESSAGES.checkedIn, attendee: await view() } };

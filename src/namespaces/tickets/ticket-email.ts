@@ -8,7 +8,7 @@
 import type { AppContext } from '../../app-context.js';
 import { getPostsByIds } from '../../content/posts.js';
 import type { MailMessage } from '../../remote/mailer.js';
-import { loadAttendees, type AttendeeRecord } from './attendees.repo.js';
+import { attendeeIdsOfOrder, loadAttendees, type AttendeeRecord } from './attendees.repo.js';
 import { checkinLink, qrEnabled, qrPng } from './qr.service.js';
 import { loadTickets } from './tickets.repo.js';
 
@@ -69,4 +69,10 @@ export async function sendTicketEmail(ctx: AppContext, attendeeIds: readonly num
     ctx.log.error({ err, attendees: attendeeIds }, 'sending the tickets e-mail failed');
     return false;
   }
+}
+
+/** Sends an order's tickets to its purchaser, if mail is configured. Never throws. */
+export async function sendOrderTickets(ctx: AppContext, orderId: number): Promise<boolean> {
+  if (!ctx.mailer.configured) return false;
+  return sendTicketEmail(ctx, await attendeeIdsOfOrder(ctx.db, orderId));
 }

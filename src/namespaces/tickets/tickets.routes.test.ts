@@ -210,7 +210,8 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(other.status).toBe(403);
       const elsewhere = await makePost(t);
       const moved = await t.request('POST', `${NS}/tickets/${a.id}`, { json: { post_id: elsewhere, edit_ticket_nonce: a.edit_ticket_nonce }, as: t.admin });
-      expect(moved.status).toBe(403);
+      expect(moved.status).toBe(400);
+      expect(moved.body.code).toBe('bad_request');
     });
 
     it('moves seats between own and shared capacity when the mode changes', async () => {

@@ -247,7 +247,10 @@ export async function updateTicket(ctx: AppContext, ticket: TicketRecord, provid
 
   return ctx.db.transaction().execute(async (trx) => {
     if (f.ticket !== undefined) {
-      const plan = await capacityPlan(trx, ticket.postId, f.ticket);
+      // Extras not sent keep their current values (mode and own capacity).
+      const sent = f.ticket && typeof f.ticket === 'object' && !Array.isArray(f.ticket) ? (f.ticket as Record<string, unknown>) : {};
+      const current = { mode: ticket.capacityMode === '' ? 'unlimited' : ticket.capacityMode, capacity: ticket.capacity < 0 ? '' : ticket.capacity };
+      const plan = await capacityPlan(trx, ticket.postId, { ...current, ...sent });
       if ('code' in plan) return plan as RestError;
       if (plan.sharedCapacity !== undefined) await setSharedCapacity(trx, ticket.postId, plan.sharedCapacity);
       const before = SHARED_MODES.includes(ticket.capacityMode);

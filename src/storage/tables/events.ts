@@ -80,10 +80,20 @@ export interface OrganizerDetailsTable {
   lineage: string;
 }
 
+/** iCalendar import: item key (`UID` or `UID#RECURRENCE-ID`) → the event it became. */
+export interface EventImportUidsTable {
+  uid: string;
+  post_id: number;
+  /** JSON of the item's fields as last imported (compared on the next run). */
+  fields: string;
+  imported_gmt: string;
+}
+
 export interface EventTables {
   event_details: EventDetailsTable;
   event_venues: EventVenuesTable;
   event_organizers: EventOrganizersTable;
   venue_details: VenueDetailsTable;
   organizer_details: OrganizerDetailsTable;
+  event_import_uids: EventImportUidsTable;
 }

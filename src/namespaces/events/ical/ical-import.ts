@@ -1,0 +1,594 @@
+/**
+ * @module namespaces/events/ical/ical-import
+ * Imports `.ics` files (a path, an http(s)/webcal URL, or the text itself) into the events calendar
+ * with ical.js. Every VEVENT becomes an event: SUMMARY → title, DESCRIPTION, DTSTART/DTEND (TZID,
+ * UTC, floating or all-day DATE with an exclusive DTEND), LOCATION → a venue reused by name, ORGANIZER
+ * CN → organizer, CATEGORIES → categories, URL → website, an image ATTACH → image. Recurring events
+ * (RRULE/RDATE, EXDATE and RECURRENCE-ID overrides) become one event per occurrence within a year
+ * either side of today, at most 500 per series, each keyed `UID#RECURRENCE-ID`.
+ *
+ * Items are matched to events by that key (table `event_import_uids`), so an import run twice changes
+ * nothing: an item whose fields equal those it was last imported with is left alone (local edits to
+ * the event survive), a changed one gets only its changed fields written, a new one is created. An
+ * item whose event was trashed is skipped (a deletion sticks, as in the original's importer).
+ *
+ * @example
+ * const result = await importIcs(ctx, 'https://calendar.example/feed.ics', { onProgress: (done, total) => bar.update(done) });
+ * // { created: 12, updated: 0, unchanged: 0, skipped: [] }
+ */
+import fs from 'node:fs/promises';
+import ICAL from 'ical.js';
+import { DateTime } from 'luxon';
+import type { AppContext } from '../../../app-context.js';
+import { DB_FORMAT, normaliseZone, siteTimeZone, siteTimeZoneSetting, toDbDate } from '../../../content/posts.js';
+import { RemoteRequestError, safeHttpGet } from '../../../remote/oembed-client.js';
+import { isRestError } from '../../../rest/errors.js';
+import type { RestUser } from '../../../rest/route.js';
+import { getEventsByIds, saveEvent, type EventInput } from '../index.js';
+
+/** Occurrences of one series imported at most. */
+export const MAX_OCCURRENCES = 500;
+/** Days either side of today within which occurrences of a series are imported. */
+export const HORIZON_DAYS = 366;
+/** Recurrence steps examined per series before giving up (guards FREQ=SECONDLY and the like). */
+const MAX_STEPS = 100_000;
+/** Largest file fetched from a URL. */
+const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+
+/** Why an import could not start: the source is unreadable or is no iCalendar file. */
+export class IcsImportError extends Error {
+  constructor(
+    readonly code: 'invalid_ics' | 'unreadable_source' | 'fetch_failed',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IcsImportError';
+  }
+}
+
+/** An item's event fields, normalised (what is compared between runs). */
+export interface ImportFields {
+  title: string;
+  description: string;
+  /** `YYYY-MM-DD HH:MM:SS` in `timezone`. */
+  start_date: string;
+  end_date: string;
+  timezone: string;
+  all_day: boolean;
+  venue: { venue: string; address?: string } | null;
+  organizer: { organizer: string; email?: string } | null;
+  categories: string[];
+  website: string | null;
+  image: string | null;
+}
+
+export interface ImportItem {
+  /** `UID`, or `UID#RECURRENCE-ID` for an occurrence of a series. */
+  key: string;
+  fields: ImportFields;
+}
+
+export interface SkippedItem {
+  uid: string;
+  reason: string;
+}
+
+export interface ParsedIcs {
+  items: ImportItem[];
+  skipped: SkippedItem[];
+}
+
+export interface ParseOptions {
+  now: Date;
+  /** Zone (luxon name) and setting text for floating times and all-day events. */
+  siteZone: string;
+  siteTimezone: string;
+  horizonDays?: number;
+  maxOccurrences?: number;
+}
+
+export interface IcsImportOptions {
+  /** Called once before the first item and after each item. */
+  onProgress?: (done: number, total: number) => void;
+  /** Who imports (capabilities and author); default: the site itself, authored by the first administrator. */
+  user?: RestUser;
+}
+
+export interface IcsImportResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: SkippedItem[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+// ---------------------------------------------------------------------------------------------
+
+interface Env {
+  cal: ICAL.Component;
+  siteZone: string;
+  siteTimezone: string;
+  /** Zone of floating times: the calendar's X-WR-TIMEZONE, else the site's. */
+  floatingZone: string;
+  floatingTimezone: string;
+}
+
+interface Resolved {
+  dt: DateTime;
+  timezone: string;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function str(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (Array.isArray(v)) return v.map(str).join(',');
+  return String(v);
+}
+
+/** The VCALENDAR components of the text; throws {@link IcsImportError} when there is none. */
+function parseCalendars(text: string): ICAL.Component[] {
+  const body = text.replace(/^\uFEFF/, '');
+  if (!/BEGIN:VCALENDAR/i.test(body)) throw new IcsImportError('invalid_ics', 'not an iCalendar file: no BEGIN:VCALENDAR');
+  let jcal: unknown;
+  try {
+    jcal = ICAL.parse(body);
+  } catch (e) {
+    throw new IcsImportError('invalid_ics', `not a valid iCalendar file: ${errorText(e)}`);
+  }
+  const roots = (Array.isArray(jcal) && typeof jcal[0] === 'string' ? [jcal] : (jcal as unknown[])) as unknown[];
+  const calendars = roots
+    .filter((r): r is unknown[] => Array.isArray(r) && r[0] === 'vcalendar')
+    .map((r) => new ICAL.Component(r as never));
+  if (calendars.length === 0) throw new IcsImportError('invalid_ics', 'not an iCalendar file: no VCALENDAR component');
+  return calendars;
+}
+
+/**
+ * An IANA zone (or `UTC±h`) for a TZID: the name itself, or its trailing segments for prefixed
+ * names such as `/mozilla.org/20050126_1/Europe/London`.
+ */
+export function zoneForTzid(tzid: string): string | undefined {
+  const name = tzid.trim().replace(/^"|"$/g, '');
+  if (normaliseZone(name)) return name;
+  const parts = name.split('/').filter((p) => p !== '');
+  for (let i = 1; i < parts.length; i++) {
+    const tail = parts.slice(i).join('/');
+    if (tail.includes('/') && normaliseZone(tail)) return tail;
+  }
+  return undefined;
+}
+
+function wall(t: ICAL.Time) {
+  return { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second };
+}
+
+/** A date-time value as an instant in the zone it names (see the module comment for the rules). */
+function resolveTime(t: ICAL.Time, tzid: string | undefined, env: Env): Resolved {
+  const zone = t.zone;
+  if (zone === ICAL.Timezone.utcTimezone || zone?.tzid === 'UTC') {
+    return { dt: DateTime.fromObject(wall(t), { zone: 'UTC' }), timezone: 'UTC' };
+  }
+  const named = tzid ? zoneForTzid(tzid) : undefined;
+  if (named) return { dt: DateTime.fromObject(wall(t), { zone: normaliseZone(named)! }), timezone: named };
+  if (zone && zone !== ICAL.Timezone.localTimezone && zone.component) {
+    // A zone only the file defines (e.g. Windows names): its VTIMEZONE gives the offset; the event is
+    // kept in the site's zone.
+    const w = wall(t);
+    const offset = zone.utcOffset(t);
+    const ms = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - offset * 1000;
+    return { dt: DateTime.fromMillis(ms, { zone: env.siteZone }), timezone: env.siteTimezone };
+  }
+  return { dt: DateTime.fromObject(wall(t), { zone: env.floatingZone }), timezone: env.floatingTimezone };
+}
+
+function tzidOf(comp: ICAL.Component, name: 'dtstart' | 'dtend'): string | undefined {
+  const v = comp.getFirstProperty(name)?.getParameter('tzid');
+  const s = str(v).trim();
+  return s === '' ? undefined : s;
+}
+
+function httpUrl(value: unknown): string | null {
+  const s = str(value).trim();
+  if (s === '') return null;
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+function venueOf(comp: ICAL.Component): ImportFields['venue'] {
+  const location = str(comp.getFirstPropertyValue('location')).trim();
+  const title = str(comp.getFirstProperty('x-apple-structured-location')?.getParameter('x-title')).trim();
+  if (title !== '') {
+    const rest = location.startsWith(title) ? location.slice(title.length).replace(/^[\s,]+/, '') : location;
+    return rest !== '' && rest !== title ? { venue: title, address: rest } : { venue: title };
+  }
+  return location === '' ? null : { venue: location };
+}
+
+function organizerOf(comp: ICAL.Component): ImportFields['organizer'] {
+  const prop = comp.getFirstProperty('organizer');
+  if (!prop) return null;
+  const cn = str(prop.getParameter('cn')).trim();
+  const value = str(prop.getFirstValue()).trim();
+  const m = /^mailto:(.+)$/i.exec(value);
+  let email = m ? m[1]!.trim() : '';
+  try {
+    email = decodeURIComponent(email);
+  } catch {
+    // keep it as written
+  }
+  if (!EMAIL.test(email)) email = '';
+  const name = cn || email;
+  if (name === '') return null;
+  return email !== '' ? { organizer: name, email } : { organizer: name };
+}
+
+function categoriesOf(comp: ICAL.Component): string[] {
+  const out: string[] = [];
+  for (const prop of comp.getAllProperties('categories')) {
+    for (const v of prop.getValues()) {
+      const name = str(v).trim();
+      if (name !== '' && !out.includes(name)) out.push(name);
+    }
+  }
+  return out;
+}
+
+const IMAGE_PATH = /\.(jpe?g|png|gif|webp|avif|svg|bmp|tiff?)(?:[?#]|$)/i;
+
+function imageOf(comp: ICAL.Component): string | null {
+  for (const prop of comp.getAllProperties('attach')) {
+    if (prop.getParameter('encoding') || prop.getParameter('value') === 'BINARY') continue;
+    const url = httpUrl(prop.getFirstValue());
+    if (!url) continue;
+    const type = str(prop.getParameter('fmttype')).toLowerCase();
+    if (type.startsWith('image/') || (type === '' && IMAGE_PATH.test(url))) return url;
+  }
+  return null;
+}
+
+function isCancelled(comp: ICAL.Component): boolean {
+  return str(comp.getFirstPropertyValue('status')).trim().toUpperCase() === 'CANCELLED';
+}
+
+interface Occurrence {
+  fields: ImportFields;
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * The fields of one occurrence: `comp` carries the texts, `start`/`end` the times (the series'
+ * occurrence times, or the component's own). Returns the reason when it cannot be an event.
+ */
+function occurrenceOf(comp: ICAL.Component, start: ICAL.Time, end: ICAL.Time, tzids: { start?: string; end?: string }, env: Env): Occurrence | string {
+  const title = str(comp.getFirstPropertyValue('summary')).trim();
+  if (title === '') return 'no SUMMARY';
+  let fields: Pick<ImportFields, 'start_date' | 'end_date' | 'timezone' | 'all_day'>;
+  let startMs: number;
+  let endMs: number;
+  if (start.isDate) {
+    const first = DateTime.fromObject({ year: start.year, month: start.month, day: start.day }, { zone: env.floatingZone });
+    let last = DateTime.fromObject({ year: end.year, month: end.month, day: end.day }, { zone: env.floatingZone });
+    // DTEND of a DATE event is exclusive: the event's last day is the one before.
+    if (end.isDate) last = last.minus({ days: 1 });
+    if (!first.isValid || !last.isValid) return 'invalid DTSTART or DTEND';
+    if (last < first) last = first;
+    const endOfLast = last.endOf('day').set({ millisecond: 0 });
+    fields = { start_date: first.toFormat(DB_FORMAT), end_date: endOfLast.toFormat(DB_FORMAT), timezone: env.floatingTimezone, all_day: true };
+    startMs = first.toMillis();
+    endMs = endOfLast.toMillis();
+  } else {
+    const s = resolveTime(start, tzids.start, env);
+    const e = resolveTime(end, tzids.end ?? tzids.start, env);
+    if (!s.dt.isValid) return 'invalid DTSTART';
+    if (!e.dt.isValid) return 'invalid DTEND';
+    const endInZone = e.dt.setZone(s.dt.zone);
+    if (endInZone.toMillis() < s.dt.toMillis()) return 'DTEND is before DTSTART';
+    fields = { start_date: s.dt.toFormat(DB_FORMAT), end_date: endInZone.toFormat(DB_FORMAT), timezone: s.timezone, all_day: false };
+    startMs = s.dt.toMillis();
+    endMs = endInZone.toMillis();
+  }
+  return {
+    fields: {
+      title,
+      description: str(comp.getFirstPropertyValue('description')).replace(/\r\n?/g, '\n').trimEnd(),
+      ...fields,
+      venue: venueOf(comp),
+      organizer: organizerOf(comp),
+      categories: categoriesOf(comp),
+      website: httpUrl(comp.getFirstPropertyValue('url')),
+      image: imageOf(comp),
+    },
+    startMs,
+    endMs,
+  };
+}
+
+/** Items of one series (or one single event). */
+function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required<Pick<ParseOptions, 'horizonDays' | 'maxOccurrences'>> & { now: Date }, out: ParsedIcs): void {
+  const master = event.component;
+  const masterTzids = { start: tzidOf(master, 'dtstart'), end: tzidOf(master, 'dtend') };
+  if (!event.isRecurring()) {
+    if (isCancelled(master)) {
+      out.skipped.push({ uid, reason: 'cancelled' });
+      return;
+    }
+    const occ = occurrenceOf(master, event.startDate, event.endDate, masterTzids, env);
+    if (typeof occ === 'string') out.skipped.push({ uid, reason: occ });
+    else out.items.push({ key: uid, fields: occ.fields });
+    return;
+  }
+
+  const from = options.now.getTime() - options.horizonDays * 86_400_000;
+  const to = options.now.getTime() + options.horizonDays * 86_400_000;
+  const iterator = event.iterator();
+  let count = 0;
+  for (let steps = 0; ; steps++) {
+    if (steps >= MAX_STEPS) {
+      out.skipped.push({ uid, reason: `recurrence not expanded past ${MAX_STEPS} steps` });
+      return;
+    }
+    const next = iterator.next();
+    if (!next) return;
+    const details = event.getOccurrenceDetails(next);
+    const comp = details.item.component;
+    const own = details.item !== event;
+    // A series occurrence's end is its start plus the series' duration, in the start's zone.
+    const tzids = own ? { start: tzidOf(comp, 'dtstart'), end: tzidOf(comp, 'dtend') } : { start: masterTzids.start, end: masterTzids.start };
+    const key = `${uid}#${details.recurrenceId.toICALString()}`;
+    const probe = resolveTime(next, masterTzids.start, env);
+    if (probe.dt.isValid && probe.dt.toMillis() > to) return;
+    const occ = occurrenceOf(comp, details.startDate, details.endDate, tzids, env);
+    if (typeof occ === 'string') {
+      out.skipped.push({ uid: key, reason: occ });
+      continue;
+    }
+    if (occ.endMs < from) continue;
+    if (occ.startMs > to) continue;
+    if (count >= options.maxOccurrences) {
+      out.skipped.push({ uid, reason: `only the first ${options.maxOccurrences} occurrences were imported` });
+      return;
+    }
+    count++;
+    if (isCancelled(comp)) out.skipped.push({ uid: key, reason: 'cancelled' });
+    else out.items.push({ key, fields: occ.fields });
+  }
+}
+
+/**
+ * The importable items of an iCalendar text, and the VEVENTs skipped with their reasons. Throws
+ * {@link IcsImportError} for a text that is no iCalendar file; problems of single events never throw.
+ */
+export function parseIcs(text: string, options: ParseOptions): ParsedIcs {
+  const out: ParsedIcs = { items: [], skipped: [] };
+  const limits = { horizonDays: options.horizonDays ?? HORIZON_DAYS, maxOccurrences: options.maxOccurrences ?? MAX_OCCURRENCES, now: options.now };
+  for (const cal of parseCalendars(text)) {
+    let calZone: string | undefined;
+    try {
+      calZone = zoneForTzid(str(cal.getFirstPropertyValue('x-wr-timezone')));
+    } catch {
+      calZone = undefined;
+    }
+    const env: Env = {
+      cal,
+      siteZone: options.siteZone,
+      siteTimezone: options.siteTimezone,
+      floatingZone: calZone ? normaliseZone(calZone)! : options.siteZone,
+      floatingTimezone: calZone ?? options.siteTimezone,
+    };
+
+    // ---- Group the VEVENTs: series (or single events) by UID, and their overridden occurrences.
+    const masters = new Map<string, ICAL.Component>();
+    const overrides = new Map<string, ICAL.Component[]>();
+    for (const comp of cal.getAllSubcomponents('vevent')) {
+      let uid = '';
+      try {
+        uid = str(comp.getFirstPropertyValue('uid')).trim();
+      } catch {
+        uid = '';
+      }
+      if (uid === '') {
+        const summary = (() => {
+          try {
+            return str(comp.getFirstPropertyValue('summary')).trim();
+          } catch {
+            return '';
+          }
+        })();
+        out.skipped.push({ uid: '', reason: `VEVENT${summary ? ` "${summary}"` : ''} has no UID` });
+        continue;
+      }
+      if (comp.hasProperty('recurrence-id')) overrides.set(uid, [...(overrides.get(uid) ?? []), comp]);
+      else if (masters.has(uid)) out.skipped.push({ uid, reason: 'another VEVENT has the same UID' });
+      else masters.set(uid, comp);
+    }
+
+    for (const [uid, comp] of masters) {
+      try {
+        if (!comp.hasProperty('dtstart')) {
+          out.skipped.push({ uid, reason: 'no DTSTART' });
+          continue;
+        }
+        const event = new ICAL.Event(comp, { exceptions: overrides.get(uid) ?? [], strictExceptions: false });
+        expandEvent(event, uid, env, limits, out);
+      } catch (e) {
+        out.skipped.push({ uid, reason: errorText(e) });
+      }
+    }
+    // Overrides whose series is not in the file are events of their own.
+    for (const [uid, comps] of overrides) {
+      if (masters.has(uid)) continue;
+      for (const comp of comps) {
+        let key = uid;
+        try {
+          const rid = comp.getFirstPropertyValue('recurrence-id') as ICAL.Time;
+          key = `${uid}#${rid.toICALString()}`;
+          if (!comp.hasProperty('dtstart')) {
+            out.skipped.push({ uid: key, reason: 'no DTSTART' });
+            continue;
+          }
+          if (isCancelled(comp)) {
+            out.skipped.push({ uid: key, reason: 'cancelled' });
+            continue;
+          }
+          const event = new ICAL.Event(comp);
+          const occ = occurrenceOf(comp, event.startDate, event.endDate, { start: tzidOf(comp, 'dtstart'), end: tzidOf(comp, 'dtend') }, env);
+          if (typeof occ === 'string') out.skipped.push({ uid: key, reason: occ });
+          else out.items.push({ key, fields: occ.fields });
+        } catch (e) {
+          out.skipped.push({ uid: key, reason: errorText(e) });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sources
+// ---------------------------------------------------------------------------------------------
+
+/** The text of a source: a Buffer, iCalendar text, an http(s)/webcal URL, or a file path. */
+async function loadSource(ctx: AppContext, source: string | Buffer): Promise<string> {
+  if (Buffer.isBuffer(source)) return source.toString('utf8');
+  if (/^\s*BEGIN:/i.test(source)) return source;
+  if (/^(https?|webcal):\/\//i.test(source)) {
+    const url = source.replace(/^webcal:/i, 'https:');
+    let res;
+    try {
+      res = await safeHttpGet(url, {
+        allowPrivateNetwork: ctx.config.environment === 'local',
+        timeoutMs: 30_000,
+        maxBytes: MAX_DOWNLOAD_BYTES,
+        headers: { accept: 'text/calendar, */*;q=0.5' },
+      });
+    } catch (e) {
+      if (e instanceof RemoteRequestError) throw new IcsImportError('fetch_failed', `could not fetch ${url}: ${e.message}`);
+      throw e;
+    }
+    if (res.status !== 200) throw new IcsImportError('fetch_failed', `could not fetch ${url}: HTTP ${res.status}`);
+    return res.body;
+  }
+  try {
+    return await fs.readFile(source, 'utf8');
+  } catch (e) {
+    throw new IcsImportError('unreadable_source', `cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorText(e)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------------------------
+
+/** The site as importer: every calendar capability, authoring as the first administrator (else the first user). */
+async function siteImporter(ctx: AppContext): Promise<RestUser> {
+  const admin = await ctx.db.selectFrom('users').select('id').where('roles', 'like', '%administrator%').orderBy('id').executeTakeFirst();
+  const first = admin ?? (await ctx.db.selectFrom('users').select('id').orderBy('id').executeTakeFirst());
+  return { id: Number(first?.id ?? 0), login: 'ical-import', email: '', displayName: 'iCalendar import', roles: [], can: () => true };
+}
+
+const DATE_FIELDS = ['start_date', 'end_date', 'timezone', 'all_day'] as const;
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The event fields of a new item. */
+function createInput(f: ImportFields): EventInput {
+  const input: EventInput = { title: f.title, description: f.description, start_date: f.start_date, end_date: f.end_date, timezone: f.timezone, all_day: f.all_day };
+  if (f.venue) input.venue = [f.venue];
+  if (f.organizer) input.organizer = [f.organizer];
+  if (f.categories.length > 0) input.categories = f.categories;
+  if (f.website) input.website = f.website;
+  if (f.image) input.image = f.image;
+  return input;
+}
+
+/** The event fields that changed since the last import; undefined when none did. */
+export function changedInput(previous: ImportFields, next: ImportFields): EventInput | undefined {
+  const input: EventInput = {};
+  if (!same(previous.title, next.title)) input.title = next.title;
+  if (!same(previous.description, next.description)) input.description = next.description;
+  // Dates are written together: the service reads them in the event's zone and all-day setting.
+  if (DATE_FIELDS.some((k) => !same(previous[k], next[k]))) for (const k of DATE_FIELDS) input[k] = next[k];
+  if (!same(previous.venue, next.venue)) input.venue = next.venue ? [next.venue] : '';
+  if (!same(previous.organizer, next.organizer)) input.organizer = next.organizer ? [next.organizer] : '';
+  if (!same(previous.categories, next.categories)) input.categories = next.categories;
+  if (!same(previous.website, next.website)) input.website = next.website ?? '';
+  if (!same(previous.image, next.image)) input.image = next.image ?? '';
+  return Object.keys(input).length > 0 ? input : undefined;
+}
+
+function storedFields(text: string): ImportFields | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' ? (v as ImportFields) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type Outcome = 'created' | 'updated' | 'unchanged' | SkippedItem;
+
+async function applyItem(ctx: AppContext, item: ImportItem, user: RestUser): Promise<Outcome> {
+  const json = JSON.stringify(item.fields);
+  const row = await ctx.db.selectFrom('event_import_uids').select(['post_id', 'fields']).where('uid', '=', item.key).executeTakeFirst();
+  let outcome: 'created' | 'updated';
+  let id: number;
+  const current = row ? (await getEventsByIds(ctx.db, [Number(row.post_id)])).get(Number(row.post_id)) : undefined;
+  if (current) {
+    if (current.status === 'trash') return { uid: item.key, reason: `event ${current.id} is in the trash` };
+    const previous = storedFields(row!.fields);
+    const input = previous ? changedInput(previous, item.fields) : createInput(item.fields);
+    if (!input) return 'unchanged';
+    id = await saveEvent(ctx, input, user, current);
+    outcome = 'updated';
+  } else {
+    id = await saveEvent(ctx, createInput(item.fields), user);
+    outcome = 'created';
+  }
+  const imported_gmt = toDbDate(DateTime.fromJSDate(ctx.now()).toUTC());
+  await ctx.db
+    .insertInto('event_import_uids')
+    .values({ uid: item.key, post_id: id, fields: json, imported_gmt })
+    .onConflict((oc) => oc.column('uid').doUpdateSet({ post_id: id, fields: json, imported_gmt }))
+    .execute();
+  return outcome;
+}
+
+/**
+ * Imports an iCalendar source (see {@link loadSource}: Buffer, text, http(s)/webcal URL — fetched
+ * under the SSRF policy of `safeHttpGet`, private addresses only in the `local` environment — or a file
+ * path). Throws {@link IcsImportError} when the source cannot be read or is no iCalendar file; events
+ * that cannot be imported are reported in `skipped`.
+ */
+export async function importIcs(ctx: AppContext, source: string | Buffer, options: IcsImportOptions = {}): Promise<IcsImportResult> {
+  const text = await loadSource(ctx, source);
+  const [siteZone, siteTimezone] = [await siteTimeZone(ctx.options), await siteTimeZoneSetting(ctx.options)];
+  const parsed = parseIcs(text, { now: ctx.now(), siteZone, siteTimezone });
+  const user = options.user ?? (await siteImporter(ctx));
+  const result: IcsImportResult = { created: 0, updated: 0, unchanged: 0, skipped: [...parsed.skipped] };
+  const total = parsed.items.length;
+  options.onProgress?.(0, total);
+  let done = 0;
+  for (const item of parsed.items) {
+    let outcome: Outcome;
+    try {
+      outcome = await applyItem(ctx, item, user);
+    } catch (e) {
+      if (!isRestError(e)) throw e;
+      outcome = { uid: item.key, reason: e.message };
+    }
+    if (typeof outcome === 'string') result[outcome]++;
+    else result.skipped.push(outcome);
+    options.onProgress?.(++done, total);
+  }
+  return result;
+}

@@ -1,0 +1,8 @@
+/**
+ * @module namespaces/events/ical
+ * iCalendar for the events calendar: the feed pages (`/events/?ical=1`, `/event/<slug>/?ical=1`) and
+ * the `.ics` import behind `eventsuite import ics`.
+ */
+export { registerIcalRoutes, type IcalRouteDeps } from './ical.routes.js';
+export { buildIcalFeed, type FeedCalendar, type FeedEvent } from './ical-feed.js';
+export { importIcs, parseIcs, IcsImportError, type IcsImportOptions, type IcsImportResult } from './ical-import.js';

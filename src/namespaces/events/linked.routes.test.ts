@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
+
+const NS = '/eventsuite/events/v1';
+const NOW = new Date('2025-04-01T12:00:00Z');
+
+type Json = Record<string, any>;
+
+describe.each(DIALECTS)('venue and organizer routes on %s', (engine) => {
+  let t: TestApp;
+  let subscriber: TestUser;
+  let contributor: TestUser;
+
+  const post = (path: string, json: Json, as: TestUser | null = t.admin) => t.request('POST', `${NS}${path}`, { as, json });
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, {}, { now: () => NOW });
+    [subscriber, contributor] = await Promise.all([t.createUser('subscriber'), t.createUser('contributor')]);
+  });
+  afterAll(() => t.close());
+
+  describe('venues', () => {
+    it('creates a venue with the original shape (empty values dropped, map flags default true)', async () => {
+      const res = await post('/venues', { venue: 'Town Green', address: '1 Main St', city: 'Springfield', country: 'United States', state: 'MA', zip: '01101', stateprovince: 'MA' });
+      expect(res.status).toBe(201);
+      expect(res.headers.location).toBe(`${t.ctx.urls.apiRoot}eventsuite/events/v1/venues/${res.body.id}`);
+      expect(res.body).toEqual({
+        id: res.body.id, author: String(t.admin.id), status: 'publish', date: '2025-04-01 12:00:00', date_utc: '2025-04-01 12:00:00',
+        modified: '2025-04-01 12:00:00', modified_utc: '2025-04-01 12:00:00', url: 'http://example.test/venue/town-green/', venue: 'Town Green',
+        slug: 'town-green', address: '1 Main St', city: 'Springfield', country: 'United States', state: 'MA', zip: '01101', stateprovince: 'MA',
+        show_map: true, show_map_link: true, global_id: `example.test?id=${res.body.id}`, global_id_lineage: [`example.test?id=${res.body.id}`],
+      });
+      expect(res.body.rest_url).toBeUndefined();
+    });
+
+    it('returns the existing venue for a duplicate title (still 201)', async () => {
+      const a = await post('/venues', { venue: 'Dup Hall', description: 'One' });
+      const b = await post('/venues', { venue: 'Dup Hall' });
+      const c = await post('/venues', { venue: 'Dup Hall', description: 'Two' });
+      expect(b.status).toBe(201);
+      expect(b.body.id).toBe(a.body.id);
+      expect(c.body.id).not.toBe(a.body.id);
+      expect(c.body.slug).toBe('dup-hall-2');
+    });
+
+    it('validates and checks permissions', async () => {
+      expect((await post('/venues', {})).body.code).toBe('rest_missing_callback_param');
+      expect((await post('/venues', { venue: 'W', website: 'not a url' })).body.code).toBe('rest_invalid_param');
+      expect((await post('/venues', { venue: 'W' }, null)).status).toBe(401);
+      expect((await post('/venues', { venue: 'W' }, subscriber)).status).toBe(403);
+      const draft = await post('/venues', { venue: 'Contrib Venue', status: 'publish' }, contributor);
+      expect(draft.body.status).toBe('pending');
+      const hidden = await t.request('GET', `${NS}/venues/${draft.body.id}`);
+      expect(hidden.status).toBe(403);
+      expect(hidden.body.code).toBe('venue-not-accessible');
+    });
+
+    it('reads by ID (with JSON-LD) and slug; unknown IDs and slugs are 400', async () => {
+      const v = await post('/venues', { venue: 'Reading Room', city: 'Leeds' });
+      const res = await t.request('GET', `${NS}/venues/${v.body.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.json_ld).toMatchObject({ '@type': 'Place', name: 'Reading Room' });
+      expect((await t.request('GET', `${NS}/venues/by-slug/reading-room`)).body.id).toBe(v.body.id);
+      expect((await t.request('GET', `${NS}/venues/999999`)).body.code).toBe('rest_invalid_param');
+      expect((await t.request('GET', `${NS}/venues/by-slug/nope`)).body.code).toBe('rest_invalid_param');
+      expect((await t.request('DELETE', `${NS}/venues/999999`)).status).toBe(400);
+    });
+
+    it('updates only the fields sent and trashes', async () => {
+      const v = await post('/venues', { venue: 'Mill', address: '2 Mill St', city: 'Leeds', phone: '123' });
+      const upd = await t.request('PATCH', `${NS}/venues/${v.body.id}`, { as: t.admin, json: { city: 'York', show_map: 'false' } });
+      expect(upd.status).toBe(200);
+      expect(upd.body).toMatchObject({ venue: 'Mill', address: '2 Mill St', city: 'York', phone: '123', show_map: false, show_map_link: true });
+      const bySlug = await t.request('PUT', `${NS}/venues/by-slug/mill`, { as: t.admin, form: { zip: 'YO1' } });
+      expect(bySlug.body).toMatchObject({ city: 'York', zip: 'YO1' });
+      expect((await t.request('DELETE', `${NS}/venues/${v.body.id}`, { as: subscriber })).status).toBe(403);
+      const del = await t.request('DELETE', `${NS}/venues/${v.body.id}`, { as: t.admin });
+      expect(del.body.status).toBe('trash');
+      const again = await t.request('DELETE', `${NS}/venues/by-slug/mill`, { as: t.admin });
+      expect(again.status).toBe(410);
+      expect(again.body.code).toBe('venue-is-in-trash');
+    });
+
+    it('lists with search, event, has_events, only_with_upcoming and pagination', async () => {
+      const lonely = await post('/venues', { venue: 'Lonely Barn', city: 'Nowhere' });
+      const busy = await post('/venues', { venue: 'Busy Hall', city: 'Somewhere' });
+      const past = await post('/venues', { venue: 'Old Hall', city: 'Somewhere' });
+      const ev = await post('/events', { title: 'Gig', start_date: '2025-05-01 20:00', end_date: '2025-05-01 23:00', venue: busy.body.id });
+      await post('/events', { title: 'Old Gig', start_date: '2025-01-01 20:00', end_date: '2025-01-01 23:00', venue: past.body.id });
+      const names = (r: { body: any }) => (r.body.venues as Json[]).map((v) => v.venue);
+      const res = await t.request('GET', `${NS}/venues`, { query: { search: 'nowhere' } });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body)).toEqual(['venues', 'rest_url', 'total', 'total_pages']);
+      expect(names(res)).toEqual(['Lonely Barn']);
+      expect(names(await t.request('GET', `${NS}/venues`, { query: { event: ev.body.id } }))).toEqual(['Busy Hall']);
+      expect((await t.request('GET', `${NS}/venues`, { query: { event: lonely.body.id } })).status).toBe(400);
+      const withEvents = names(await t.request('GET', `${NS}/venues`, { query: { has_events: 'true', per_page: 50 } }));
+      expect(withEvents.sort()).toEqual(['Busy Hall', 'Old Hall']);
+      expect(names(await t.request('GET', `${NS}/venues`, { query: { has_events: 'false', search: 'hall' } }))).toEqual(['Dup Hall', 'Dup Hall']);
+      expect(names(await t.request('GET', `${NS}/venues`, { query: { only_with_upcoming: 'true' } }))).toEqual(['Busy Hall']);
+      const p1 = await t.request('GET', `${NS}/venues`, { query: { per_page: 2 } });
+      expect(p1.body.next_rest_url).toContain('page=2');
+      expect(p1.headers['x-wp-totalpages']).toBe(String(p1.body.total_pages));
+      const last = await t.request('GET', `${NS}/venues`, { query: { per_page: 2, page: p1.body.total_pages + 1 } });
+      expect(last.status).toBe(404);
+      expect(last.body.code).toBe('venue-archive-page-not-found');
+      expect((await t.request('GET', `${NS}/venues`, { query: { status: 'draft' } })).status).toBe(400);
+      expect(names(await t.request('GET', `${NS}/venues`, { query: { status: 'pending' }, as: t.admin }))).toEqual(['Contrib Venue']);
+    });
+  });
+
+  describe('organizers', () => {
+    it('creates, reads, updates, lists and trashes organizers', async () => {
+      const res = await post('/organizers', { organizer: 'Parks Dept', email: 'parks@example.org', phone: '555', website: 'https://parks.example.org' });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: res.body.id, author: String(t.admin.id), status: 'publish', date: '2025-04-01 12:00:00', date_utc: '2025-04-01 12:00:00',
+        modified: '2025-04-01 12:00:00', modified_utc: '2025-04-01 12:00:00', url: 'http://example.test/organizer/parks-dept/', organizer: 'Parks Dept',
+        slug: 'parks-dept', phone: '555', website: 'https://parks.example.org', email: 'parks@example.org',
+        global_id: `example.test?id=${res.body.id}`, global_id_lineage: [`example.test?id=${res.body.id}`],
+      });
+      expect((await post('/organizers', { organizer: 'Parks Dept' })).body.id).toBe(res.body.id);
+      expect((await post('/organizers', { organizer: 'Bad', email: 'nope' })).status).toBe(400);
+      expect((await post('/organizers', { email: 'a@b.c' })).body.code).toBe('rest_missing_callback_param');
+      const single = await t.request('GET', `${NS}/organizers/${res.body.id}`);
+      expect(single.body.json_ld).toMatchObject({ '@type': 'Person', name: 'Parks Dept', email: 'parks@example.org' });
+      const upd = await t.request('PATCH', `${NS}/organizers/${res.body.id}`, { as: t.admin, json: { phone: '777' } });
+      expect(upd.body).toMatchObject({ phone: '777', email: 'parks@example.org' });
+      const found = await t.request('GET', `${NS}/organizers`, { query: { search: 'parks@example' } });
+      expect(found.body.organizers.map((o: Json) => o.id)).toEqual([res.body.id]);
+      expect(Object.keys(found.body)).toEqual(['organizers', 'rest_url', 'total', 'total_pages']);
+      const ev = await post('/events', { title: 'Picnic', start_date: '2025-05-01 12:00', end_date: '2025-05-01 14:00', organizer: res.body.id });
+      expect(ev.body.organizer.map((o: Json) => o.id)).toEqual([res.body.id]);
+      expect((await t.request('GET', `${NS}/organizers`, { query: { event: ev.body.id } })).body.organizers[0].id).toBe(res.body.id);
+      expect((await t.request('GET', `${NS}/organizers/by-slug/parks-dept`)).body.id).toBe(res.body.id);
+      const del = await t.request('DELETE', `${NS}/organizers/by-slug/parks-dept`, { as: t.admin });
+      expect(del.body.status).toBe('trash');
+      expect((await t.request('DELETE', `${NS}/organizers/${res.body.id}`, { as: t.admin })).body.code).toBe('organizer-is-in-trash');
+      expect((await t.request('GET', `${NS}/organizers`, { query: { page: 99 } })).body.code).toBe('organizer-archive-page-not-found');
+    });
+  });
+});

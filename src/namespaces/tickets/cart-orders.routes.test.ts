@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
+import { addTicket, makePost, NS, startGateway, startMailBox, type FakeGateway, type MailBox } from './fixtures.case.js';
+import { cancelStalePendingOrders } from './orders.service.js';
+
+const COOKIE = /^event-tickets-tpp-invoice=([a-f0-9]{32}); Path=\/; Max-Age=172800; HttpOnly; SameSite=Lax$/;
+
+describe.each(DIALECTS)('cart and orders on %s', (engine) => {
+  let t: TestApp;
+  let mail: MailBox;
+  let gateway: FakeGateway;
+  let customer: TestUser;
+  let event: number;
+  let paid: any;
+  let free: any;
+
+  beforeAll(async () => {
+    mail = await startMailBox();
+    gateway = await startGateway();
+    t = await startTestApp(engine, { smtpUrl: `smtp://127.0.0.1:${mail.port}`, remotes: { payments: gateway.url } });
+    customer = await t.createUser('customer');
+    event = await makePost(t, { title: 'Concert' });
+    paid = await addTicket(t, event, { name: 'Seat', price: '12.50', ticket: { mode: 'own', capacity: 100 } });
+    free = await addTicket(t, event, { provider: 'rsvp', name: 'Guest list' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await mail.close();
+    await gateway.close();
+  });
+
+  const cookieOf = (res: { headers: Record<string, string> }) => COOKIE.exec(res.headers['set-cookie'] ?? '')?.[1];
+  const asCookie = (key: string) => ({ cookie: `event-tickets-tpp-invoice=${key}` });
+
+  describe('GET /eventsuite/tickets/v1/cart', () => {
+    it('answers the empty cart without a cart cookie', async () => {
+      const res = await t.request('GET', `${NS}/cart`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ tickets: [], meta: [], cart_url: '', checkout_url: '' });
+    });
+
+    it('answers 400 for a post_id naming no post and 403 post-has-no-tickets (empty message)', async () => {
+      expect((await t.request('GET', `${NS}/cart`, { query: { post_id: 999999 } })).status).toBe(400);
+      const bare = await makePost(t);
+      const res = await t.request('GET', `${NS}/cart`, { query: { post_id: bare } });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ code: 'post-has-no-tickets', message: '', data: { status: 403 } });
+    });
+  });
+
+  describe('POST|PUT|PATCH /eventsuite/tickets/v1/cart', () => {
+    it('answers 400 rest_missing_callback_param without provider', async () => {
+      const res = await t.request('POST', `${NS}/cart`, { json: { tickets: [] } });
+      expect(res.status).toBe(400);
+      expect(res.body.data.params).toEqual(['provider']);
+    });
+
+    it('replaces the lines, sets the cart cookie, and GET finds the cart again', async () => {
+      const res = await t.request('POST', `${NS}/cart`, {
+        json: {
+          provider: 'tribe-commerce',
+          tickets: [{ ticket_id: paid.id, quantity: 2, optout: 1 }, { quantity: 4 }, { ticket_id: free.id, quantity: 1 }],
+          meta: [{ ticket_id: paid.id, provider: 'tribe-commerce', items: [{ full_name: 'Jo' }, { full_name: 'Lu' }] }],
+        },
+      });
+      expect(res.status).toBe(200);
+      const key = cookieOf(res);
+      expect(key).toBeDefined();
+      expect(res.body).toEqual({
+        tickets: [{ ticket_id: paid.id, quantity: 2, post_id: event, optout: 1, iac: 'none', provider: 'tribe-commerce' }],
+        meta: [{ ticket_id: paid.id, provider: 'tribe-commerce', items: [{ full_name: 'Jo' }, { full_name: 'Lu' }] }],
+        cart_url: '',
+        checkout_url: 'http://example.test/wp-json/eventsuite/tickets/v1/orders',
+      });
+      const again = await t.request('GET', `${NS}/cart`, { headers: asCookie(key!) });
+      expect(again.body.tickets).toHaveLength(1);
+      const rsvp = await t.request('PUT', `${NS}/cart`, { json: { provider: 'rsvp', tickets: [{ ticket_id: free.id, quantity: 3 }] }, headers: asCookie(key!) });
+      expect(rsvp.headers['set-cookie']).toBeUndefined();
+      expect(rsvp.body.tickets).toEqual([{ ticket_id: free.id, quantity: 3, post_id: event, optout: 0, iac: 'none', provider: 'rsvp' }]);
+      const all = await t.request('GET', `${NS}/cart`, { headers: asCookie(key!) });
+      expect(all.body.tickets.map((l: any) => l.ticket_id)).toEqual([paid.id, free.id]);
+      expect((await t.request('GET', `${NS}/cart`, { query: { provider: 'rsvp' }, headers: asCookie(key!) })).body.tickets).toHaveLength(1);
+      expect((await t.request('GET', `${NS}/cart`, { query: { post_id: event }, headers: asCookie(key!) })).body.tickets).toHaveLength(2);
+      const removed = await t.request('PATCH', `${NS}/cart`, { json: { provider: 'tpp', tickets: [{ ticket_id: paid.id, quantity: 0 }] }, headers: asCookie(key!) });
+      expect(removed.body.tickets).toEqual([]);
+    });
+
+    it('keeps a signed-in user cart without a cookie', async () => {
+      await t.request('POST', `${NS}/cart`, { json: { provider: 'rsvp', tickets: [{ ticket_id: free.id, quantity: 1 }] }, as: customer });
+      const res = await t.request('GET', `${NS}/cart`, { as: customer });
+      expect(res.body.tickets).toHaveLength(1);
+    });
+
+    it('answers the legacy cart errors: ticket-does-not-exist (400), ticket-capacity-not-available (409)', async () => {
+      const unknown = await t.request('POST', `${NS}/cart`, { json: { provider: 'tribe-commerce', tickets: [{ ticket_id: 999999, quantity: 1 }] } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toEqual({ code: 'ticket-does-not-exist', message: 'The ticket #999999 does not exist.', data: { status: 400 } });
+      const tooMany = await t.request('POST', `${NS}/cart`, { json: { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 101 }] } });
+      expect(tooMany.status).toBe(409);
+      expect(tooMany.body.code).toBe('ticket-capacity-not-available');
+      expect(tooMany.body.message).toBe('The ticket "Seat" does not have that many available for purchase.');
+    });
+
+    it('ignores writes for providers not offered here, and checks post_id', async () => {
+      const res = await t.request('POST', `${NS}/cart`, { json: { provider: 'woo', tickets: [{ ticket_id: paid.id, quantity: 1 }] } });
+      expect(res.status).toBe(200);
+      expect(res.body.tickets).toEqual([]);
+      expect((await t.request('POST', `${NS}/cart`, { json: { provider: 'rsvp', post_id: 999999 } })).status).toBe(400);
+      const bare = await makePost(t);
+      expect((await t.request('POST', `${NS}/cart`, { json: { provider: 'rsvp', post_id: bare } })).status).toBe(403);
+    });
+  });
+
+  describe('POST /eventsuite/tickets/v1/orders (checkout)', () => {
+    it('checks the cart out offline: completed order, attendees, seats, an e-mail with QR codes, cart emptied', async () => {
+      const cart = await t.request('POST', `${NS}/cart`, {
+        json: { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 2 }], meta: [{ ticket_id: paid.id, items: [{ full_name: 'Jo Holder', email: 'jo@example.test' }] }] },
+      });
+      const key = cookieOf(cart)!;
+      const before = mail.messages.length;
+      const res = await t.request('POST', `${NS}/orders`, {
+        json: { purchaser_name: 'Pat Buyer', purchaser_email: 'pat@example.test', gateway: 'offline' },
+        headers: asCookie(key),
+      });
+      expect(res.status).toBe(201);
+      const o = res.body;
+      expect(o).toMatchObject({
+        status: 'completed',
+        provider: 'tribe-commerce',
+        gateway: 'offline',
+        currency: 'USD',
+        quantity: 2,
+        subtotal: 25,
+        total: 25,
+        formatted_total: '$25.00',
+        customer: { name: 'Pat Buyer', email: 'pat@example.test', user_id: 0 },
+        items: [{ ticket_id: paid.id, post_id: event, title: 'Seat', quantity: 2, unit_price: 12.5, total: 25 }],
+      });
+      expect(o.key).toMatch(/^[0-9a-f]{32}$/);
+      expect(o.date_utc).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(o.completed_utc).toBe(o.date_utc);
+      expect(o.attendees.map((a: any) => [a.title, a.email, a.order, a.provider])).toEqual([
+        ['Jo Holder', 'jo@example.test', o.id, 'tribe-commerce'],
+        ['Pat Buyer', 'pat@example.test', o.id, 'tribe-commerce'],
+      ]);
+      expect(o.attendees[0].payment).toMatchObject({ provider: 'tribe-commerce', price: '12.50', currency: '$' });
+      expect(o.attendees[0].security_code).toMatch(/^[0-9a-f]{10}$/);
+      expect(o.attendees[0].checkin_url).toBe(
+        `http://example.test/?event_qr_code=1&ticket_id=${o.attendees[0].id}&event_id=${event}&security_code=${o.attendees[0].security_code}&path=wp-json%2Feventsuite%2Ftickets%2Fv1%2Fqr`,
+      );
+      const ticket = await t.request('GET', `${NS}/tickets/${paid.id}`, { as: t.admin });
+      expect(ticket.body.capacity_details).toMatchObject({ available: 98, sold: 2, pending: 0 });
+      expect((await t.request('GET', `${NS}/cart`, { headers: asCookie(key) })).body.tickets).toEqual([]);
+      expect(mail.messages.length).toBe(before + 1);
+      const message = mail.messages.at(-1)!;
+      expect(message.to).toEqual(['pat@example.test']);
+      expect(message.raw).toContain('Subject: Your tickets from');
+      expect(message.raw).toContain('Content-Type: image/png');
+      expect(message.raw).toContain(`cid:qr-${o.attendees[0].id}@tickets`);
+      expect(message.raw).toContain(o.attendees[1].security_code);
+    });
+
+    it('checks out an RSVP for a signed-in user: completed, attendees going, no charge', async () => {
+      const res = await t.request('POST', `${NS}/orders`, { json: { provider: 'rsvp', tickets: [{ ticket_id: free.id, quantity: 2 }] }, as: customer });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ status: 'completed', gateway: 'free', total: 0, customer: { user_id: customer.id } });
+      expect(res.body.attendees.map((a: any) => [a.rsvp_going, a.order])).toEqual([[true, res.body.attendees[0].id], [true, res.body.attendees[1].id]]);
+      const mine = await t.request('GET', `${NS}/orders/${res.body.id}`, { as: customer });
+      expect(mine.status).toBe(200);
+    });
+
+    it('answers 400 for an empty cart, a missing purchaser, or an unknown provider', async () => {
+      expect((await t.request('POST', `${NS}/orders`, { json: { purchaser_name: 'A', purchaser_email: 'a@example.test' } })).body.code).toBe('tickets-cart-empty');
+      expect((await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 1 }] } })).body.code).toBe('tickets-missing-purchaser');
+      expect((await t.request('POST', `${NS}/orders`, { json: { provider: 'edd', purchaser_name: 'A', purchaser_email: 'a@example.test' } })).body.code).toBe('bad_request');
+      expect((await t.request('POST', `${NS}/orders`, { json: { gateway: 'paypal' } })).status).toBe(400);
+    });
+
+    it('pays through the remote gateway: succeeded completes, with the order key as idempotency key', async () => {
+      gateway.next = { status: 201, body: { status: 'succeeded' } };
+      const res = await t.request('POST', `${NS}/orders`, {
+        json: { tickets: [{ ticket_id: paid.id, quantity: 1 }], purchaser_name: 'Rem Ote', purchaser_email: 'rem@example.test', gateway: 'remote' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ status: 'completed', gateway: 'remote', payment_reference: expect.stringMatching(/^pay_/) });
+      const call = gateway.calls.find((c) => c.method === 'POST' && c.path === '/payments' && (c.body as any).order_id === res.body.id)!;
+      expect(call.body).toMatchObject({ amount: '12.50', currency: 'USD', reference: res.body.key, customer: { name: 'Rem Ote', email: 'rem@example.test' } });
+      expect(call.headers['idempotency-key']).toBe(res.body.key);
+    });
+
+    it('keeps a pending remote payment pending, then completes it when the buyer comes back', async () => {
+      gateway.next = { status: 201, body: { status: 'pending', redirect_url: 'https://pay.example/checkout/1' } };
+      const res = await t.request('POST', `${NS}/orders`, {
+        json: { tickets: [{ ticket_id: paid.id, quantity: 3 }], purchaser_name: 'Pen Ding', purchaser_email: 'pen@example.test' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ status: 'pending', payment_url: 'https://pay.example/checkout/1' });
+      expect(res.body.attendees.every((a: any) => a.checked_in === false)).toBe(true);
+      const held = await t.request('GET', `${NS}/tickets/${paid.id}`, { as: t.admin });
+      expect(held.body.capacity_details.pending).toBe(3);
+      expect((await t.request('GET', `${NS}/orders/${res.body.id}`)).status).toBe(401);
+      expect((await t.request('GET', `${NS}/orders/${res.body.id}`, { query: { key: 'wrong' } })).status).toBe(401);
+      const still = await t.request('GET', `${NS}/orders/${res.body.id}`, { query: { key: res.body.key } });
+      expect(still.body.status).toBe('pending');
+      gateway.payments.set(res.body.payment_reference, 'succeeded');
+      const done = await t.request('GET', `${NS}/orders/${res.body.id}`, { query: { key: res.body.key } });
+      expect(done.body.status).toBe('completed');
+      const settled = await t.request('GET', `${NS}/tickets/${paid.id}`, { as: t.admin });
+      expect(settled.body.capacity_details.pending).toBe(0);
+    });
+
+    it('cancels a declined payment (402) and a gateway failure (502), giving the seats back', async () => {
+      const seats = async () => (await t.request('GET', `${NS}/tickets/${paid.id}`)).body.capacity_details.available;
+      const start = await seats();
+      gateway.next = { status: 201, body: { status: 'declined' } };
+      const declined = await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 2 }], purchaser_name: 'D', purchaser_email: 'd@example.test' } });
+      expect(declined.status).toBe(402);
+      expect(declined.body.code).toBe('payment-failed');
+      gateway.next = { status: 500, body: { error: 'boom' } };
+      const broken = await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 2 }], purchaser_name: 'E', purchaser_email: 'e@example.test' } });
+      expect(broken.status).toBe(502);
+      expect(broken.body.code).toBe('payment-gateway-error');
+      expect(await seats()).toBe(start);
+      const orders = await t.db.selectFrom('ticket_orders').select(['status', 'cancelled_gmt']).where('customer_email', 'in', ['d@example.test', 'e@example.test']).execute();
+      expect(orders.map((o) => o.status)).toEqual(['cancelled', 'cancelled']);
+      expect(orders.every((o) => o.cancelled_gmt !== '')).toBe(true);
+      gateway.next = { status: 201, body: { status: 'succeeded' } };
+    });
+
+    it('refunds through the gateway (managers), and lets buyers cancel only pending orders', async () => {
+      const res = await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 1 }], purchaser_name: 'R', purchaser_email: 'r@example.test' } });
+      const o = res.body;
+      expect((await t.request('POST', `${NS}/orders/${o.id}`, { json: { status: 'refunded', key: o.key } })).status).toBe(401);
+      expect((await t.request('POST', `${NS}/orders/${o.id}`, { json: { status: 'cancelled' }, as: t.admin })).body.code).toBe('order-invalid-transition');
+      const refunded = await t.request('POST', `${NS}/orders/${o.id}`, { json: { status: 'refunded' }, as: t.admin });
+      expect(refunded.status).toBe(200);
+      expect(refunded.body.status).toBe('refunded');
+      expect(refunded.body.refunded_utc).not.toBe('');
+      expect(refunded.body.attendees[0].checked_in).toBe(false);
+      expect(gateway.payments.get(o.payment_reference)).toBe('refunded');
+      expect((await t.request('POST', `${NS}/orders/${o.id}`, { json: { status: 'completed' }, as: t.admin })).status).toBe(409);
+      const attendee = await t.request('GET', `${NS}/attendees/${o.attendees[0].id}`, { as: t.admin });
+      expect(attendee.body.checked_in).toBe(false);
+      expect((await t.request('PATCH', `${NS}/attendees/${o.attendees[0].id}`, { json: { check_in: true }, as: t.admin })).body.code).toBe('tec-et-attendee-invalid-check-in');
+
+      gateway.next = { status: 201, body: { status: 'pending' } };
+      const pending = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 1 }], purchaser_name: 'S', purchaser_email: 's@example.test' } })).body;
+      gateway.next = { status: 201, body: { status: 'succeeded' } };
+      const cancelled = await t.request('PATCH', `${NS}/orders/${pending.id}`, { json: { status: 'cancelled', key: pending.key } });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.status).toBe('cancelled');
+      expect(gateway.payments.get(pending.payment_reference)).toBe('canceled');
+      expect((await t.request('GET', `${NS}/orders/999999`, { as: t.admin })).status).toBe(404);
+    });
+
+    it('cancels stale pending orders (after asking the gateway) and gives their seats back', async () => {
+      gateway.next = { status: 201, body: { status: 'pending' } };
+      const stale = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 4 }], purchaser_name: 'Z', purchaser_email: 'z@example.test' } })).body;
+      const paidLater = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 1 }], purchaser_name: 'Y', purchaser_email: 'y@example.test' } })).body;
+      gateway.next = { status: 201, body: { status: 'succeeded' } };
+      gateway.payments.set(paidLater.payment_reference, 'succeeded');
+      const before = (await t.request('GET', `${NS}/tickets/${paid.id}`, { as: t.admin })).body.capacity_details;
+      expect(await cancelStalePendingOrders(t.ctx, 0)).toBe(1);
+      const after = (await t.request('GET', `${NS}/tickets/${paid.id}`, { as: t.admin })).body.capacity_details;
+      expect(after.available).toBe(before.available + 4);
+      expect(after.pending).toBe(before.pending - 5);
+      expect((await t.request('GET', `${NS}/orders/${stale.id}`, { as: t.admin })).body.status).toBe('cancelled');
+      expect((await t.request('GET', `${NS}/orders/${paidLater.id}`, { as: t.admin })).body.status).toBe('completed');
+    });
+
+    it('completes offline orders by managers and cancels them (pay at the door, no-show)', async () => {
+      const o = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 1 }], purchaser_name: 'Door', purchaser_email: 'door@example.test', gateway: 'offline' } })).body;
+      expect(o.status).toBe('completed');
+      const res = await t.request('POST', `${NS}/orders/${o.id}`, { json: { status: 'cancelled' }, as: t.admin });
+      expect(res.body.status).toBe('cancelled');
+      expect(res.body.attendees[0]).toMatchObject({ checked_in: false });
+    });
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * @module namespaces/tickets/events-integration
+ * What Event Tickets adds to the events namespace, through the events area's extension point:
+ * - the `ticketed` list filter (events with / without tickets that are not in the trash);
+ * - the `ticketed` field of event objects (ET `REST/V1/Flags.php`): `false`, or the providers of the
+ *   event's tickets (de-duplicated, in ticket order);
+ * - the `attendance` field for manage-access requests (ET `REST/V1/Main.php`);
+ * - manage access by check-in `api_key` (such requests also list events hidden from listings).
+ */
+import { sql } from 'kysely';
+import { eventExtensions, type EventFieldProvider } from '../events/index.js';
+import { hasManageAccess } from './access.js';
+
+/** The provider of the event objects' ticket fields. */
+export const ticketFieldsProvider: EventFieldProvider = {
+  name: 'tickets',
+  redacted: { ticketed: null },
+  async load({ ctx, db, req }, events) {
+    const ids = events.map((e) => e.id);
+    const out = new Map<number, Record<string, unknown>>();
+    if (ids.length === 0) return out;
+    const rows = await db
+      .selectFrom('ticket_details as t')
+      .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
+      .select(['t.post_id', 't.provider'])
+      .where('t.post_id', 'in', ids)
+      .where('tp.status', '!=', 'trash')
+      .orderBy('t.ticket_id')
+      .execute();
+    const providers = new Map<number, string[]>();
+    for (const r of rows) {
+      const list = providers.get(Number(r.post_id)) ?? [];
+      if (!list.includes(r.provider)) list.push(r.provider);
+      providers.set(Number(r.post_id), list);
+    }
+    const manage = req ? await hasManageAccess(req, ctx) : false;
+    const attendance = new Map<number, { total: number; checked: number }>();
+    if (manage) {
+      const counts = await db
+        .selectFrom('ticket_attendees')
+        .select((eb) => ['post_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('checked_in').as('checked')])
+        .where('post_id', 'in', ids)
+        .groupBy('post_id')
+        .execute();
+      for (const c of counts) attendance.set(Number(c.post_id), { total: Number(c.n), checked: Number(c.checked ?? 0) });
+    }
+    for (const id of ids) {
+      const fields: Record<string, unknown> = { ticketed: providers.get(id) ?? false };
+      if (manage) {
+        const a = attendance.get(id) ?? { total: 0, checked: 0 };
+        fields.attendance = { total_attendees: a.total, checked_in: a.checked, not_checked_in: a.total - a.checked };
+      }
+      out.set(id, fields);
+    }
+    return out;
+  },
+};
+
+/**
+ * Registers the tickets area with the events area (idempotent). Called once from the namespace's
+ * `index.ts`; importing this module has no side effect.
+ */
+export function registerTicketExtensions(): void {
+  eventExtensions.ticketed = (db, eventId) =>
+    db
+      .selectFrom('ticket_details as t')
+      .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
+      .select(sql.lit(1).as('one'))
+      .whereRef('t.post_id', '=', eventId)
+      .where('tp.status', '!=', 'trash');
+  if (!eventExtensions.fields.includes(ticketFieldsProvider)) eventExtensions.fields.push(ticketFieldsProvider);
+  eventExtensions.manageAccess = (req, ctx) => hasManageAccess(req, ctx);
+}

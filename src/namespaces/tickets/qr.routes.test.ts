@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { generateCheckinApiKey, getCheckinApiKey, setCheckinApiKey } from './access.js';
+import { addTicket, makePost, NS } from './fixtures.case.js';
+import { checkinLink, qrPng } from './qr.service.js';
+
+describe.each(DIALECTS)('QR routes on %s', (engine) => {
+  let t: TestApp;
+  let event: number;
+  let ticket: any;
+
+  /** Buys `n` seats offline; returns the order with attendees and their security codes. */
+  const buy = async (n = 1, gateway = 'offline') =>
+    (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: ticket.id, quantity: n }], purchaser_name: 'Q', purchaser_email: 'q@example.test', gateway } })).body;
+  const scan = (query: Record<string, string | number>) => t.request('GET', `${NS}/qr`, { query });
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    event = await makePost(t, { title: 'Gig' });
+    ticket = await addTicket(t, event, { price: '3' });
+    await setCheckinApiKey(t.ctx, 'door-key');
+  });
+  afterAll(() => t.close());
+
+  describe('GET /eventsuite/tickets/v1/qr/{id}', () => {
+    it('answers {id, checked_in} as JSON: "" before, "1" after check-in; "" for a ticket ID', async () => {
+      const order = await buy();
+      const a = order.attendees[0];
+      expect((await t.request('GET', `${NS}/qr/${a.id}`)).body).toEqual({ id: a.id, checked_in: '' });
+      await t.request('PATCH', `${NS}/attendees/${a.id}`, { json: { check_in: true }, as: t.admin });
+      expect((await t.request('GET', `${NS}/qr/${a.id}`)).body).toEqual({ id: a.id, checked_in: '1' });
+      expect((await t.request('GET', `${NS}/qr/${ticket.id}`)).body).toEqual({ id: ticket.id, checked_in: '' });
+      expect((await t.request('GET', `${NS}/qr/${order.id}`)).body).toEqual({ id: order.id, checked_in: '' });
+    });
+
+    it('answers 400 for IDs no provider knows and 403 ticket-not-accessible for unreadable ones', async () => {
+      expect((await t.request('GET', `${NS}/qr/${event}`)).status).toBe(400);
+      expect((await t.request('GET', `${NS}/qr/999999`)).status).toBe(400);
+      await t.db.updateTable('posts').set({ status: 'draft' }).where('id', '=', ticket.id).execute();
+      const res = await t.request('GET', `${NS}/qr/${ticket.id}`);
+      await t.db.updateTable('posts').set({ status: 'publish' }).where('id', '=', ticket.id).execute();
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ code: 'ticket-not-accessible', message: 'The requested ticket is not accessible', data: { status: 403 } });
+    });
+  });
+
+  describe('GET /eventsuite/tickets/v1/qr (check-in app)', () => {
+    it('answers 400 rest_missing_callback_param without its three parameters', async () => {
+      const res = await scan({});
+      expect(res.status).toBe(400);
+      expect(res.body.data.params).toEqual(['api_key', 'ticket_id', 'security_code']);
+      expect((await scan({ api_key: 'door-key', ticket_id: 'abc', security_code: 'x' })).status).toBe(400);
+    });
+
+    it('echoes the parameters with 400 for a wrong key (no error key)', async () => {
+      const res = await scan({ api_key: 'nope', ticket_id: '5', security_code: 'x', event_id: event });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ api_key: 'nope', ticket_id: '5', event_id: String(event), security_code: 'x' });
+    });
+
+    it('answers 403 security_code_not_valid for a wrong code and for an unknown attendee', async () => {
+      const a = (await buy()).attendees[0];
+      const wrong = await scan({ api_key: 'door-key', ticket_id: a.id, security_code: 'bad' });
+      expect(wrong.status).toBe(403);
+      expect(wrong.body).toEqual({ msg: 'Security code is not valid!', error: 'security_code_not_valid' });
+      const unknown = await scan({ api_key: 'door-key', ticket_id: 999999, security_code: a.security_code });
+      expect(unknown.status).toBe(403);
+      expect(unknown.body.error).toBe('security_code_not_valid');
+    });
+
+    it('checks in once (201 "Checked In!", source app), then 403 attendee_already_checked_in', async () => {
+      const a = (await buy()).attendees[0];
+      const res = await scan({ api_key: 'door-key', ticket_id: a.id, security_code: a.security_code, event_id: event });
+      expect(res.status).toBe(201);
+      expect(res.body.msg).toBe('Checked In!');
+      expect(res.body.attendee).toMatchObject({ id: a.id, checked_in: true, checkin_details: { source: 'app', author: 0 } });
+      const again = await scan({ api_key: 'door-key', ticket_id: a.id, security_code: a.security_code });
+      expect(again.status).toBe(403);
+      expect(again.body).toMatchObject({ msg: 'Already checked in!', error: 'attendee_already_checked_in', attendee: { id: a.id } });
+    });
+
+    it('treats a check-in from the site as checked in too', async () => {
+      const a = (await buy()).attendees[0];
+      await t.request('PATCH', `${NS}/attendees/${a.id}`, { json: { check_in: true }, as: t.admin });
+      expect((await scan({ api_key: 'door-key', ticket_id: a.id, security_code: a.security_code })).body.error).toBe('attendee_already_checked_in');
+    });
+
+    it('answers 403 attendee_not_authorized while the order is not complete, attendee_not_found once trashed', async () => {
+      const order = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: ticket.id, quantity: 1 }], purchaser_name: 'P', purchaser_email: 'p@example.test' } })).body;
+      expect(order.status).toBe('completed');
+      const a = order.attendees[0];
+      await t.request('POST', `${NS}/orders/${order.id}`, { json: { status: 'cancelled' }, as: t.admin });
+      const res = await scan({ api_key: 'door-key', ticket_id: a.id, security_code: a.security_code });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('attendee_not_authorized');
+      expect(res.body.msg).toBe('This attendee&#039;s ticket is not authorized to be Checked in. Please check the order status.');
+      expect(res.body.attendee.id).toBe(a.id);
+      await t.db.updateTable('posts').set({ status: 'trash' }).where('id', '=', a.id).execute();
+      const gone = await scan({ api_key: 'door-key', ticket_id: a.id, security_code: a.security_code });
+      expect(gone.body).toEqual({ msg: 'An attendee is not found with this ID.', error: 'attendee_not_found' });
+    });
+
+    it('checks a ticket in exactly once when 20 scanners race', async () => {
+      const a = (await buy()).attendees[0];
+      const results = await Promise.all(Array.from({ length: 20 }, () => scan({ api_key: 'door-key', ticket_id: a.id, security_code: a.security_code })));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 403 && r.body.error === 'attendee_already_checked_in')).toHaveLength(19);
+    });
+
+    it('gives manage access to requests carrying the key, and none once the key is emptied', async () => {
+      const a = (await buy()).attendees[0];
+      expect((await t.request('GET', `${NS}/attendees/${a.id}`, { query: { api_key: 'door-key' } })).body.email).toBe('q@example.test');
+      await setCheckinApiKey(t.ctx, '');
+      expect((await scan({ api_key: '', ticket_id: a.id, security_code: a.security_code })).status).toBe(400);
+      expect((await t.request('GET', `${NS}/attendees/${a.id}`, { query: { api_key: '' } })).status).toBe(401);
+      const generated = await generateCheckinApiKey(t.ctx);
+      expect(generated).toMatch(/^[0-9a-f]{8}$/);
+      expect(await getCheckinApiKey(t.ctx)).toBe(generated);
+      await setCheckinApiKey(t.ctx, 'door-key');
+    });
+  });
+
+  describe('QR codes', () => {
+    it('encode what the check-in app needs to call GET /qr', async () => {
+      const a = { id: 90, postId: 412, securityCode: 'c0ffee1234' };
+      expect(checkinLink(t.ctx, a)).toBe('http://example.test/?event_qr_code=1&ticket_id=90&event_id=412&security_code=c0ffee1234&path=wp-json%2Feventsuite%2Ftickets%2Fv1%2Fqr');
+      const order = await buy();
+      const r = order.attendees[0];
+      const png = await t.app.inject({ method: 'GET', url: `/wp-json${NS}/attendees/${r.id}/qr?security_code=${r.security_code}` });
+      expect(png.rawPayload.equals(await qrPng(r.checkin_url))).toBe(true);
+    });
+  });
+});

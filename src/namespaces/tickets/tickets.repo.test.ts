@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, DIALECTS, type TestDb } from '../../storage/test-db.js';
+import type { Db } from '../../storage/db.js';
+import { insertAttendeeDetails, markCheckedIn } from './attendees.repo.js';
+import { insertPost } from './posts.repo.js';
+import {
+  getTicket,
+  insertTicketDetails,
+  releaseSeats,
+  reserveSeats,
+  setSharedCapacity,
+  settlePendingSeats,
+  SoldOutError,
+  type CapacityMode,
+} from './tickets.repo.js';
+
+const WHEN = { local: '2025-01-01 10:00:00', gmt: '2025-01-01 10:00:00' };
+
+async function ticket(db: Db, postId: number, mode: CapacityMode, capacity: number): Promise<number> {
+  const id = await insertPost(db, { type: 'tribe_tpp_tickets', status: 'publish', title: 'T', when: WHEN });
+  await insertTicketDetails(db, id, {
+    post_id: postId, provider: 'tribe-commerce', type: 'default', price: '1', currency: 'USD', show_description: 1,
+    start_local: '', start_gmt: '', end_local: '', end_gmt: '', sku: '', iac: 'none', capacity, capacity_mode: mode,
+  });
+  return id;
+}
+
+/** `n` concurrent transactions, each reserving one seat; returns how many succeeded and failed. */
+async function rush(db: Db, ticketId: number, n: number): Promise<{ ok: number; soldOut: number }> {
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: n }, () => db.transaction().execute((trx) => reserveSeats(trx, ticketId, 1, false))),
+  );
+  const soldOut = outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof SoldOutError).length;
+  return { ok: outcomes.filter((o) => o.status === 'fulfilled').length, soldOut };
+}
+
+describe.each(DIALECTS)('tickets.repo seat reservation on %s', (engine) => {
+  let tdb: TestDb;
+  let db: Db;
+  let post: number;
+
+  beforeAll(async () => {
+    tdb = await createTestDb(engine, { poolSize: 20 });
+    db = tdb.db;
+    post = await insertPost(db, { type: 'tribe_events', status: 'publish', title: 'Event', slugFrom: 'event', when: WHEN });
+  });
+  afterAll(() => tdb.destroy());
+
+  it('takes exactly the capacity when 200 transactions race for 50 seats (one conditional UPDATE)', async () => {
+    const id = await ticket(db, post, 'own', 50);
+    expect(await rush(db, id, 200)).toEqual({ ok: 50, soldOut: 150 });
+    expect((await getTicket(db, id))!.sold).toBe(50);
+  });
+
+  it('never lets tickets sharing a capacity sell more than the shared pool', async () => {
+    const shared = await insertPost(db, { type: 'tribe_events', status: 'publish', title: 'Shared', slugFrom: 'shared', when: WHEN });
+    await setSharedCapacity(db, shared, 30);
+    const global = await ticket(db, shared, 'global', -1);
+    const capped = await ticket(db, shared, 'capped', 20);
+    const [a, b] = await Promise.all([rush(db, global, 60), rush(db, capped, 60)]);
+    expect(a.ok + b.ok).toBe(30);
+    expect(b.ok).toBeLessThanOrEqual(20);
+    expect((await getTicket(db, global))!.shared).toEqual({ capacity: 30, sold: 30 });
+  });
+
+  it('rolls the ticket back when the shared pool is full, releases and settles pending seats', async () => {
+    const shared = await insertPost(db, { type: 'tribe_events', status: 'publish', title: 'Small', slugFrom: 'small', when: WHEN });
+    await setSharedCapacity(db, shared, 1);
+    const capped = await ticket(db, shared, 'capped', 5);
+    await db.transaction().execute((trx) => reserveSeats(trx, capped, 1, true));
+    await expect(db.transaction().execute((trx) => reserveSeats(trx, capped, 1, false))).rejects.toBeInstanceOf(SoldOutError);
+    let t = (await getTicket(db, capped))!;
+    expect([t.sold, t.pending, t.shared!.sold]).toEqual([1, 1, 1]);
+    await settlePendingSeats(db, capped, 1);
+    expect((await getTicket(db, capped))!.pending).toBe(0);
+    await releaseSeats(db, capped, 1, false);
+    t = (await getTicket(db, capped))!;
+    expect([t.sold, t.pending, t.shared!.sold]).toEqual([0, 0, 0]);
+  });
+
+  it('checks an attendee in exactly once under concurrent scans', async () => {
+    const id = await ticket(db, post, '', -1);
+    const attendee = await insertPost(db, { type: 'tribe_tpp_attendees', status: 'publish', title: 'A', when: WHEN });
+    await insertAttendeeDetails(db, attendee, {
+      ticket_id: id, post_id: post, provider: 'tribe-commerce', order_id: null, order_status: 'completed', holder_name: 'A',
+      holder_email: 'a@example.test', purchaser_name: 'A', purchaser_email: 'a@example.test', user_id: 0, optout: 0,
+      security_code: 'abc', price: 1, currency: 'USD', information: '{}', source: 'test',
+    });
+    const wins = await Promise.all(Array.from({ length: 20 }, () => markCheckedIn(db, attendee, { when: WHEN, source: 'app', author: 0 })));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+  });
+});
