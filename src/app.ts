@@ -97,7 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     bodyLimit: config.bodyLimit,
     exposeHeadRoutes: false,
     disableRequestLogging: true,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: false, querystringParser: (s: string) => parsePhpQuery(s) },
     genReqId: () => crypto.randomUUID(),
   });

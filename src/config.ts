@@ -32,6 +32,11 @@ export interface Config {
   mailFrom: string;
   /** Number of worker processes for `serve --workers` (`WORKERS`, default 1). */
   workers: number;
+  /**
+   * Proxies whose `X-Forwarded-For` is believed (`TRUST_PROXY`: `true`, a hop count, or a comma list
+   * of addresses/CIDRs). Default: none, so clients cannot choose the address rate limits key on.
+   */
+  trustProxy: boolean | number | string[];
   /** Endpoints of remote services, by name (`REMOTE_<NAME>_URL`). */
   remotes: Record<string, string>;
 }
@@ -41,6 +46,13 @@ export type ConfigOverrides = Partial<Config>;
 function int(value: string | undefined, fallback: number): number {
   const n = value === undefined || value === '' ? NaN : Number(value);
   return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (!value || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 function isLoopbackUrl(url: string): boolean {
@@ -78,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'eventsuite@localhost',
     workers: int(env.WORKERS, 1) || 1,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     remotes,
     ...overrides,
   };

@@ -81,7 +81,8 @@ function encodeQuery(query: RequestOptions['query']): string {
 /** Starts the app on a fresh database of `engine`. */
 export async function startTestApp(engine: Engine, overrides: ConfigOverrides = {}, extra: { mailer?: Mailer; now?: () => Date } = {}): Promise<TestApp> {
   const testDb = await createTestDb(engine);
-  const config = loadConfig({}, { baseUrl: 'http://example.test', logLevel: 'silent', ...overrides });
+  // Tests stand behind a trusted proxy so they can vary the client address with X-Forwarded-For.
+  const config = loadConfig({}, { baseUrl: 'http://example.test', logLevel: 'silent', trustProxy: true, ...overrides });
   const app = await buildApp({ config, db: testDb.db, logger: pino({ level: 'silent' }), ...extra });
   await app.ready();
 

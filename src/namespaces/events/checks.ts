@@ -18,6 +18,26 @@ import { existingLinkedIds, type LinkedKind } from './linked.repo.js';
 import { linkedRefs, termRefs } from './validators.js';
 
 type Failures = Record<string, string | undefined>;
+
+const requestMemo = new WeakMap<RestRequest, Map<string, Promise<unknown>>>();
+
+/**
+ * A value computed once per request (lookups shared by the checks, the permission, the `Allow`
+ * header's second permission run, and the handler).
+ */
+export function perRequest<T>(req: RestRequest, key: string, compute: () => Promise<T>): Promise<T> {
+  let memo = requestMemo.get(req);
+  if (!memo) {
+    memo = new Map();
+    requestMemo.set(req, memo);
+  }
+  let value = memo.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = compute();
+    memo.set(key, value);
+  }
+  return value;
+}
 export type Check = (req: RestRequest, ctx: AppContext, failures: Failures) => Promise<void>;
 
 /**

@@ -11,7 +11,7 @@ import { parseIdList, parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from './caps.js';
-import { checked, checkEventParam, EVENT_LIST_CHECKS, EVENT_WRITE_CHECKS, type Check } from './checks.js';
+import { checked, EVENT_LIST_CHECKS, EVENT_WRITE_CHECKS, perRequest, type Check } from './checks.js';
 import { eventError, invalidParam } from './errors.js';
 import { countEvents, findEventIdBySlug, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
 import {
@@ -35,21 +35,23 @@ export async function pageSize(req: RestRequest, ctx: AppContext): Promise<numbe
 // Resolving the target event of a single route
 // ---------------------------------------------------------------------------------------------
 
-/** `slug` of a by-slug route must name an event. */
-const checkEventSlug: Check = async (req, ctx, failures) => {
-  const slug = req.urlParams.slug ?? req.params.slug;
-  if (typeof slug !== 'string' || (await findEventIdBySlug(ctx.db, slug)) === undefined) failures.slug = undefined;
-};
-
-/** The single routes' target check: `id` (by-ID routes) or the path `slug` (by-slug routes). */
-export function targetCheck(bySlug: boolean): Check {
-  return bySlug ? checkEventSlug : checkEventParam('id');
+/** The event a single route addresses (by `id`, or by the path `slug`), looked up once per request. */
+function loadTarget(req: RestRequest, ctx: AppContext): Promise<EventRecord | undefined> {
+  return perRequest(req, 'event-target', async () => {
+    const slug = req.urlParams.slug;
+    const id = slug !== undefined ? await findEventIdBySlug(ctx.db, slug) : Number(req.params.id);
+    return id !== undefined && Number.isInteger(id) && id > 0 ? getEvent(ctx.db, id) : undefined;
+  });
 }
+
+/** The single routes' target check: `id` (by-ID routes) or the path `slug` (by-slug routes) must name an event. */
+const targetCheck: Check = async (req, ctx, failures) => {
+  if (!(await loadTarget(req, ctx))) failures[req.urlParams.slug !== undefined ? 'slug' : 'id'] = undefined;
+};
 
 /** The event a single route addresses (the checks guarantee it exists). */
 async function targetEvent(req: RestRequest, ctx: AppContext): Promise<EventRecord> {
-  const id = req.urlParams.slug !== undefined ? await findEventIdBySlug(ctx.db, req.urlParams.slug) : Number(req.params.id);
-  const ev = id === undefined ? undefined : await getEvent(ctx.db, id);
+  const ev = await loadTarget(req, ctx);
   if (!ev) throw invalidParam(req.urlParams.slug !== undefined ? 'slug' : 'id');
   return ev;
 }
@@ -62,25 +64,19 @@ async function targetEvent(req: RestRequest, ctx: AppContext): Promise<EventReco
 export const canCreateEvent: Permission<AppContext> = checked(EVENT_WRITE_CHECKS, (req) => can(req.user, EVENT_TYPE, 'edit'));
 
 /** Update: the right to edit this event. */
-export function canUpdateEvent(bySlug: boolean): Permission<AppContext> {
-  return checked([targetCheck(bySlug), ...EVENT_WRITE_CHECKS], async (req, ctx) => {
-    if (!can(req.user, EVENT_TYPE, 'edit')) return false;
-    return canEditPost(req.user, EVENT_TYPE, await targetEvent(req, ctx));
-  });
-}
+export const canUpdateEvent: Permission<AppContext> = checked([targetCheck, ...EVENT_WRITE_CHECKS], async (req, ctx) => {
+  if (!can(req.user, EVENT_TYPE, 'edit')) return false;
+  return canEditPost(req.user, EVENT_TYPE, await targetEvent(req, ctx));
+});
 
 /** Delete: the right to delete this event. */
-export function canDeleteEvent(bySlug: boolean): Permission<AppContext> {
-  return checked([targetCheck(bySlug)], async (req, ctx) => {
-    if (!can(req.user, EVENT_TYPE, 'delete')) return false;
-    return canDeletePost(req.user, EVENT_TYPE, await targetEvent(req, ctx));
-  });
-}
+export const canDeleteEvent: Permission<AppContext> = checked([targetCheck], async (req, ctx) => {
+  if (!can(req.user, EVENT_TYPE, 'delete')) return false;
+  return canDeletePost(req.user, EVENT_TYPE, await targetEvent(req, ctx));
+});
 
 /** Reads are public; the handler enforces visibility. */
-export function canReadEvent(bySlug: boolean): Permission<AppContext> {
-  return checked([targetCheck(bySlug)], () => true);
-}
+export const canReadEvent: Permission<AppContext> = checked([targetCheck], () => true);
 
 /** The archive is public; its argument checks run first. */
 export const canListEvents: Permission<AppContext> = checked(EVENT_LIST_CHECKS, () => true);

@@ -28,18 +28,18 @@ export const eventRouteDefs: RouteDef<AppContext>[] = [
     path: '/events/{id:\\d+}',
     schema,
     endpoints: [
-      { methods: READABLE, args: eventReadArgs(), permission: canReadEvent(false), handler: getEventHandler },
-      { methods: DELETABLE, args: eventReadArgs(), permission: canDeleteEvent(false), handler: deleteEventHandler },
-      { methods: EDITABLE, args: eventEditArgs(), permission: canUpdateEvent(false), handler: updateEventHandler },
+      { methods: READABLE, args: eventReadArgs(), permission: canReadEvent, handler: getEventHandler },
+      { methods: DELETABLE, args: eventReadArgs(), permission: canDeleteEvent, handler: deleteEventHandler },
+      { methods: EDITABLE, args: eventEditArgs(), permission: canUpdateEvent, handler: updateEventHandler },
     ],
   },
   {
     path: '/events/by-slug/{slug:[^/]+}',
     schema,
     endpoints: [
-      { methods: READABLE, args: eventSlugArgs(), permission: canReadEvent(true), handler: getEventHandler },
-      { methods: DELETABLE, args: eventSlugArgs(), permission: canDeleteEvent(true), handler: deleteEventHandler },
-      { methods: EDITABLE, args: eventWriteArgs(false), permission: canUpdateEvent(true), handler: updateEventHandler },
+      { methods: READABLE, args: eventSlugArgs(), permission: canReadEvent, handler: getEventHandler },
+      { methods: DELETABLE, args: eventSlugArgs(), permission: canDeleteEvent, handler: deleteEventHandler },
+      { methods: EDITABLE, args: eventWriteArgs(false), permission: canUpdateEvent, handler: updateEventHandler },
     ],
   },
 ];

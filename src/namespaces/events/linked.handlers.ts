@@ -10,12 +10,12 @@ import { parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost } from './caps.js';
-import { checked, checkEventParam, LINKED_WRITE_CHECKS, type Check } from './checks.js';
+import { checked, checkEventParam, LINKED_WRITE_CHECKS, perRequest, type Check } from './checks.js';
 import { eventError, invalidParam } from './errors.js';
 import { pageSize } from './events.handlers.js';
 import { EVENTS_NAMESPACE, presentOrganizer, presentVenue } from './linked.present.js';
 import {
-  countLinked, existingLinkedIds, findLinkedIdBySlug, getOrganizersByIds, getVenuesByIds, linkedType, listLinkedIds,
+  countLinked, findLinkedIdBySlug, getOrganizersByIds, getVenuesByIds, linkedType, listLinkedIds,
   type LinkedKind, type LinkedListFilter, type OrganizerRecord, type VenueRecord,
 } from './linked.repo.js';
 import {
@@ -30,22 +30,24 @@ function present(ctx: AppContext, kind: LinkedKind, record: LinkedRecord, jsonLd
   return kind === 'venue' ? presentVenue(ctx.urls, record as VenueRecord, { jsonLd }) : presentOrganizer(ctx.urls, record as OrganizerRecord, { jsonLd });
 }
 
+/** The venue/organizer a single route addresses (by `id`, or by the path `slug`), looked up once per request. */
+function loadTarget(kind: LinkedKind, req: RestRequest, ctx: AppContext): Promise<LinkedRecord | undefined> {
+  return perRequest(req, `${kind}-target`, async () => {
+    const slug = req.urlParams.slug;
+    const id = slug !== undefined ? await findLinkedIdBySlug(ctx.db, kind, slug) : Number(req.params.id);
+    return id !== undefined && Number.isInteger(id) && id > 0 ? getLinked(ctx.db, kind, id) : undefined;
+  });
+}
+
 /** The by-ID or by-slug target must be a post of the kind. */
-function targetCheck(kind: LinkedKind, bySlug: boolean): Check {
+function targetCheck(kind: LinkedKind): Check {
   return async (req, ctx, failures) => {
-    if (bySlug) {
-      const slug = req.urlParams.slug;
-      if (slug === undefined || (await findLinkedIdBySlug(ctx.db, kind, slug)) === undefined) failures.slug = undefined;
-      return;
-    }
-    const id = Number(req.params.id);
-    if (!Number.isInteger(id) || id <= 0 || !(await existingLinkedIds(ctx.db, kind, [id])).has(id)) failures.id = undefined;
+    if (!(await loadTarget(kind, req, ctx))) failures[req.urlParams.slug !== undefined ? 'slug' : 'id'] = undefined;
   };
 }
 
 async function target(kind: LinkedKind, req: RestRequest, ctx: AppContext): Promise<LinkedRecord> {
-  const id = req.urlParams.slug !== undefined ? await findLinkedIdBySlug(ctx.db, kind, req.urlParams.slug) : Number(req.params.id);
-  const record = id === undefined ? undefined : await getLinked(ctx.db, kind, id);
+  const record = await loadTarget(kind, req, ctx);
   if (!record) throw invalidParam(req.urlParams.slug !== undefined ? 'slug' : 'id');
   return record;
 }
@@ -62,23 +64,23 @@ function inputFrom(kind: LinkedKind, req: RestRequest): LinkedInput {
 // Permissions
 // ---------------------------------------------------------------------------------------------
 
-export function canReadLinked(kind: LinkedKind, bySlug: boolean): Permission<AppContext> {
-  return checked([targetCheck(kind, bySlug)], () => true);
+export function canReadLinked(kind: LinkedKind): Permission<AppContext> {
+  return checked([targetCheck(kind)], () => true);
 }
 
 export function canCreateLinked(kind: LinkedKind): Permission<AppContext> {
   return checked(LINKED_WRITE_CHECKS, (req) => can(req.user, linkedType(kind), 'edit'));
 }
 
-export function canUpdateLinked(kind: LinkedKind, bySlug: boolean): Permission<AppContext> {
-  return checked([targetCheck(kind, bySlug), ...LINKED_WRITE_CHECKS], async (req, ctx) => {
+export function canUpdateLinked(kind: LinkedKind): Permission<AppContext> {
+  return checked([targetCheck(kind), ...LINKED_WRITE_CHECKS], async (req, ctx) => {
     if (!can(req.user, linkedType(kind), 'edit')) return false;
     return canEditPost(req.user, linkedType(kind), await target(kind, req, ctx));
   });
 }
 
-export function canDeleteLinked(kind: LinkedKind, bySlug: boolean): Permission<AppContext> {
-  return checked([targetCheck(kind, bySlug)], async (req, ctx) => {
+export function canDeleteLinked(kind: LinkedKind): Permission<AppContext> {
+  return checked([targetCheck(kind)], async (req, ctx) => {
     if (!can(req.user, linkedType(kind), 'delete')) return false;
     return canDeletePost(req.user, linkedType(kind), await target(kind, req, ctx));
   });

@@ -30,18 +30,18 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
       path: `/${plural}/{id:\\d+}`,
       schema,
       endpoints: [
-        { methods: READABLE, args: linkedReadArgs(kind), permission: canReadLinked(kind, false), handler: getLinkedHandler(kind) },
-        { methods: DELETABLE, args: linkedReadArgs(kind), permission: canDeleteLinked(kind, false), handler: deleteLinkedHandler(kind) },
-        { methods: EDITABLE, args: { ...linkedReadArgs(kind), ...write(false) }, permission: canUpdateLinked(kind, false), handler: updateLinkedHandler(kind) },
+        { methods: READABLE, args: linkedReadArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
+        { methods: DELETABLE, args: linkedReadArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
+        { methods: EDITABLE, args: { ...linkedReadArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
       ],
     },
     {
       path: `/${plural}/by-slug/{slug:[^/]+}`,
       schema,
       endpoints: [
-        { methods: READABLE, args: linkedSlugArgs(kind), permission: canReadLinked(kind, true), handler: getLinkedHandler(kind) },
-        { methods: DELETABLE, args: linkedSlugArgs(kind), permission: canDeleteLinked(kind, true), handler: deleteLinkedHandler(kind) },
-        { methods: EDITABLE, args: { ...linkedSlugArgs(kind), ...write(false) }, permission: canUpdateLinked(kind, true), handler: updateLinkedHandler(kind) },
+        { methods: READABLE, args: linkedSlugArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
+        { methods: DELETABLE, args: linkedSlugArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
+        { methods: EDITABLE, args: { ...linkedSlugArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
       ],
     },
   ];

@@ -8,9 +8,9 @@
  * @example
  * await seedEvents(ctx, { events: 100_000, onProgress: (done, total) => bar.update(done) });
  */
-import { DateTime } from 'luxon';
+import { DateTime, Info, type Zone } from 'luxon';
 import type { AppContext } from '../../app-context.js';
-import { normaliseZone, sanitizeTitle, siteTimeZone, siteTimeZoneSetting, toDbDate, zoneAbbreviation, DB_FORMAT } from '../../content/posts.js';
+import { normaliseZone, sanitizeTitle, siteTimeZone, siteTimeZoneSetting, toDbDate, zoneAbbreviation } from '../../content/posts.js';
 import { recountTaxonomy } from '../../content/terms.js';
 import type { Db } from '../../storage/db.js';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from './caps.js';
@@ -67,6 +67,41 @@ const STREETS = ['Main St', 'High Street', 'Market Road', 'Church Lane', 'Statio
 const ORGANISERS = ['Parks Dept', 'Arts Council', 'Friends of the Library', 'Blue Seas Club', 'Youth Orchestra', 'Makers Guild', 'Film Society', 'Running Club', 'Chamber of Commerce', 'Food Collective', 'Historical Society', 'Chess Club'];
 const ZONES = ['America/New_York', 'Europe/London', 'Europe/Berlin', 'America/Los_Angeles', 'Australia/Sydney', 'Asia/Tokyo'];
 
+const DAY_MS = 86_400_000;
+
+/** A wall-clock moment: days since the epoch (of the local date), minutes and seconds into the day. */
+interface WallTime {
+  day: number;
+  minutes: number;
+  seconds: number;
+}
+
+function addMinutes(w: WallTime, minutes: number): WallTime {
+  const total = w.minutes + minutes;
+  return { day: w.day + Math.floor(total / 1440), minutes: total % 1440, seconds: w.seconds };
+}
+
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** `YYYY-MM-DD HH:MM:SS` of a UTC epoch (ms). */
+function formatMs(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+function formatWall(w: WallTime): string {
+  return formatMs(w.day * DAY_MS + w.minutes * 60_000 + w.seconds * 1000);
+}
+
+/** The instant a wall-clock time names in `zone`. */
+function toZoned(w: WallTime, zone: Zone): DateTime {
+  const d = new Date(w.day * DAY_MS);
+  return DateTime.fromObject(
+    { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: Math.floor(w.minutes / 60), minute: w.minutes % 60, second: w.seconds },
+    { zone },
+  );
+}
+
 function pick<T>(rnd: () => number, list: readonly T[]): T {
   return list[Math.floor(rnd() * list.length)]!;
 }
@@ -119,6 +154,9 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
   const siteZone = await siteTimeZone(ctx.options);
   const author = options.authorId ?? Number((await ctx.db.selectFrom('users').select('id').orderBy('id').executeTakeFirst())?.id ?? 0);
   const now = DateTime.fromJSDate(ctx.now());
+  const nowMs = now.toMillis();
+  // Post dates are display-only here: the site offset of now is close enough for every row.
+  const siteOffsetMs = now.setZone(siteZone).offset * 60_000;
   const run = Math.floor(now.toSeconds()).toString(36);
   const stamp = (dt: DateTime) => ({ local: toDbDate(dt.setZone(siteZone)), gmt: toDbDate(dt.toUTC()) });
 
@@ -169,9 +207,33 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
     for (const chunk of chunkRows(od, 6)) await trx.insertInto('organizer_details').values(chunk).execute();
   });
 
-  // ---- Events.
-  const windowStart = now.minus({ months: 6 }).toMillis();
-  const windowSpan = now.plus({ months: 24 }).toMillis() - windowStart;
+  // ---- Events. Wall-clock times are picked directly; luxon only converts each one to UTC (zones
+  // resolved once, abbreviations cached per zone and offset: per-event zone parsing dominates otherwise).
+  const zoneCache = new Map<string, Zone>();
+  const zoneOf = (name: string): Zone => {
+    let z = zoneCache.get(name);
+    if (!z) {
+      z = Info.normalizeZone(normaliseZone(name) ?? 'UTC');
+      zoneCache.set(name, z);
+    }
+    return z;
+  };
+  // UTC offsets per zone and local hour (a wall-clock hour has one offset except in DST gaps).
+  const offsetCache = new Map<string, { offset: number; abbr: string }>();
+  const zoneInfo = (tz: string, zone: Zone, w: WallTime) => {
+    const key = `${tz}|${w.day}|${Math.floor(w.minutes / 60)}`;
+    let info = offsetCache.get(key);
+    if (!info) {
+      const dt = toZoned(w, zone);
+      info = { offset: dt.offset, abbr: zoneAbbreviation(dt) };
+      offsetCache.set(key, info);
+    }
+    return info;
+  };
+  const utcOf = (tz: string, zone: Zone, w: WallTime) => w.day * DAY_MS + w.minutes * 60_000 + w.seconds * 1000 - zoneInfo(tz, zone, w).offset * 60_000;
+  const abbreviation = (tz: string, zone: Zone, w: WallTime) => zoneInfo(tz, zone, w).abbr;
+  const firstDay = Math.floor(now.minus({ months: 6 }).toMillis() / DAY_MS);
+  const spanDays = Math.ceil(now.plus({ months: 24 }).toMillis() / DAY_MS) - firstDay;
   for (let done = 0; done < total; ) {
     const n = Math.min(batchSize, total - done);
     await ctx.db.transaction().execute(async (trx) => {
@@ -181,19 +243,25 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
       for (let i = 0; i < n; i++) {
         const seq = done + i;
         const tz = rnd() < 0.7 ? siteSetting : pick(rnd, ZONES);
-        const zone = normaliseZone(tz) ?? 'UTC';
-        let start = DateTime.fromMillis(windowStart + Math.floor(rnd() * windowSpan), { zone }).set({ hour: 8 + Math.floor(rnd() * 13), minute: pick(rnd, [0, 0, 15, 30, 30, 45]), second: 0, millisecond: 0 });
+        const zone = zoneOf(tz);
+        const day = firstDay + Math.floor(rnd() * spanDays);
         const shape = rnd();
         const allDay = shape < 0.1;
-        let end = shape < 0.15 ? start.plus({ days: 1 + Math.floor(rnd() * 3), hours: 2 }) : start.plus({ minutes: 60 + Math.floor(rnd() * 8) * 30 });
+        let start: WallTime = { day, minutes: (8 + Math.floor(rnd() * 13)) * 60 + pick(rnd, [0, 0, 15, 30, 30, 45]), seconds: 0 };
+        let end: WallTime = shape < 0.15
+          ? { day: day + 1 + Math.floor(rnd() * 3), minutes: Math.min(start.minutes + 120, 23 * 60 + 59), seconds: 0 }
+          : addMinutes(start, 60 + Math.floor(rnd() * 8) * 30);
         if (allDay) {
-          start = start.startOf('day');
-          end = end.endOf('day').set({ millisecond: 0 });
+          start = { day: start.day, minutes: 0, seconds: 0 };
+          end = { day: end.day, minutes: 23 * 60 + 59, seconds: 59 };
         }
+        const startUtcMs = utcOf(tz, zone, start);
+        const endUtcMs = utcOf(tz, zone, end);
         const title = `${pick(rnd, ADJECTIVES)} ${pick(rnd, SUBJECTS)} ${pick(rnd, FORMATS)}`;
         const r = rnd();
         const status = r < 0.96 ? 'publish' : r < 0.98 ? 'draft' : r < 0.99 ? 'pending' : 'private';
-        const created = stamp(DateTime.fromMillis(Math.min(start.toMillis(), now.toMillis()) - Math.floor(rnd() * 60 * 86_400_000)));
+        const createdMs = Math.min(startUtcMs, nowMs) - Math.floor(rnd() * 60 * DAY_MS);
+        const created = { local: formatMs(createdMs + siteOffsetMs), gmt: formatMs(createdMs) };
         const costRoll = rnd();
         const price = String(5 * (1 + Math.floor(rnd() * 12)));
         const cost = costRoll < 0.3 ? { cost: 'Free', values: ['0'] } : costRoll < 0.9 ? { cost: price, values: [price] } : { cost: '', values: [] as string[] };
@@ -203,8 +271,8 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
           menu_order: rnd() < 0.01 ? -1 : 0, date: created.local, date_gmt: created.gmt, modified: created.local, modified_gmt: created.gmt, image_url: '',
         });
         details.push({
-          status, start_local: start.toFormat(DB_FORMAT), end_local: end.toFormat(DB_FORMAT), start_utc: toDbDate(start.toUTC()), end_utc: toDbDate(end.toUTC()),
-          timezone: tz, timezone_abbr: zoneAbbreviation(start), all_day: allDay ? 1 : 0, cost: cost.cost, cost_values: JSON.stringify(cost.values),
+          status, start_local: formatWall(start), end_local: formatWall(end), start_utc: formatMs(startUtcMs), end_utc: formatMs(endUtcMs),
+          timezone: tz, timezone_abbr: abbreviation(tz, zone, start), all_day: allDay ? 1 : 0, cost: cost.cost, cost_values: JSON.stringify(cost.values),
           currency_symbol: cost.values.length ? '$' : '', currency_code: cost.values.length ? 'USD' : '', currency_position: cost.values.length ? 'prefix' : '',
           website: null, show_map: 1, show_map_link: 1, hide_from_listings: rnd() < 0.01 ? 1 : 0, featured: rnd() < 0.05 ? 1 : 0, image_id: 0, lineage: '[]',
         });

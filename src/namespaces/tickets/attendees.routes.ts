@@ -208,7 +208,7 @@ export const attendeeRouteDefs: RouteDef<AppContext>[] = [
       { methods: READABLE, args: { id: ID_ARG }, permission: allowAll, handler: getAttendeeHandler },
       {
         methods: EDITABLE,
-        args: { id: { description: 'The attendee post ID', type: 'integer', required: true }, check_in: { description: 'Check in value for the attendee.', type: 'boolean' } },
+        args: { id: ID_ARG, check_in: { description: 'Check in value for the attendee.', type: 'boolean' } },
         permission: requireManage,
         handler: updateAttendeeHandler,
       },

@@ -51,12 +51,15 @@ export function listToArray(value: unknown): string[] {
   return parseList(value).map((s) => s.trim()).filter((s) => s !== '');
 }
 
-/** A positive integer given as a number or digits. */
+/** Largest post ID the `posts` table can hold (a 32-bit serial): larger IDs can name nothing. */
+export const MAX_POST_ID = 2_147_483_647;
+
+/** A positive integer ID given as a number or digits (at most {@link MAX_POST_ID}). */
 export function positiveInt(value: unknown): number | undefined {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   if (!/^\d+$/.test(text)) return undefined;
   const n = Number(text);
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+  return n > 0 && n <= MAX_POST_ID ? n : undefined;
 }
 
 /** Positive integers of a CSV/list value, or undefined when any entry is not one. */

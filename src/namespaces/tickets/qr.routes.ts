@@ -14,10 +14,12 @@ import { ATTENDEE_TYPES, ORDER_TYPES, TICKET_TYPES } from './providers.js';
 import { qrCheckIn } from './qr.service.js';
 import { argChecks, numericStringArg, positiveIntArg, stringArg, type ArgCheck } from './ticket-args.js';
 import { postTypes } from './posts.repo.js';
+import { positiveInt } from './common.js';
 
 /** The ID must name a ticket, an attendee or an order of a provider here. */
 const isTicketingId: ArgCheck = async (value, ctx) => {
-  const id = value as number;
+  const id = positiveInt(value);
+  if (id === undefined) return false;
   const type = (await postTypes(ctx.db, [id])).get(id);
   return type !== undefined && [...TICKET_TYPES, ...ATTENDEE_TYPES, ...ORDER_TYPES].includes(type);
 };

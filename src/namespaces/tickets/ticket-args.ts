@@ -91,7 +91,7 @@ export type ArgCheck = (value: unknown, ctx: AppContext) => Promise<boolean>;
 
 /** `is_post_id`: an existing post. */
 export const isPostId: ArgCheck = async (value, ctx) => {
-  const id = typeof value === 'number' ? value : positiveInt(value);
+  const id = positiveInt(value);
   return id !== undefined && (await existingPostIds(ctx.db, [id])).has(id);
 };
 
@@ -105,7 +105,7 @@ export const isPostIdList: ArgCheck = async (value, ctx) => {
 
 /** `is_ticket_id`: a ticket of any provider. */
 export const isTicketId: ArgCheck = async (value, ctx) => {
-  const id = typeof value === 'number' ? value : positiveInt(value);
+  const id = positiveInt(value);
   if (id === undefined) return false;
   const type = (await postTypes(ctx.db, [id])).get(id);
   return type !== undefined && TICKET_TYPES.includes(type);

@@ -287,7 +287,7 @@ describe.each(DIALECTS)('iCalendar feed of many events on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine, {}, { now: () => NOW });
-    await seedEvents(t.ctx, { events: 160, batchSize: 80 });
+    await seedEvents(t.ctx, { events: 220, batchSize: 100 });
   });
   afterAll(() => t.close());
 
@@ -300,7 +300,7 @@ describe.each(DIALECTS)('iCalendar feed of many events on %s', (engine) => {
     const uids = vevents(all).map((e) => String(e.getFirstPropertyValue('uid')));
     expect(uids).toHaveLength(total);
     expect(new Set(uids).size).toBe(total);
-    const starts = vevents(all).map((e) => new ICAL.Event(e).startDate.toUnixTime());
+    const starts = vevents(all).map((e) => new ICAL.Event(e).startDate).filter((d) => !d.isDate).map((d) => d.toUnixTime());
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
     const byDefault = parse((await t.app.inject({ method: 'GET', url: '/events/?ical=1' })).body);
     expect(vevents(byDefault)).toHaveLength(30);

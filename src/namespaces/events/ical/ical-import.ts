@@ -31,7 +31,7 @@ export const MAX_OCCURRENCES = 500;
 /** Days either side of today within which occurrences of a series are imported. */
 export const HORIZON_DAYS = 366;
 /** Recurrence steps examined per series before giving up (guards FREQ=SECONDLY and the like). */
-const MAX_STEPS = 100_000;
+const MAX_STEPS = 20_000;
 /** Largest file fetched from a URL. */
 const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
 
@@ -129,15 +129,74 @@ function str(v: unknown): string {
   return String(v);
 }
 
-/** The VCALENDAR components of the text; throws {@link IcsImportError} when there is none. */
-function parseCalendars(text: string): ICAL.Component[] {
+/** A VCALENDAR text as its own lines and its components' blocks (unfolded); undefined when BEGIN/END do not pair up. */
+function splitCalendar(body: string): { own: string[]; blocks: { name: string; lines: string[] }[] }[] | undefined {
+  const calendars: { own: string[]; blocks: { name: string; lines: string[] }[] }[] = [];
+  const stack: string[] = [];
+  let block: { name: string; lines: string[] } | undefined;
+  for (const line of body.replace(/\r\n?/g, '\n').replace(/\n[ \t]/g, '').split('\n')) {
+    if (line.trim() === '') continue;
+    const begin = /^BEGIN:(\S+)\s*$/i.exec(line)?.[1]?.toUpperCase();
+    const end = /^END:(\S+)\s*$/i.exec(line)?.[1]?.toUpperCase();
+    if (stack.length === 0) {
+      if (begin !== 'VCALENDAR') return undefined;
+      calendars.push({ own: [], blocks: [] });
+      stack.push(begin);
+    } else if (stack.length === 1) {
+      if (begin) {
+        block = { name: begin, lines: [line] };
+        calendars.at(-1)!.blocks.push(block);
+        stack.push(begin);
+      } else if (end) {
+        if (end !== 'VCALENDAR') return undefined;
+        stack.pop();
+      } else {
+        calendars.at(-1)!.own.push(line);
+      }
+    } else {
+      block!.lines.push(line);
+      if (begin) stack.push(begin);
+      else if (end && stack.pop() !== end) return undefined;
+    }
+  }
+  return stack.length === 0 && calendars.length > 0 ? calendars : undefined;
+}
+
+/**
+ * The VCALENDAR components of the text; throws {@link IcsImportError} when there is none. ical.js
+ * refuses a whole file for one bad value (an unknown RRULE frequency, a malformed date); then each
+ * component is read on its own and the VEVENTs it cannot read are reported in `skipped`.
+ */
+function parseCalendars(text: string, skipped: SkippedItem[]): ICAL.Component[] {
   const body = text.replace(/^\uFEFF/, '');
   if (!/BEGIN:VCALENDAR/i.test(body)) throw new IcsImportError('invalid_ics', 'not an iCalendar file: no BEGIN:VCALENDAR');
   let jcal: unknown;
   try {
     jcal = ICAL.parse(body);
   } catch (e) {
-    throw new IcsImportError('invalid_ics', `not a valid iCalendar file: ${errorText(e)}`);
+    const calendars = splitCalendar(body);
+    if (!calendars) throw new IcsImportError('invalid_ics', `not a valid iCalendar file: ${errorText(e)}`);
+    const kept: string[] = [];
+    for (const cal of calendars) {
+      const good: string[] = [];
+      for (const b of cal.blocks) {
+        const blockText = b.lines.join('\r\n');
+        try {
+          ICAL.parse(blockText);
+          good.push(blockText);
+        } catch (err) {
+          if (b.name !== 'VEVENT') continue;
+          const uid = /^UID(?:;[^:]*)?:(.*)$/im.exec(blockText)?.[1]?.trim() ?? '';
+          skipped.push({ uid, reason: errorText(err) });
+        }
+      }
+      kept.push(['BEGIN:VCALENDAR', ...cal.own, ...good, 'END:VCALENDAR'].join('\r\n'));
+    }
+    try {
+      jcal = ICAL.parse(kept.join('\r\n'));
+    } catch {
+      throw new IcsImportError('invalid_ics', `not a valid iCalendar file: ${errorText(e)}`);
+    }
   }
   const roots = (Array.isArray(jcal) && typeof jcal[0] === 'string' ? [jcal] : (jcal as unknown[])) as unknown[];
   const calendars = roots
@@ -331,6 +390,11 @@ function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required
 
   const from = options.now.getTime() - options.horizonDays * 86_400_000;
   const to = options.now.getTime() + options.horizonDays * 86_400_000;
+  // Occurrences are skipped or ended on their wall-clock time read as UTC, with two days' slack for
+  // zone offsets, before any zone arithmetic.
+  const slack = 2 * 86_400_000;
+  const wallMs = (t: ICAL.Time) => Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+  const span = Math.max(0, wallMs(event.endDate) - wallMs(event.startDate));
   const iterator = event.iterator();
   let count = 0;
   for (let steps = 0; ; steps++) {
@@ -340,14 +404,15 @@ function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required
     }
     const next = iterator.next();
     if (!next) return;
+    const at = wallMs(next);
+    if (at - slack > to) return;
+    if (at + span + slack < from) continue;
     const details = event.getOccurrenceDetails(next);
     const comp = details.item.component;
     const own = details.item !== event;
     // A series occurrence's end is its start plus the series' duration, in the start's zone.
     const tzids = own ? { start: tzidOf(comp, 'dtstart'), end: tzidOf(comp, 'dtend') } : { start: masterTzids.start, end: masterTzids.start };
     const key = `${uid}#${details.recurrenceId.toICALString()}`;
-    const probe = resolveTime(next, masterTzids.start, env);
-    if (probe.dt.isValid && probe.dt.toMillis() > to) return;
     const occ = occurrenceOf(comp, details.startDate, details.endDate, tzids, env);
     if (typeof occ === 'string') {
       out.skipped.push({ uid: key, reason: occ });
@@ -372,7 +437,7 @@ function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required
 export function parseIcs(text: string, options: ParseOptions): ParsedIcs {
   const out: ParsedIcs = { items: [], skipped: [] };
   const limits = { horizonDays: options.horizonDays ?? HORIZON_DAYS, maxOccurrences: options.maxOccurrences ?? MAX_OCCURRENCES, now: options.now };
-  for (const cal of parseCalendars(text)) {
+  for (const cal of parseCalendars(text, out.skipped)) {
     let calZone: string | undefined;
     try {
       calZone = zoneForTzid(str(cal.getFirstPropertyValue('x-wr-timezone')));
