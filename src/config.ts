@@ -33,10 +33,10 @@ export interface Config {
   /** Number of worker processes for `serve --workers` (`WORKERS`, default 1). */
   workers: number;
   /**
-   * Proxies whose `X-Forwarded-For` is believed (`TRUST_PROXY`: `true`, a hop count, or a comma list
-   * of addresses/CIDRs). Default: none, so clients cannot choose the address rate limits key on.
+   * Proxies whose `X-Forwarded-For` is believed (`TRUST_PROXY`: `true`, or a comma list of
+   * addresses/CIDRs). Default: none, so clients cannot choose the address rate limits key on.
    */
-  trustProxy: boolean | number | string[];
+  trustProxy: boolean | string[];
   /** Endpoints of remote services, by name (`REMOTE_<NAME>_URL`). */
   remotes: Record<string, string>;
 }
@@ -48,10 +48,9 @@ function int(value: string | undefined, fallback: number): number {
   return Number.isInteger(n) && n >= 0 ? n : fallback;
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+function parseTrustProxy(value: string | undefined): boolean | string[] {
   if (!value || value === 'false' || value === '0') return false;
   if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 

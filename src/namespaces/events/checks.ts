@@ -38,18 +38,22 @@ export function perRequest<T>(req: RestRequest, key: string, compute: () => Prom
   }
   return value;
 }
-export type Check = (req: RestRequest, ctx: AppContext, failures: Failures) => Promise<void>;
+/** Records failing arguments in `failures`, or returns an error that ends the request at once. */
+export type Check = (req: RestRequest, ctx: AppContext, failures: Failures) => Promise<void | RestError>;
 
 /**
  * Runs the checks, then (only when all pass) the permission. The checks' outcome is remembered per
  * request: the dispatcher runs permissions again for the `Allow` header.
  */
 export function checked(checks: readonly Check[], permission: Permission<AppContext>): Permission<AppContext> {
-  const outcomes = new WeakMap<RestRequest, Promise<Failures>>();
-  const run = async (req: RestRequest, ctx: AppContext): Promise<Failures> => {
+  const outcomes = new WeakMap<RestRequest, Promise<RestError | undefined>>();
+  const run = async (req: RestRequest, ctx: AppContext): Promise<RestError | undefined> => {
     const failures: Failures = {};
-    for (const check of checks) await check(req, ctx, failures);
-    return failures;
+    for (const check of checks) {
+      const error = await check(req, ctx, failures);
+      if (error) return error;
+    }
+    return Object.keys(failures).length > 0 ? invalidParams(failures) : undefined;
   };
   return async (req, ctx) => {
     let outcome = outcomes.get(req);
@@ -57,9 +61,8 @@ export function checked(checks: readonly Check[], permission: Permission<AppCont
       outcome = run(req, ctx);
       outcomes.set(req, outcome);
     }
-    const failures = await outcome;
-    if (Object.keys(failures).length > 0) return invalidParams(failures) as RestError;
-    return permission(req, ctx);
+    const error = await outcome;
+    return error ?? permission(req, ctx);
   };
 }
 

@@ -10,6 +10,7 @@ import { MESSAGES } from '../../rest/errors.js';
 /** Code → [status, message]. Codes are the originals'. */
 export const EVENT_ERRORS = {
   'event-not-accessible': [403, 'The requested event is not accessible'],
+  'rest-event-not-found': [404, 'The requested event does not exist'],
   'event-password-protected': [403, 'The requested event is password protected'],
   'event-archive-page-not-found': [404, 'The requested event archive page does not exist'],
   'venue-archive-page-not-found': [404, 'The requested venue archive page does not exist'],
@@ -35,11 +36,16 @@ export const EVENT_ERRORS = {
 
 export type EventErrorCode = keyof typeof EVENT_ERRORS;
 
-/** A catalogue error, optionally with extra `data`. */
-export function eventError(code: EventErrorCode, data?: Record<string, unknown>): RestError {
-  const [status, message] = EVENT_ERRORS[code];
-  return new RestError(code, message, status, data);
+/** A catalogue error, optionally with extra `data` or a specific message. */
+export function eventError(code: EventErrorCode, data?: Record<string, unknown>, message?: string): RestError {
+  const [status, text] = EVENT_ERRORS[code];
+  return new RestError(code, message ?? text, status, data);
 }
+
+/** Messages with details. */
+export const EVENT_MESSAGES = {
+  notFound: (id: unknown) => `Event with ID ${String(id)} does not exist.`,
+} as const;
 
 /** Messages of the arg checks that run in this area. */
 export const ARG_MESSAGES = {

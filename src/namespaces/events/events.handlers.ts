@@ -5,17 +5,18 @@
  */
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
-import { ANY_STATUSES, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
+import { ANY_STATUSES, getPost, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
 import { resolveTermRefs } from '../../content/terms.js';
 import { parseIdList, parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from './caps.js';
 import { checked, EVENT_LIST_CHECKS, EVENT_WRITE_CHECKS, perRequest, type Check } from './checks.js';
-import { eventError, invalidParam } from './errors.js';
+import { eventError, EVENT_MESSAGES, invalidParam } from './errors.js';
 import { countEvents, findEventIdBySlug, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
 import {
-  assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, reloadEvent, saveEvent, trashEvent,
+  assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, publishDueEvents, reloadEvent, saveEvent,
+  trashEvent,
 } from './events.service.js';
 import { eventExtensions } from './extensions.js';
 import { EVENTS_NAMESPACE } from './linked.present.js';
@@ -44,9 +45,20 @@ function loadTarget(req: RestRequest, ctx: AppContext): Promise<EventRecord | un
   });
 }
 
-/** The single routes' target check: `id` (by-ID routes) or the path `slug` (by-slug routes) must name an event. */
+/**
+ * The single routes' target check. By slug: an unknown slug is an invalid `slug`. By ID: another post
+ * type is an invalid `id`; no post at all is 404 `rest-event-not-found` (as the newer original).
+ */
 const targetCheck: Check = async (req, ctx, failures) => {
-  if (!(await loadTarget(req, ctx))) failures[req.urlParams.slug !== undefined ? 'slug' : 'id'] = undefined;
+  if (await loadTarget(req, ctx)) return;
+  if (req.urlParams.slug !== undefined) {
+    failures.slug = undefined;
+    return;
+  }
+  const id = Number(req.params.id);
+  const other = Number.isInteger(id) && id > 0 ? await getPost(ctx.db, id) : undefined;
+  if (other) failures.id = undefined;
+  else return eventError('rest-event-not-found', undefined, EVENT_MESSAGES.notFound(req.params.id));
 };
 
 /** The event a single route addresses (the checks guarantee it exists). */
@@ -87,7 +99,8 @@ export const canListEvents: Permission<AppContext> = checked(EVENT_LIST_CHECKS, 
 
 /** GET single (by ID or slug): 200 with the event and its JSON-LD. */
 export async function getEventHandler(req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> {
-  const ev = await targetEvent(req, ctx);
+  let ev = await targetEvent(req, ctx);
+  if (ev.status === 'future' && (await publishDueEvents(ctx, true)) > 0) ev = await reloadEvent(ctx, ev.id);
   assertEventReadable(ev, req.user, req.params);
   return presentSingleEvent(ctx, ev, req, true);
 }
@@ -130,6 +143,7 @@ export function searchTerms(text: string): string[] {
 
 /** GET /events: the archive. */
 export async function listEventsHandler(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
+  await publishDueEvents(ctx);
   const p = req.params;
   const zone = await siteTimeZone(ctx.options);
   const now = ctx.now();

@@ -165,6 +165,16 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(res.body).toMatchObject({ all_day: true, start_date: '2025-06-01 00:00:00', end_date: '2025-06-02 23:59:59' });
     });
 
+    it('takes a featured image URL from uploaders only', async () => {
+      const res = await create({ title: 'Pictured', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'https://cdn.example.org/2025/fair.JPG' });
+      expect(res.body.image).toEqual({ url: 'https://cdn.example.org/2025/fair.JPG', extension: 'jpg' });
+      const removed = await t.request('PATCH', `${NS}/events/${res.body.id}`, { as: t.admin, json: { image: '' } });
+      expect(removed.body.image).toBe(false);
+      expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'https://cdn.example.org/file.pdf' })).status).toBe(400);
+      expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 123456 })).status).toBe(400);
+      expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'https://cdn.example.org/a.png' }, contributor)).status).toBe(400);
+    });
+
     it('accepts relative and timestamp dates', async () => {
       const res = await create({ title: 'Relative', start_date: 'tomorrow 10:00', end_date: String(Date.UTC(2025, 3, 2, 12) / 1000) });
       expect(res.body).toMatchObject({ start_date: '2025-04-02 10:00:00', end_date: '2025-04-02 12:00:00' });
@@ -197,10 +207,19 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(nested.body.data.params.venue).toBeDefined();
     });
 
-    it('schedules a publish with a future date as future', async () => {
-      const res = await create({ title: 'Later', start_date: '2025-09-01 10:00', end_date: '2025-09-01 11:00', date: '2025-08-01 10:00' });
+    it('schedules a publish with a future date as future, and publishes it when due', async () => {
+      const res = await create({ title: 'Later', start_date: '2025-09-01 10:00', end_date: '2025-09-01 11:00', date: '2025-08-01 10:00', categories: ['Scheduled'] });
       expect(res.body.status).toBe('future');
       expect(res.body.date).toBe('2025-08-01 10:00:00');
+      expect(res.body.categories[0].count).toBe(0);
+      expect((await t.request('GET', `${NS}/events/${res.body.id}`)).status).toBe(403);
+      const due = await create({ title: 'Due', start_date: '2025-09-01 10:00', end_date: '2025-09-01 11:00', categories: ['Scheduled'] });
+      await t.db.updateTable('posts').set({ status: 'future' }).where('id', '=', due.body.id).execute();
+      await t.db.updateTable('event_details').set({ status: 'future' }).where('post_id', '=', due.body.id).execute();
+      const read = await t.request('GET', `${NS}/events/${due.body.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body.status).toBe('publish');
+      expect(read.body.categories[0].count).toBe(1);
     });
   });
 
@@ -214,8 +233,13 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(bySlug.body.id).toBe(ids.A);
     });
 
-    it('answers 400 rest_invalid_param for unknown IDs, other post types and unknown slugs', async () => {
-      for (const path of [`${NS}/events/999999`, `${NS}/events/${v1}`, `${NS}/events/by-slug/no-such-event`]) {
+    it('answers 404 for unknown IDs, 400 for other post types and unknown slugs', async () => {
+      for (const method of ['GET', 'DELETE', 'PATCH']) {
+        const res = await t.request(method, `${NS}/events/999999`, { json: {} });
+        expect(res.status, method).toBe(404);
+        expect(res.body).toMatchObject({ code: 'rest-event-not-found', message: 'Event with ID 999999 does not exist.' });
+      }
+      for (const path of [`${NS}/events/${v1}`, `${NS}/events/by-slug/no-such-event`]) {
         const res = await t.request('GET', path);
         expect(res.status, path).toBe(400);
         expect(res.body.code).toBe('rest_invalid_param');

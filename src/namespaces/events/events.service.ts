@@ -312,6 +312,34 @@ export async function emptyEventTrash(ctx: AppContext, days = 30): Promise<numbe
   });
 }
 
+const lastSweep = new WeakMap<AppContext, number>();
+/** How often (real time) reads check for scheduled events that are due. */
+export const SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * Publishes scheduled (`future`) events whose publication date has passed, as WordPress's cron does,
+ * and recounts their terms. Reads call it; it queries at most once per {@link SWEEP_INTERVAL_MS} per
+ * process unless `force`d. Returns how many events it published.
+ */
+export async function publishDueEvents(ctx: AppContext, force = false): Promise<number> {
+  const real = Date.now();
+  if (!force && (lastSweep.get(ctx) ?? -Infinity) > real - SWEEP_INTERVAL_MS) return 0;
+  lastSweep.set(ctx, real);
+  const nowGmt = new Date(ctx.now().getTime()).toISOString().replace('T', ' ').slice(0, 19);
+  const due = await ctx.db.selectFrom('posts').select('id').where('type', '=', EVENT_TYPE).where('status', '=', 'future').where('date_gmt', '<=', nowGmt).execute();
+  if (due.length === 0) return 0;
+  const ids = due.map((r) => Number(r.id));
+  await ctx.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await trx.updateTable('posts').set({ status: 'publish' }).where('id', 'in', chunk).where('status', '=', 'future').execute();
+      await trx.updateTable('event_details').set({ status: 'publish' }).where('post_id', 'in', chunk).execute();
+    }
+    await recountTerms(trx, await termIdsOfPosts(trx, ids));
+  });
+  return ids.length;
+}
+
 /** Re-reads an event after a write. */
 export async function reloadEvent(ctx: AppContext, id: number): Promise<EventRecord> {
   const ev = await getEvent(ctx.db, id);

@@ -44,6 +44,12 @@ describe.each(DIALECTS)('category and tag routes on %s', (engine) => {
     expect(res.body).toMatchObject({ taxonomy: 'post_tag', slug: 'outdoor-fun', url: 'http://example.test/tag/outdoor-fun/' });
     expect('parent' in res.body).toBe(false);
     expect((await post('/tags', { name: 'Child', parent: res.body.id })).body.code).toBe('rest_taxonomy_not_hierarchical');
+    expect((await t.request('PATCH', `${NS}/tags/${res.body.id}`, { as: t.admin, json: { parent: 1 } })).body.code).toBe('rest_taxonomy_not_hierarchical');
+    const renamed = await t.request('PUT', `${NS}/tags/${res.body.id}`, { as: t.admin, json: { name: 'Outdoors' } });
+    expect(renamed.body).toMatchObject({ name: 'Outdoors', slug: 'outdoor-fun' });
+    const del = await t.request('DELETE', `${NS}/tags/${res.body.id}`, { as: t.admin });
+    expect(del.body).toMatchObject({ id: res.body.id, taxonomy: 'post_tag' });
+    expect((await t.request('GET', `${NS}/tags/${res.body.id}`)).status).toBe(400);
   });
 
   it('checks permissions (era: anyone who can edit events)', async () => {

@@ -304,10 +304,3 @@ export async function attendeeIdsOfTickets(db: Db, ticketIds: readonly number[],
   const rows = await query.orderBy('a.attendee_id').execute();
   return rows.map((r) => Number(r.attendee_id));
 }
-
-/** The attendee IDs that exist among `ids`. */
-export async function existingAttendeeIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('ticket_attendees').select('attendee_id').where('attendee_id', 'in', [...new Set(ids)]).execute();
-  return new Set(rows.map((r) => Number(r.attendee_id)));
-}

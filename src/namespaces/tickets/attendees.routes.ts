@@ -13,8 +13,8 @@ import { CREATABLE, EDITABLE, READABLE, respond, type ArgSchema, type RestReques
 import { hasManageAccess } from './access.js';
 import { listAttendeeIds, PUBLIC_ORDER_STATUSES, type AttendeeListQuery, getAttendee } from './attendees.repo.js';
 import { attendeeStatus, createManualAttendee, readableAttendee, updateAttendee, type AttendeeChanges } from './attendees.service.js';
-import { listRestUrl } from './common.js';
-import { TicketErrors } from './errors.js';
+import { clampCount, listRestUrl } from './common.js';
+import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { providerBySlug, providerFilter, RSVP } from './providers.js';
 import { checkinLink, qrPng } from './qr.service.js';
 import {
@@ -82,8 +82,8 @@ async function listAttendees(req: RestRequest, ctx: AppContext) {
   const manage = await hasManageAccess(req, ctx);
   const p = req.params;
   const perPage = Math.min(100, Math.max(1, Number(p.per_page)));
-  const page = Math.max(1, Number(p.page));
-  const offset = req.has('offset') ? Math.max(0, Number(p.offset)) : 0;
+  const page = clampCount(Math.max(1, Number(p.page)));
+  const offset = req.has('offset') ? clampCount(Number(p.offset)) : 0;
   const orderStatuses = req.has('order_status') ? (p.order_status as string[]) : [manage ? 'any' : 'public'];
   const q: AttendeeListQuery = {
     orderby: p.orderby as AttendeeListQuery['orderby'],
@@ -111,8 +111,8 @@ async function listAttendees(req: RestRequest, ctx: AppContext) {
   if (req.has('rsvp_going_status')) {
     q.rsvpGoing = (p.rsvp_going_status as string[]).map((s) => RSVP.statusAliases[s.toLowerCase()] ?? s.toLowerCase());
   }
-  if (req.has('price_min')) q.priceMin = Number(p.price_min);
-  if (req.has('price_max')) q.priceMax = Number(p.price_max);
+  if (req.has('price_min')) q.priceMin = clampCount(Number(p.price_min));
+  if (req.has('price_max')) q.priceMax = clampCount(Number(p.price_max));
   if (req.has('attendee_information_available')) q.attendeeInformation = p.attendee_information_available as boolean;
   if (req.has('name')) q.name = String(p.name);
   if (req.has('email')) q.email = String(p.email);
@@ -176,13 +176,13 @@ async function updateAttendeeHandler(req: RestRequest, ctx: AppContext) {
     if (typeof status !== 'string') return status;
     // CASE: a paid attendee's status is its order's; it changes through the order.
     if (a.orderId !== null && provider.paid && status !== a.orderStatus) {
-      return TicketErrors.badRequest('The status of an attendee with an order follows the order: change the order instead.');
+      return TicketErrors.badRequest(TICKET_MESSAGES.orderStatusFollowsOrder);
     }
     changes.status = status;
   }
   if (req.has('full_name')) changes.fullName = sanitizeTextField(req.params.full_name);
   if (req.has('email')) {
-    if (validateValue(req.params.email, { type: 'string', format: 'email' }, 'email') !== true) return TicketErrors.badRequest('Invalid email address.');
+    if (validateValue(req.params.email, { type: 'string', format: 'email' }, 'email') !== true) return TicketErrors.badRequest(TICKET_MESSAGES.invalidEmail);
     changes.email = sanitizeTextField(req.params.email);
   }
   if (req.has('check_in')) changes.checkIn = req.params.check_in === true;

@@ -14,7 +14,7 @@ import { nowPair } from './common.js';
 import { TicketErrors } from './errors.js';
 import { insertPost, showsAttendeeList, updatePost } from './posts.repo.js';
 import { normaliseStatus, providerBySlug, type TicketProvider } from './providers.js';
-import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
+import { getTicket, releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 import { priceValue } from './money.js';
 
 /** A new per-attendee security code (what the QR code and the check-in app carry). */
@@ -139,7 +139,10 @@ export async function updateAttendee(ctx: AppContext, a: AttendeeRecord, changes
       return undefined;
     });
   } catch (e) {
-    if (e instanceof SoldOutError) return TicketErrors.ticketCapacityNotAvailable(String(a.ticketId), a.ticketId);
+    if (e instanceof SoldOutError) {
+      const ticket = await getTicket(ctx.db, a.ticketId);
+      return TicketErrors.ticketCapacityNotAvailable(ticket?.post.title ?? String(a.ticketId), a.ticketId);
+    }
     throw e;
   }
 }

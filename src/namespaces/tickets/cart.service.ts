@@ -14,7 +14,7 @@ import { phpIntval } from '../../rest/php-query.js';
 import type { RestRequest, RestUser } from '../../rest/route.js';
 import { canReadPost } from './access.js';
 import { cartLines, replaceCartLines, setCartMeta, CART_TTL_HOURS, type CartLine } from './cart.repo.js';
-import { nowGmt, positiveInt, ticketsUrl } from './common.js';
+import { gmtText, nowGmt, positiveInt, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
 import type { CheckoutLine } from './orders.service.js';
 import type { ProviderSlug, TicketProvider } from './providers.js';
@@ -171,7 +171,7 @@ export async function writeCart(ctx: AppContext, user: RestUser | null, key: str
       extra: l.extra ?? {},
       meta: answers.has(l.ticket.id) ? [...l.meta] : current.get(l.ticket.id)?.meta ?? [],
     }));
-    const cutoff = new Date(ctx.now().getTime() - CART_TTL_HOURS * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const cutoff = gmtText(new Date(ctx.now().getTime() - CART_TTL_HOURS * 3600_000));
     await replaceCartLines(ctx.db, key, provider.slug, rows, now, cutoff);
     return undefined;
   }

@@ -31,9 +31,14 @@ export async function nowPair(ctx: Pick<AppContext, 'options' | 'now'>): Promise
   return postDatePair(ctx.now(), await siteTimeZone(ctx.options));
 }
 
+/** A moment in UTC, `YYYY-MM-DD HH:MM:SS`. */
+export function gmtText(date: Date): string {
+  return toDbDate(DateTime.fromJSDate(date).toUTC());
+}
+
 /** Now in UTC, `YYYY-MM-DD HH:MM:SS`. */
 export function nowGmt(ctx: Pick<AppContext, 'now'>): string {
-  return toDbDate(DateTime.fromJSDate(ctx.now()).toUTC());
+  return gmtText(ctx.now());
 }
 
 /**
@@ -60,6 +65,11 @@ export function positiveInt(value: unknown): number | undefined {
   if (!/^\d+$/.test(text)) return undefined;
   const n = Number(text);
   return n > 0 && n <= MAX_POST_ID ? n : undefined;
+}
+
+/** A count or amount bound kept within what every column and engine compares safely (0…MAX_POST_ID). */
+export function clampCount(n: number): number {
+  return Number.isFinite(n) ? Math.min(Math.max(0, Math.trunc(n)), MAX_POST_ID) : 0;
 }
 
 /** Positive integers of a CSV/list value, or undefined when any entry is not one. */

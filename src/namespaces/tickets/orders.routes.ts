@@ -16,7 +16,7 @@ import { hasManageAccess, keysMatch } from './access.js';
 import { attendeeIdsOfOrder, loadAttendees } from './attendees.repo.js';
 import { cartLines, removeCartTickets } from './cart.repo.js';
 import { cartKeyOf, checkLines, metaByTicket } from './cart.service.js';
-import { TicketErrors } from './errors.js';
+import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { getOrder, type OrderRecord } from './orders.repo.js';
 import { presentOrder } from './orders.present.js';
 import { changeOrderStatus, checkout, refreshPendingOrder, type OrderChange } from './orders.service.js';
@@ -59,7 +59,7 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
   const lines = await checkLines(ctx, req.user, provider, entries, meta);
   if (!Array.isArray(lines)) return lines;
   if (lines.length === 0) return TicketErrors.emptyCart();
-  if (new Set(lines.map((l) => l.ticket.currency)).size > 1) return TicketErrors.badRequest('Tickets priced in different currencies cannot be bought in one order.');
+  if (new Set(lines.map((l) => l.ticket.currency)).size > 1) return TicketErrors.badRequest(TICKET_MESSAGES.mixedCurrencies);
 
   const gateway = (req.has('gateway') ? req.params.gateway : defaultGatewayName(ctx.config)) as GatewayName;
   const id = await checkout(ctx, {

@@ -12,7 +12,7 @@ import type { RestError } from '../../rest/errors.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
 import { attendeeIdsOfOrder, insertAttendeeDetails, setOrderAttendeesStatus, touchAttendees } from './attendees.repo.js';
 import { newSecurityCode } from './attendees.service.js';
-import { nowGmt, nowPair, ticketsUrl } from './common.js';
+import { gmtText, nowGmt, nowPair, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
 import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
@@ -281,7 +281,7 @@ export async function refreshPendingOrder(ctx: AppContext, order: OrderRecord): 
  * orders were cancelled.
  */
 export async function cancelStalePendingOrders(ctx: AppContext, minutes: number): Promise<number> {
-  const cutoff = new Date(ctx.now().getTime() - minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  const cutoff = gmtText(new Date(ctx.now().getTime() - minutes * 60_000));
   const rows = await ctx.db.selectFrom('ticket_orders').select('order_id').where('status', '=', 'pending').where('created_gmt', '<=', cutoff).execute();
   let cancelled = 0;
   for (const row of rows) {

@@ -60,23 +60,11 @@ export const TRIBE_COMMERCE: TicketProvider = Object.freeze({
 /** Every provider, in the order carts and lists walk them. */
 export const PROVIDERS: readonly TicketProvider[] = Object.freeze([RSVP, TRIBE_COMMERCE]);
 
-/** Provider names of the originals this service does not implement (their tickets never exist here). */
-const FOREIGN_PROVIDERS = new Set([
-  'woo', 'edd', 'tc', 'tickets-commerce', 'tec\\tickets\\commerce\\module',
-  'tribe__tickets_plus__commerce__woocommerce__main', 'tribe__tickets_plus__commerce__edd__main',
-]);
-
 /** The provider a client names (slug, alias or class name, with or without a leading `\`). */
 export function resolveProvider(name: unknown): TicketProvider | undefined {
   if (typeof name !== 'string') return undefined;
   const key = name.trim().replace(/^\\+/, '').toLowerCase();
   return PROVIDERS.find((p) => p.aliases.includes(key) || p.className.toLowerCase() === key);
-}
-
-/** True when `name` names one of the originals' providers, implemented here or not. */
-export function isKnownProviderName(name: string): boolean {
-  const key = name.trim().replace(/^\\+/, '').toLowerCase();
-  return resolveProvider(key) !== undefined || FOREIGN_PROVIDERS.has(key);
 }
 
 /** The provider of a slug stored in our tables. */
@@ -100,11 +88,6 @@ export function providerFilter(names: readonly string[]): ProviderSlug[] {
 export const TICKET_TYPES = PROVIDERS.map((p) => p.ticketType);
 export const ATTENDEE_TYPES = PROVIDERS.map((p) => p.attendeeType);
 export const ORDER_TYPES = PROVIDERS.map((p) => p.orderType);
-
-/** The provider a post type belongs to, if it is a ticketing type. */
-export function providerOfPostType(type: string): TicketProvider | undefined {
-  return PROVIDERS.find((p) => p.ticketType === type || p.attendeeType === type || p.orderType === type);
-}
 
 /** A status as stored: aliases mapped, or undefined when the provider has no such status. */
 export function normaliseStatus(provider: TicketProvider, status: string): string | undefined {

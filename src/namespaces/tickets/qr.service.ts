@@ -10,7 +10,7 @@ import type { AppContext } from '../../app-context.js';
 import { getCheckinApiKey, keysMatch } from './access.js';
 import { getAttendee, markCheckedIn, type AttendeeRecord } from './attendees.repo.js';
 import { mayCheckIn } from './attendees.service.js';
-import { nowPair, TICKETS_NS } from './common.js';
+import { nowPair, positiveInt, TICKETS_NS } from './common.js';
 import { getTicket } from './tickets.repo.js';
 import { eventsService } from '../events/index.js';
 import { attendeeObjects } from './views.js';
@@ -101,10 +101,10 @@ export const QR_MESSAGES = {
 export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<CheckinAnswer> {
   const echo = { api_key: call.api_key, ticket_id: call.ticket_id, event_id: call.event_id ?? null, security_code: call.security_code };
   if (!keysMatch(call.api_key, await getCheckinApiKey(ctx))) return { status: 400, body: echo };
-  const id = Number(call.ticket_id);
-  if (!Number.isSafeInteger(id) || id <= 0) return { status: 400, body: echo };
+  if (Number(call.ticket_id) === 0) return { status: 400, body: echo };
+  const id = positiveInt(call.ticket_id) ?? 0;
 
-  const attendee = await getAttendee(ctx.db, id);
+  const attendee = id > 0 ? await getAttendee(ctx.db, id) : undefined;
   if (!attendee || attendee.securityCode !== String(call.security_code)) {
     return { status: 403, body: { msg: QR_MESSAGES.securityCode, error: 'security_code_not_valid' } };
   }

@@ -7,7 +7,7 @@
  */
 import { validateValue } from '../../rest/args.js';
 import { sanitizeTextField } from '../../rest/wp-sanitize.js';
-import { CoreErrors, MESSAGES, RestError } from '../../rest/errors.js';
+import { MESSAGES, RestError } from '../../rest/errors.js';
 import { absint, isPhpNumeric } from '../../rest/php-query.js';
 import type { ArgSchema, Permission, RestRequest } from '../../rest/route.js';
 import type { AppContext } from '../../app-context.js';
@@ -133,9 +133,4 @@ export function argChecks(checks: Record<string, ArgCheck>, permission: Permissi
     if (bad.length > 0) return invalidParams(bad);
     return permission(req, ctx);
   };
-}
-
-/** Missing required parameters, as the args stage reports them. */
-export function missingParams(names: string[]): RestError {
-  return CoreErrors.missingParams(names);
 }

@@ -94,12 +94,6 @@ export async function getTicket(db: Db, id: number): Promise<TicketRecord | unde
   return (await loadTickets(db, [id])).get(id);
 }
 
-/** IDs of the tickets sold for a post, in ID order. */
-export async function ticketIdsForPost(db: Db, postId: number): Promise<number[]> {
-  const rows = await db.selectFrom('ticket_details').select('ticket_id').where('post_id', '=', postId).orderBy('ticket_id').execute();
-  return rows.map((r) => Number(r.ticket_id));
-}
-
 /** Number of tickets per post (posts without tickets are absent). */
 export async function ticketCountsByPost(db: Db, postIds: readonly number[]): Promise<Map<number, number>> {
   if (postIds.length === 0) return new Map();

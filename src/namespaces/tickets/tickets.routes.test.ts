@@ -233,6 +233,11 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(own.status).toBe(202);
       expect(own.body.capacity_type).toBe('own');
       expect(own.body.capacity).toBe(4);
+      const sharedOnly = await t.request('PATCH', `${NS}/tickets/${shared.id}`, {
+        json: { post_id: post, edit_ticket_nonce: shared.edit_ticket_nonce, ticket: { event_capacity: 40 } },
+        as: t.admin,
+      });
+      expect(sharedOnly.body).toMatchObject({ capacity_type: 'global', capacity: 40 });
     });
   });
 
@@ -348,6 +353,18 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(zeroAttendees.body.total).toBe(3);
       const oneAttendee = await t.request('GET', `${NS}/tickets`, { query: { include_post: listPost, attendees_min: 1, attendees_max: 9 }, as: t.admin });
       expect(oneAttendee.body.total).toBe(0);
+    });
+
+    it('answers 4xx, never 500, for IDs and bounds beyond what the database holds', async () => {
+      const huge = '99999999999';
+      expect((await t.request('GET', `${NS}/tickets/${huge}`)).status).toBe(400);
+      expect((await t.request('GET', `${NS}/tickets`, { query: { include_post: huge } })).status).toBe(400);
+      expect((await t.request('GET', `${NS}/tickets`, { query: { offset: '1e30', page: 1 } })).status).toBe(200);
+      expect((await t.request('GET', `${NS}/tickets`, { query: { capacity_min: 0, capacity_max: huge }, as: t.admin })).status).toBe(200);
+      expect((await t.request('GET', `${NS}/attendees`, { query: { post_id: huge } })).status).toBe(400);
+      expect((await t.request('GET', `${NS}/qr/${huge}`)).status).toBe(400);
+      expect((await t.request('GET', `${NS}/orders/${huge}`, { as: t.admin })).status).toBe(400);
+      expect((await t.request('POST', `${NS}/cart`, { json: { provider: 'rsvp', tickets: [{ ticket_id: huge, quantity: 1 }] } })).status).toBe(400);
     });
 
     it('hands editors listing one post the add_ticket_nonce for it', async () => {

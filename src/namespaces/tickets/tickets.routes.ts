@@ -11,8 +11,8 @@ import { sanitizeTextField } from '../../rest/wp-sanitize.js';
 import { allowAll } from '../../rest/permissions.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, respond, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canEditTicketsOf, hasManageAccess } from './access.js';
-import { listRestUrl } from './common.js';
-import { TicketErrors } from './errors.js';
+import { clampCount, listRestUrl } from './common.js';
+import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { providerBySlug, providerFilter, resolveProvider } from './providers.js';
 import {
   absintArg,
@@ -110,7 +110,7 @@ function sentFields(req: RestRequest): TicketFields {
 }
 
 function between(req: RestRequest, min: string, max: string): [number, number] | undefined {
-  return req.has(min) && req.has(max) ? [Number(req.params[min]), Number(req.params[max])] : undefined;
+  return req.has(min) && req.has(max) ? [clampCount(Number(req.params[min])), clampCount(Number(req.params[max]))] : undefined;
 }
 
 /** `GET /tickets`. */
@@ -118,8 +118,8 @@ async function listTickets(req: RestRequest, ctx: AppContext) {
   const manage = await hasManageAccess(req, ctx);
   const p = req.params;
   const perPage = Math.min(100, Math.max(1, Number(p.per_page)));
-  const page = Math.max(1, Number(p.page));
-  const offset = req.has('offset') ? Math.max(0, Number(p.offset)) : 0;
+  const page = clampCount(Math.max(1, Number(p.page)));
+  const offset = req.has('offset') ? clampCount(Number(p.offset)) : 0;
   const q: TicketListQuery = {
     orderby: p.orderby as TicketListQuery['orderby'],
     order: p.order as TicketListQuery['order'],
@@ -216,7 +216,7 @@ async function updateTicketHandler(req: RestRequest, ctx: AppContext) {
   if (!('ticket' in readable)) return TicketErrors.badRequest();
   const { ticket } = readable;
   // CASE: upstream would silently move the ticket to the body's post; a mismatch is refused instead.
-  if (ticket.postId !== post.id) return TicketErrors.badRequest('The ticket does not belong to that post.');
+  if (ticket.postId !== post.id) return TicketErrors.badRequest(TICKET_MESSAGES.ticketPostMismatch);
   const error = await updateTicket(ctx, ticket, providerBySlug(ticket.provider), sentFields(req));
   if (error) return error;
   return singleView(req, ctx, ticketId);
@@ -229,7 +229,7 @@ async function deleteTicketHandler(req: RestRequest, ctx: AppContext) {
   if (!('ticket' in readable)) return readable;
   const post = await editorAllowed(req, ctx, req.params.post_id, 'remove_ticket_nonce', ticketId);
   if (!post) return TicketErrors.forbidden();
-  if (readable.ticket.postId !== post.id) return TicketErrors.badRequest('The ticket does not belong to that post.');
+  if (readable.ticket.postId !== post.id) return TicketErrors.badRequest(TICKET_MESSAGES.ticketPostMismatch);
   return respond(await deleteTicket(ctx, readable.ticket), { status: 202 });
 }
 

@@ -147,7 +147,7 @@ async function saleWindow(ctx: AppContext, f: TicketFields, current: TicketRecor
       out.start_gmt = current ? '' : now.gmt;
     } else {
       const when = parse(date, time, '00:00:00');
-      if (!when) return TicketErrors.badRequest(`Invalid start date: ${date} ${time}`.trim());
+      if (!when) return TicketErrors.badRequest(TICKET_MESSAGES.invalidStartDate(`${date} ${time}`.trim()));
       out.start_local = when.local;
       out.start_gmt = when.gmt;
     }
@@ -160,13 +160,13 @@ async function saleWindow(ctx: AppContext, f: TicketFields, current: TicketRecor
       out.end_gmt = '';
     } else {
       const when = parse(date, time, '23:59:59');
-      if (!when) return TicketErrors.badRequest(`Invalid end date: ${date} ${time}`.trim());
+      if (!when) return TicketErrors.badRequest(TICKET_MESSAGES.invalidEndDate(`${date} ${time}`.trim()));
       out.end_local = when.local;
       out.end_gmt = when.gmt;
     }
   }
   if (out.start_gmt !== '' && out.end_gmt !== '' && out.end_gmt < out.start_gmt) {
-    return TicketErrors.badRequest('The ticket sale cannot end before it starts.');
+    return TicketErrors.badRequest(TICKET_MESSAGES.saleEndsBeforeStart);
   }
   return out;
 }

@@ -31,7 +31,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Default list: status = publish, not hidden, start in the window, ordered by start (covering for the count).
   await db.schema.createIndex('event_details_list').on('event_details')
     .columns(['status', 'hide_from_listings', 'start_utc', 'end_utc', 'post_id']).execute();
-  await db.schema.createIndex('event_details_start').on('event_details').columns(['start_utc', 'post_id']).execute();
+  // Start order for every other status set (editors' "any"), covering the usual filter columns.
+  await db.schema.createIndex('event_details_start').on('event_details')
+    .columns(['start_utc', 'status', 'hide_from_listings', 'end_utc', 'post_id']).execute();
   await db.schema.createIndex('event_details_end').on('event_details').columns(['end_utc', 'post_id']).execute();
   await db.schema.createIndex('event_details_featured').on('event_details').columns(['featured', 'status', 'start_utc']).execute();
 

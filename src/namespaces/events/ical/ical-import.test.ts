@@ -145,6 +145,7 @@ describe('parsing iCalendar files', () => {
       ics(
         'DTSTART:20260610T180000Z\nSUMMARY:No uid',
         'UID:untitled\nDTSTART:20260610T180000Z',
+        'UID:untitled-series\nDTSTART:20260610T180000Z\nRRULE:FREQ=DAILY;COUNT=50',
         'UID:backwards\nDTSTART:20260610T180000Z\nDTEND:20260610T170000Z\nSUMMARY:Backwards',
         'UID:cancelled\nDTSTART:20260610T180000Z\nSTATUS:CANCELLED\nSUMMARY:Called off',
         'UID:nostart\nSUMMARY:No start',
@@ -159,6 +160,7 @@ describe('parsing iCalendar files', () => {
     const reasons = Object.fromEntries(parsed.skipped.map((s) => [s.uid, s.reason]));
     expect(reasons['']).toBe('VEVENT "No uid" has no UID');
     expect(reasons.untitled).toBe('no SUMMARY');
+    expect(parsed.skipped.filter((s) => s.uid.startsWith('untitled-series'))).toEqual([{ uid: 'untitled-series', reason: 'no SUMMARY' }]);
     expect(reasons.backwards).toBe('DTEND is before DTSTART');
     expect(reasons.cancelled).toBe('cancelled');
     expect(reasons.nostart).toBe('no DTSTART');

@@ -106,7 +106,6 @@ export interface IcsImportResult {
 // ---------------------------------------------------------------------------------------------
 
 interface Env {
-  cal: ICAL.Component;
   siteZone: string;
   siteTimezone: string;
   /** Zone of floating times: the calendar's X-WR-TIMEZONE, else the site's. */
@@ -415,8 +414,10 @@ function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required
     const key = `${uid}#${details.recurrenceId.toICALString()}`;
     const occ = occurrenceOf(comp, details.startDate, details.endDate, tzids, env);
     if (typeof occ === 'string') {
-      out.skipped.push({ uid: key, reason: occ });
-      continue;
+      // What is wrong with one series occurrence is wrong with all of them: the series is skipped once.
+      out.skipped.push(own ? { uid: key, reason: occ } : { uid, reason: occ });
+      if (own) continue;
+      return;
     }
     if (occ.endMs < from) continue;
     if (occ.startMs > to) continue;
@@ -445,7 +446,6 @@ export function parseIcs(text: string, options: ParseOptions): ParsedIcs {
       calZone = undefined;
     }
     const env: Env = {
-      cal,
       siteZone: options.siteZone,
       siteTimezone: options.siteTimezone,
       floatingZone: calZone ? normaliseZone(calZone)! : options.siteZone,
