@@ -4,7 +4,7 @@
  * tests drive it with `inject()`, `main.ts` listens.
  */
 import crypto from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { pino, type Logger } from 'pino';
 import type { AppContext } from './app-context.js';
@@ -96,7 +96,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     exposeHeadRoutes: false,
-    disableRequestLogging: true,
+    // One log line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: false, querystringParser: (s: string) => parsePhpQuery(s) },
     genReqId: () => crypto.randomUUID(),

@@ -71,6 +71,7 @@ export function routeData(route: CompiledRoute, apiRoot: string, help: boolean):
 export class Discovery {
   readonly #cache = new Map<string, Record<string, unknown>>();
   readonly #textCache = new Map<string, string>();
+  readonly #indexCache = new Map<string, JsonText>();
 
   constructor(
     readonly registry: Registry,
@@ -107,9 +108,15 @@ export class Discovery {
   /** The body of `GET /{namespace}` (also reached with `?namespace=` on any index). */
   namespaceIndex(namespace: string, help: boolean): JsonText {
     if (!this.registry.namespaceRoutes(namespace)) throw new RestError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
-    const up = JSON.stringify({ up: [{ href: this.apiRoot }] });
-    const text = `{"namespace":${JSON.stringify(namespace)},"routes":${this.routesText(namespace, help)},"_links":${up}}`;
-    return new JsonText(text, () => JSON.parse(text));
+    const key = `${namespace}|${help}`;
+    let doc = this.#indexCache.get(key);
+    if (!doc) {
+      const up = JSON.stringify({ up: [{ href: this.apiRoot }] });
+      const text = `{"namespace":${JSON.stringify(namespace)},"routes":${this.routesText(namespace, help)},"_links":${up}}`;
+      doc = new JsonText(text, () => JSON.parse(text));
+      this.#indexCache.set(key, doc);
+    }
+    return doc;
   }
 
   /** The OPTIONS answer for a path: the first matching route's data as with `context=help`. */
@@ -143,6 +150,8 @@ export type SiteInfoProvider = (req: RestRequest) => Promise<{ head: Record<stri
 
 /** `GET /`: site fields, namespaces, authentication, then the cached routes map. */
 export function siteIndexRoute(discovery: () => Discovery, siteInfo: SiteInfoProvider): RouteDef {
+  // The document only changes with the site fields: keep the last one per context, bytes included.
+  const last = new Map<boolean, { key: string; doc: JsonText }>();
   return {
     path: '/',
     endpoints: [
@@ -156,8 +165,13 @@ export function siteIndexRoute(discovery: () => Discovery, siteInfo: SiteInfoPro
           const help = req.params.context === 'help';
           const pre = JSON.stringify({ ...head, namespaces: d.registry.namespaces, authentication });
           const post = JSON.stringify(tail);
+          const key = pre + post;
+          const cached = last.get(help);
+          if (cached?.key === key) return cached.doc;
           const text = `${pre.slice(0, -1)},"routes":${d.routesText(undefined, help)}${post === '{}' ? '' : `,${post.slice(1, -1)}`}}`;
-          return new JsonText(text, () => JSON.parse(text));
+          const doc = new JsonText(text, () => JSON.parse(text));
+          last.set(help, { key, doc });
+          return doc;
         },
       },
     ],

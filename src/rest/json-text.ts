@@ -5,6 +5,7 @@
  */
 export class JsonText {
   readonly #value: () => unknown;
+  #bytes: Buffer | undefined;
   constructor(
     readonly text: string,
     value: () => unknown,
@@ -13,6 +14,10 @@ export class JsonText {
   }
   value(): unknown {
     return this.#value();
+  }
+  /** The UTF-8 bytes, encoded once per instance (instances are cached by their producers). */
+  get bytes(): Buffer {
+    return (this.#bytes ??= Buffer.from(this.text, 'utf8'));
   }
   toJSON(): unknown {
     return this.#value();

@@ -139,19 +139,20 @@ export class Registry {
     return this.#byNamespace.get(namespace);
   }
 
-  /**
-   * The first route matching `path` (any method), WordPress style: only routes of namespaces that
-   * prefix the path are tried, all routes when none does.
-   */
-  matchAll(path: string): RouteMatch[] {
-    const lower = path.toLowerCase();
-    const candidates: CompiledRoute[] = [];
+  /** Routes to try for `path`: those of namespaces prefixing it, or every route when none does. */
+  #candidates(path: string): readonly CompiledRoute[] {
+    const lower = `${path.toLowerCase()}/`;
+    let candidates: CompiledRoute[] | undefined;
     for (const ns of this.namespaces) {
-      if (`${lower}/`.startsWith(`/${ns.toLowerCase()}/`)) candidates.push(...(this.#byNamespace.get(ns) ?? []));
+      if (lower.startsWith(`/${ns.toLowerCase()}/`)) (candidates ??= []).push(...(this.#byNamespace.get(ns) ?? []));
     }
-    const pool = candidates.length > 0 ? candidates : this.routes;
+    return candidates ?? this.routes;
+  }
+
+  /** Every route matching `path` (any method), in registration order, WordPress style. */
+  matchAll(path: string): RouteMatch[] {
     const out: RouteMatch[] = [];
-    for (const route of pool) {
+    for (const route of this.#candidates(path)) {
       const m = route.regex.exec(path);
       if (m) out.push({ route, urlParams: { ...(m.groups ?? {}) } });
     }
@@ -160,9 +161,12 @@ export class Registry {
 
   /** The route that serves `method` on `path`: the first in registration order that matches and has it. */
   match(path: string, method: HttpMethod): (RouteMatch & { endpoint: EndpointDef }) | undefined {
-    for (const m of this.matchAll(path)) {
-      const endpoint = m.route.def.endpoints.find((e) => e.methods.includes(method));
-      if (endpoint) return { ...m, endpoint };
+    for (const route of this.#candidates(path)) {
+      if (!route.methods.includes(method)) continue;
+      const m = route.regex.exec(path);
+      if (!m) continue;
+      const endpoint = route.def.endpoints.find((e) => e.methods.includes(method))!;
+      return { route, urlParams: { ...(m.groups ?? {}) }, endpoint };
     }
     return undefined;
   }

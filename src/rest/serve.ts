@@ -59,9 +59,9 @@ export async function serveResponse(res: RestResponse, opts: ServeOptions): Prom
   const envelope = has(query, '_envelope');
   const pretty = has(query, '_pretty');
 
-  let text: string | undefined;
+  let text: string | Buffer | undefined;
   if (res.data instanceof JsonText && !fields && !wantsEmbed && !envelope && !pretty) {
-    text = res.data.text; // hot path: pre-encoded
+    text = typeof jsonp === 'string' ? res.data.text : res.data.bytes; // hot path: pre-encoded
   } else if (res.data !== null && res.data !== undefined && status !== 204) {
     let data = valueOf(res.data);
     if (fields) data = filterFields(data, fields);

@@ -205,16 +205,16 @@ function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
     const pattern = containsPattern(term);
     list.push(eb.or([ilike(db, eb.ref('p.title'), pattern), ilike(db, eb.ref('p.content'), pattern), ilike(db, eb.ref('p.excerpt'), pattern)]));
   }
+  // `post_id IN (subquery)` rather than EXISTS: the planner can drive from the (selective) link index
+  // or filter the window scan through a materialised list, instead of probing once per event.
   for (const ids of [f.categoryIds, f.tagIds]) {
-    if (ids && ids.length > 0) {
-      list.push(eb.exists(db.selectFrom('term_relationships as tr').select(sql.lit(1).as('one')).whereRef('tr.post_id', '=', id).where('tr.term_id', 'in', [...ids])));
-    }
+    if (ids && ids.length > 0) list.push(eb('e.post_id', 'in', db.selectFrom('term_relationships as tr').select('tr.post_id').where('tr.term_id', 'in', [...ids])));
   }
   if (f.venueIds && f.venueIds.length > 0) {
-    list.push(eb.exists(db.selectFrom('event_venues as ev').select(sql.lit(1).as('one')).whereRef('ev.event_id', '=', id).where('ev.venue_id', 'in', [...f.venueIds])));
+    list.push(eb('e.post_id', 'in', db.selectFrom('event_venues as ev').select('ev.event_id').where('ev.venue_id', 'in', [...f.venueIds])));
   }
   if (f.organizerIds && f.organizerIds.length > 0) {
-    list.push(eb.exists(db.selectFrom('event_organizers as eo').select(sql.lit(1).as('one')).whereRef('eo.event_id', '=', id).where('eo.organizer_id', 'in', [...f.organizerIds])));
+    list.push(eb('e.post_id', 'in', db.selectFrom('event_organizers as eo').select('eo.event_id').where('eo.organizer_id', 'in', [...f.organizerIds])));
   }
   if (f.featured !== undefined) list.push(eb('e.featured', '=', f.featured ? 1 : 0));
   if (f.include !== undefined) list.push(f.include.length > 0 ? eb('e.post_id', 'in', [...f.include]) : sql<SqlBool>`1 = 0`);

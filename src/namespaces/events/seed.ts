@@ -9,6 +9,7 @@
  * await seedEvents(ctx, { events: 100_000, onProgress: (done, total) => bar.update(done) });
  */
 import { DateTime, Info, type Zone } from 'luxon';
+import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
 import { normaliseZone, sanitizeTitle, siteTimeZone, siteTimeZoneSetting, toDbDate, zoneAbbreviation } from '../../content/posts.js';
 import { recountTaxonomy } from '../../content/terms.js';
@@ -218,9 +219,9 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
     }
     return z;
   };
-  // UTC offsets per zone and local hour (a wall-clock hour has one offset except in DST gaps).
-  const offsetCache = new Map<string, { offset: number; abbr: string }>();
-  const zoneInfo = (tz: string, zone: Zone, w: WallTime) => {
+  // UTC offsets per zone and local day (per hour only on the few days a DST change happens).
+  const offsetCache = new Map<string, { offset: number; abbr: string } | null>();
+  const exact = (tz: string, zone: Zone, w: WallTime) => {
     const key = `${tz}|${w.day}|${Math.floor(w.minutes / 60)}`;
     let info = offsetCache.get(key);
     if (!info) {
@@ -229,6 +230,17 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
       offsetCache.set(key, info);
     }
     return info;
+  };
+  const zoneInfo = (tz: string, zone: Zone, w: WallTime) => {
+    const key = `${tz}|${w.day}`;
+    let info = offsetCache.get(key);
+    if (info === undefined) {
+      const first = exact(tz, zone, { day: w.day, minutes: 0, seconds: 0 });
+      const last = exact(tz, zone, { day: w.day, minutes: 23 * 60 + 59, seconds: 0 });
+      info = first.offset === last.offset ? first : null;
+      offsetCache.set(key, info);
+    }
+    return info ?? exact(tz, zone, w);
   };
   const utcOf = (tz: string, zone: Zone, w: WallTime) => w.day * DAY_MS + w.minutes * 60_000 + w.seconds * 1000 - zoneInfo(tz, zone, w).offset * 60_000;
   const abbreviation = (tz: string, zone: Zone, w: WallTime) => zoneInfo(tz, zone, w).abbr;
@@ -300,9 +312,10 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
     options.onProgress?.(done, total);
   }
 
-  // ---- Term counts.
+  // ---- Term counts, then planner statistics for the new data (both engines know `ANALYZE`).
   await recountTaxonomy(ctx.db, CATEGORY_TAXONOMY);
   await recountTaxonomy(ctx.db, TAG_TAXONOMY);
+  await sql`ANALYZE`.execute(ctx.db);
 
   return { events: total, venues: venueCount, organizers: organizerCount, categories: categoryIds.length, tags: tagIds.length, ms: Date.now() - started };
 }

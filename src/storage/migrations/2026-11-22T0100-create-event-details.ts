@@ -34,7 +34,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Start order for every other status set (editors' "any"), covering the usual filter columns.
   await db.schema.createIndex('event_details_start').on('event_details')
     .columns(['start_utc', 'status', 'hide_from_listings', 'end_utc', 'post_id']).execute();
-  await db.schema.createIndex('event_details_end').on('event_details').columns(['end_utc', 'post_id']).execute();
+  await db.schema.createIndex('event_details_end').on('event_details')
+    .columns(['end_utc', 'status', 'hide_from_listings', 'start_utc', 'post_id']).execute();
   await db.schema.createIndex('event_details_featured').on('event_details').columns(['featured', 'status', 'start_utc']).execute();
 
   await db.schema.createTable('event_venues')
