@@ -27,6 +27,7 @@ import type { Db } from './storage/db.js';
 import { allNamespaces } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { restHeaders } from './http/headers.js';
+import { serveHomePage } from './http/home-page.js';
 
 /** The service version, shown in the OpenAPI document. */
 export const APP_VERSION = '0.1.0';
@@ -126,7 +127,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   const authenticator = createAuthenticator(ctx);
-  registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery, authenticator });
+  registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
   registerIcalRoutes(app, ctx, { authenticator, dispatcher });
 

@@ -100,6 +100,33 @@ describe.each(DIALECTS)('discovery on %s', (engine) => {
     expect((await t.request('GET', '/')).body.description).toBe('Live music');
   });
 
+  it('advertises the API root on the site front page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.link).toBe('<http://example.test/wp-json/>; rel="https://api.w.org/"');
+    expect(res.headers['content-type']).toBe('text/html; charset=UTF-8');
+    expect(res.body).toContain('Example Events');
+    expect((await t.app.inject({ method: 'HEAD', url: '/' })).headers.link).toContain('api.w.org');
+  });
+
+  it('serves one OpenAPI 3.1 document generated from the same declarations', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = JSON.parse(res.body);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: 'http://example.test/wp-json' }]);
+    const { body: index } = await t.request('GET', '/');
+    // every discovery route is a path, every method an operation
+    const paths = Object.keys(doc.paths);
+    expect(paths).toHaveLength(Object.keys(index.routes).length);
+    const single = doc.paths['/eventsuite/events/v1/events/{id}'];
+    expect(Object.keys(single).sort()).toEqual(['delete', 'get', 'patch', 'post', 'put']);
+    expect(single.get.parameters.find((p: any) => p.name === 'id')).toMatchObject({ in: 'path', required: true });
+    expect(doc.paths['/batch/v1'].post.requestBody.content['application/json'].schema.properties.requests.maxItems).toBe(25);
+    const ids = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).map((op) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('offers no application passwords ([]) on plain http outside a local environment', async () => {
     const prod = await startTestApp(engine, { environment: 'production' });
     try {

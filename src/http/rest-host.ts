@@ -21,6 +21,8 @@ export interface RestHostOptions {
   dispatcher: Dispatcher;
   discovery: Discovery;
   authenticator: Authenticator;
+  /** The site's front page, for `/` without `rest_route`. */
+  home(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
 
 const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -140,7 +142,10 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
   // Plain permalinks: `/?rest_route=/ns/route` and `/index.php?rest_route=...`.
   const plain = async (request: FastifyRequest, reply: FastifyReply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
-    if (typeof query.rest_route !== 'string') return reply.callNotFound();
+    if (typeof query.rest_route !== 'string') {
+      const method = request.method.toUpperCase();
+      return request.url.startsWith('/index.php') || (method !== 'GET' && method !== 'HEAD') ? reply.callNotFound() : opts.home(request, reply);
+    }
     return handle(request, reply, normaliseRoute(query.rest_route));
   };
   for (const url of ['/', '/index.php']) app.route({ method: [...methods], url, handler: plain });

@@ -2,6 +2,9 @@
  * @module namespaces/events/events.routes
  * Declarations of the event routes (`/events`, `/events/{id}`, `/events/by-slug/{slug}`), in the
  * original's registration order: the collection's GET then POST; single GET, DELETE, then updates.
+ *
+ * Beyond the original, every write of this namespace (events, venues, organizers, terms) opts in to
+ * `/batch/v1`, so clients can send up to 25 writes in one call; discovery shows `allow_batch`.
  */
 import type { AppContext } from '../../app-context.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
@@ -21,7 +24,7 @@ export const eventRouteDefs: RouteDef<AppContext>[] = [
     schema,
     endpoints: [
       { methods: READABLE, args: eventArchiveArgs(), permission: canListEvents, handler: listEventsHandler },
-      { methods: CREATABLE, args: eventWriteArgs(true), permission: canCreateEvent, handler: createEventHandler },
+      { methods: CREATABLE, allowBatch: true, args: eventWriteArgs(true), permission: canCreateEvent, handler: createEventHandler },
     ],
   },
   {
@@ -29,8 +32,8 @@ export const eventRouteDefs: RouteDef<AppContext>[] = [
     schema,
     endpoints: [
       { methods: READABLE, args: eventReadArgs(), permission: canReadEvent, handler: getEventHandler },
-      { methods: DELETABLE, args: eventReadArgs(), permission: canDeleteEvent, handler: deleteEventHandler },
-      { methods: EDITABLE, args: eventEditArgs(), permission: canUpdateEvent, handler: updateEventHandler },
+      { methods: DELETABLE, allowBatch: true, args: eventReadArgs(), permission: canDeleteEvent, handler: deleteEventHandler },
+      { methods: EDITABLE, allowBatch: true, args: eventEditArgs(), permission: canUpdateEvent, handler: updateEventHandler },
     ],
   },
   {
@@ -38,8 +41,8 @@ export const eventRouteDefs: RouteDef<AppContext>[] = [
     schema,
     endpoints: [
       { methods: READABLE, args: eventSlugArgs(), permission: canReadEvent, handler: getEventHandler },
-      { methods: DELETABLE, args: eventSlugArgs(), permission: canDeleteEvent, handler: deleteEventHandler },
-      { methods: EDITABLE, args: eventWriteArgs(false), permission: canUpdateEvent, handler: updateEventHandler },
+      { methods: DELETABLE, allowBatch: true, args: eventSlugArgs(), permission: canDeleteEvent, handler: deleteEventHandler },
+      { methods: EDITABLE, allowBatch: true, args: eventWriteArgs(false), permission: canUpdateEvent, handler: updateEventHandler },
     ],
   },
 ];

@@ -23,7 +23,7 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, args: linkedArchiveArgs(kind), permission: canListLinked, handler: listLinkedHandler(kind) },
-        { methods: CREATABLE, args: write(true), permission: canCreateLinked(kind), handler: createLinkedHandler(kind) },
+        { methods: CREATABLE, allowBatch: true, args: write(true), permission: canCreateLinked(kind), handler: createLinkedHandler(kind) },
       ],
     },
     {
@@ -31,8 +31,8 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, args: linkedReadArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
-        { methods: DELETABLE, args: linkedReadArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
-        { methods: EDITABLE, args: { ...linkedReadArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
+        { methods: DELETABLE, allowBatch: true, args: linkedReadArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
+        { methods: EDITABLE, allowBatch: true, args: { ...linkedReadArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
       ],
     },
     {
@@ -40,8 +40,8 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, args: linkedSlugArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
-        { methods: DELETABLE, args: linkedSlugArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
-        { methods: EDITABLE, args: { ...linkedSlugArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
+        { methods: DELETABLE, allowBatch: true, args: linkedSlugArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
+        { methods: EDITABLE, allowBatch: true, args: { ...linkedSlugArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
       ],
     },
   ];

@@ -158,7 +158,9 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
   const nowMs = now.toMillis();
   // Post dates are display-only here: the site offset of now is close enough for every row.
   const siteOffsetMs = now.setZone(siteZone).offset * 60_000;
-  const run = Math.floor(now.toSeconds()).toString(36);
+  // Slug suffix unique per run (two runs in one second must not collide): the next post ID.
+  const lastId = await ctx.db.selectFrom('posts').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  const run = (Number(lastId?.max ?? 0) + 1).toString(36);
   const stamp = (dt: DateTime) => ({ local: toDbDate(dt.setZone(siteZone)), gmt: toDbDate(dt.toUTC()) });
 
   // ---- Terms.

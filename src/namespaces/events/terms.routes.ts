@@ -23,7 +23,7 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, args: termArchiveArgs(kind === 'category'), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
-        { methods: CREATABLE, args: termWriteArgs(kind, true), permission: canCreateTerm, handler: createTermHandler(taxonomy) },
+        { methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm, handler: createTermHandler(taxonomy) },
       ],
     },
     {
@@ -31,8 +31,8 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, args: termReadArgs(kind), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
-        { methods: EDITABLE, args: { ...termReadArgs(kind), ...termWriteArgs(kind, false) }, permission: canChangeTerm(taxonomy), handler: updateTermHandler(taxonomy) },
-        { methods: DELETABLE, args: termReadArgs(kind), permission: canChangeTerm(taxonomy), handler: deleteTermHandler(taxonomy) },
+        { methods: EDITABLE, allowBatch: true, args: { ...termReadArgs(kind), ...termWriteArgs(kind, false) }, permission: canChangeTerm(taxonomy), handler: updateTermHandler(taxonomy) },
+        { methods: DELETABLE, allowBatch: true, args: termReadArgs(kind), permission: canChangeTerm(taxonomy), handler: deleteTermHandler(taxonomy) },
       ],
     },
   ];

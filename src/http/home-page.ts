@@ -1,0 +1,33 @@
+/**
+ * @module http/home-page
+ * The site's front page. Clients find the API from it the way they do on WordPress: the
+ * `Link: <api root>; rel="https://api.w.org/"` header (wpapi's `discover()` starts here).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { esc } from '../admin/html.js';
+
+/** Answers `GET /` (no `rest_route`). */
+export async function serveHomePage(ctx: AppContext, _request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const name = String(await ctx.options.get('blogname'));
+  const description = String(await ctx.options.get('blogdescription'));
+  const { apiRoot, home, admin } = ctx.urls;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(name)}</title>
+<link rel="https://api.w.org/" href="${esc(apiRoot)}">
+<link rel="alternate" type="text/calendar" title="${esc(name)} events" href="${esc(home)}/events/?ical=1">
+</head><body><main>
+<h1>${esc(name)}</h1>${description ? `\n<p>${esc(description)}</p>` : ''}
+<ul>
+<li><a href="${esc(apiRoot)}">REST API</a></li>
+<li><a href="${esc(home)}/events/?ical=1">Events calendar (iCalendar)</a></li>
+<li><a href="${esc(admin)}wp-login.php">Sign in</a></li>
+</ul>
+</main></body></html>`;
+  return reply
+    .code(200)
+    .header('Content-Type', 'text/html; charset=UTF-8')
+    .header('Link', `<${apiRoot}>; rel="https://api.w.org/"`)
+    .send(html);
+}
