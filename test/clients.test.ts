@@ -2,27 +2,16 @@
  * Published WordPress clients, unchanged, against the running server: `wpapi` discovering the API from
  * our document, and `@wordpress/api-fetch` sending a batch the way the block editor does.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WPAPI from 'wpapi';
 import * as apiFetchModule from '@wordpress/api-fetch';
 import type { ApiFetch } from '@wordpress/api-fetch';
 import { DIALECTS, startTestApp, type TestApp } from '../src/test-support/harness.js';
+import { freePort } from '../src/test-support/net.js';
 
 // The package ships CommonJS types over an ESM build: take the function whichever way it arrives.
 const loaded = apiFetchModule.default as unknown as ApiFetch | { default: ApiFetch };
 const apiFetch: ApiFetch = 'use' in loaded ? loaded : loaded.default;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 // api-fetch keeps its middlewares globally: register them once, pointing at the current server.
 let current = { root: '', authorization: '' };

@@ -13,21 +13,11 @@ import { buildApp, type App } from '../app.js';
 import { createUser } from '../auth/users.js';
 import { loadConfig, type Config } from '../config.js';
 import { DIALECTS, createTestDb, type TestDb } from '../storage/test-db.js';
+import { freePort } from '../test-support/net.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The site under test, listening on a random local port with `baseUrl` set to it. */
 async function startSite(engine: TestDb['engine'], overrides: Partial<Config> = {}): Promise<{ app: App; testDb: TestDb; base: string }> {

@@ -1,21 +1,9 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WPAPI from 'wpapi';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { freePort } from '../../test-support/net.js';
 
 const NOW = new Date('2025-04-01T12:00:00Z');
-
-/** A free TCP port on the loopback interface (the app must know its URL before it listens). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 type Json = Record<string, any>;
 
