@@ -68,7 +68,7 @@ export async function serveResponse(res: RestResponse, opts: ServeOptions): Prom
     data = compactLinks(data);
     if (wantsEmbed) data = await embedLinks(data, embedSelection(query._embed), opts.embed);
     if (envelope) {
-      data = { body: data, status, headers: Object.keys(headers).length > 0 ? headers : {} };
+      data = { body: data, status, headers: { ...headers } };
       status = 200;
       for (const k of Object.keys(headers)) delete headers[k];
     }
