@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { findUserByLogin } from './auth/index.js';
 import { seedEvents } from './namespaces/events/index.js';
 import { importIcs } from './namespaces/events/ical/index.js';
+import { generateCheckinApiKey, setCheckinApiKey } from './namespaces/tickets/index.js';
 
 export interface CommandInput {
   config: Config;
@@ -101,4 +102,22 @@ const importCommand: CommandExtension = {
   },
 };
 
-export const commandExtensions: CommandExtension[] = [seedCommand, importCommand];
+/** `checkin-key generate|set`: the API key check-in apps send to `GET /qr` (an administrator's setting). */
+const checkinKeyCommand: CommandExtension = {
+  name: 'checkin-key',
+  usage: `${'checkin-key generate'.padEnd(30)}create a new check-in API key for QR scanner apps
+  ${'checkin-key set --key KEY'.padEnd(30)}use KEY as the check-in API key [--json]`,
+  async run({ args, values, withApp, print }) {
+    const [action] = args;
+    if (action !== 'generate' && action !== 'set') throw new Error('usage: eventsuite checkin-key generate | checkin-key set --key KEY');
+    const given = typeof values.key === 'string' ? values.key.trim() : '';
+    if (action === 'set' && given.length < 8) throw new Error('checkin-key set needs --key KEY (at least 8 characters)');
+    return withApp(async (app) => {
+      const key = action === 'set' ? (await setCheckinApiKey(app.ctx, given), given) : await generateCheckinApiKey(app.ctx);
+      print({ api_key: key }, `check-in API key: ${key}`);
+      return 0;
+    });
+  },
+};
+
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand];

@@ -51,6 +51,14 @@ describe('eventsuite CLI', () => {
     expect(created).toMatchObject({ name: 'Calendar sync', user_login: 'ada', uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 
+  it('generates and sets the check-in API key', async () => {
+    const generated = JSON.parse((await run(['checkin-key', 'generate', '--json', ...dbFlag])).out);
+    expect(generated.api_key).toMatch(/^[0-9a-f]{8}$/);
+    const set = JSON.parse((await run(['checkin-key', 'set', '--key', 'scanner-key-1', '--json', ...dbFlag])).out);
+    expect(set).toEqual({ api_key: 'scanner-key-1' });
+    await expect(run(['checkin-key', 'set', ...dbFlag])).rejects.toThrow('needs --key');
+  });
+
   it('refuses missing flags and unknown users with a usage error', async () => {
     await expect(run(['user', 'create', '--login', 'x', ...dbFlag])).rejects.toThrow('missing --email');
     await expect(run(['app-password', 'create', '--user', 'nobody', '--name', 'x', ...dbFlag])).rejects.toThrow('no user with login nobody');
