@@ -115,4 +115,11 @@ describe.each(DIALECTS)('uniquePostSlug on %s', (engine) => {
     expect(await uniquePostSlug(t.db, 'tribe_events', '', undefined, 'event')).toBe('event');
     expect(await uniquePostSlug(t.db, 'tribe_events', '100%_off')).toBe('100_off');
   });
+
+  it('takes underscores literally when looking for numbered slugs', async () => {
+    const row = { status: 'publish', title: 't', content: '', excerpt: '', author: 0, parent: 0, password: '', menu_order: 0, date: '2025-01-01 00:00:00', date_gmt: '2025-01-01 00:00:00', modified: '2025-01-01 00:00:00', modified_gmt: '2025-01-01 00:00:00', image_url: '' };
+    await t.db.insertInto('posts').values([{ ...row, type: 'tribe_venue', slug: 'a_b' }, { ...row, type: 'tribe_venue', slug: 'a_b-2' }, { ...row, type: 'tribe_venue', slug: 'axb-3' }]).execute();
+    expect(await uniquePostSlug(t.db, 'tribe_venue', 'a_b')).toBe('a_b-3');
+    expect(await uniquePostSlug(t.db, 'tribe_venue', 'axb')).toBe('axb');
+  });
 });

@@ -14,6 +14,7 @@
  */
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
 import type { Db } from '../storage/db.js';
+import { startsWith } from '../storage/dialect.js';
 
 // ---------------------------------------------------------------------------------------------
 // Slugs
@@ -69,7 +70,7 @@ export async function uniquePostSlug(db: Db, type: string, desired: string, excl
     .selectFrom('posts')
     .select('slug')
     .where('type', '=', type)
-    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}-%`)]));
+    .where((eb) => eb.or([eb('slug', '=', base), startsWith(eb.ref('slug'), `${prefix}-`)]));
   if (excludeId !== undefined) query = query.where('id', '!=', excludeId);
   const rows = await query.execute();
   return nextFreeSlug(base, new Set(rows.map((r) => r.slug)));

@@ -14,6 +14,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
+import { startsWith } from '../storage/dialect.js';
 import { nextFreeSlug, sanitizeTitle, MAX_SLUG_LENGTH } from './posts.js';
 
 /** A term as stored. */
@@ -103,7 +104,7 @@ export async function uniqueTermSlug(db: Db, taxonomy: string, desired: string, 
     .selectFrom('terms')
     .select('slug')
     .where('taxonomy', '=', taxonomy)
-    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${prefix}-%`)]));
+    .where((eb) => eb.or([eb('slug', '=', base), startsWith(eb.ref('slug'), `${prefix}-`)]));
   if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
   const rows = await q.execute();
   return nextFreeSlug(base, new Set(rows.map((r) => r.slug)));

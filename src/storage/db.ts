@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -26,6 +26,34 @@ export interface DbOptions {
 pg.types.setTypeParser(20, (v) => Number(v));
 // numeric -> number
 pg.types.setTypeParser(1700, (v) => Number(v));
+
+/** Prepared statements kept per SQLite connection. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 behind Kysely, preparing each distinct SQL text once (Kysely prepares on every
+ * query, which is most of a small query's cost). A statement still being iterated is not shared.
+ */
+function withStatementCache(db: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(sqlText: string) {
+      const hit = cache.get(sqlText);
+      if (hit && !hit.busy) {
+        cache.delete(sqlText); // most recently used last
+        cache.set(sqlText, hit);
+        return hit;
+      }
+      const stmt = db.prepare(sqlText);
+      if (!hit) {
+        cache.set(sqlText, stmt);
+        if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      return stmt;
+    },
+  };
+}
 
 /** The engine a database URL names. */
 export function engineOf(url: string): Engine {
@@ -51,5 +79,5 @@ export function createDb(options: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }

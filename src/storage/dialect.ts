@@ -44,3 +44,8 @@ export function likeEscape(text: string): string {
 export function containsPattern(text: string): string {
   return `%${likeEscape(text)}%`;
 }
+
+/** `column` begins with `prefix` (taken literally: `%`, `_` and `\` are escaped). */
+export function startsWith(column: Expression<any>, prefix: string): RawBuilder<boolean> {
+  return sql<boolean>`${column} LIKE ${`${likeEscape(prefix)}%`} ESCAPE '\\'`;
+}

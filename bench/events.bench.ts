@@ -1,0 +1,141 @@
+/**
+ * Events calendar benchmark (issue #3 item 9), in one run against the bare Node `http` baseline:
+ * listing events (default filters, 10 a page) on 10,000 and on `BENCH_EVENTS_LARGE` (default
+ * 1,000,000) seeded events, fetching one event, and creating events. Goals: the list of 10 at 40% or
+ * more of the baseline on 10,000 events; on the large database no more than 1.5 times slower than on
+ * 10,000 (indexes, not scans); a page of 50 events runs as many queries as a page of 5.
+ *
+ * Seeded databases are cached under `bench/.cache/` (see `app-server.ts`); the first run of a size
+ * seeds it (a million events take several minutes).
+ */
+import type autocannon from 'autocannon';
+import { basicAuth, measure, report, requestJson, startServer, type Check, type Result, type Server } from './lib.js';
+
+const SMALL = 10_000;
+const EVENTS = '/wp-json/eventsuite/events/v1/events';
+/** Seeding a million events on a busy machine can take a long while. */
+const SEED_TIMEOUT_MS = 2 * 3600_000;
+
+interface EventList {
+  events: { id: number }[];
+  total: number;
+}
+
+/** Queries one request runs: the server's counter before and after it (no load running). */
+async function queriesOf(server: Server, path: string): Promise<number> {
+  const counter = `${server.url}/__bench/queries`;
+  const before = (await requestJson<{ queries: number }>(counter)).body.queries;
+  await requestJson(`${server.url}${path}`);
+  return (await requestJson<{ queries: number }>(counter)).body.queries - before;
+}
+
+/**
+ * Fewest and most queries over three requests of `path` after a warm-up (settings are cached for a
+ * couple of seconds and the scheduled-event sweep runs at most once a minute, so the first request
+ * may run a few more).
+ */
+async function queryCount(server: Server, path: string): Promise<{ min: number; max: number }> {
+  await queriesOf(server, path);
+  const counts = [await queriesOf(server, path), await queriesOf(server, path), await queriesOf(server, path)];
+  return { min: Math.min(...counts), max: Math.max(...counts) };
+}
+
+/** A request sequence walking `paths` (each request takes the next one). */
+function walk(paths: readonly string[]): autocannon.Request[] {
+  let next = 0;
+  return [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }];
+}
+
+/** Each request creates a different event (unique titles, dates outside the default list window). */
+function creates(auth: Record<string, string>): autocannon.Request[] {
+  let n = 0;
+  return [
+    {
+      setupRequest: (req) => {
+        n++;
+        return {
+          ...req,
+          method: 'POST',
+          path: EVENTS,
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: `Bench concert ${n}`, description: 'Created by the benchmark.', start_date: '2030-03-01 19:00:00', end_date: '2030-03-01 22:00:00', status: 'publish' }),
+        };
+      },
+    },
+  ];
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export async function run(): Promise<void> {
+  const large = Number(process.env.BENCH_EVENTS_LARGE ?? 1_000_000);
+  if (!Number.isSafeInteger(large) || large < 1) throw new Error(`BENCH_EVENTS_LARGE: not a count: ${process.env.BENCH_EVENTS_LARGE}`);
+  const servers: Server[] = [];
+  try {
+    const small = await startServer('app-server.ts', { BENCH_SEED_EVENTS: String(SMALL) }, { timeoutMs: SEED_TIMEOUT_MS });
+    servers.push(small);
+    const big = await startServer('app-server.ts', { BENCH_SEED_EVENTS: String(large) }, { timeoutMs: SEED_TIMEOUT_MS });
+    servers.push(big);
+    const bare = await startServer('bare-server.ts', { BARE_SOURCE_URLS: `${small.url}${EVENTS}` });
+    servers.push(bare);
+    const label = (n: number) => (n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+
+    // ---- What each database holds, and the events fetched one by one.
+    const sizes = [
+      { server: small, seeded: SMALL },
+      { server: big, seeded: large },
+    ];
+    const facts = [];
+    for (const { server, seeded } of sizes) {
+      const page = (await requestJson<EventList>(`${server.url}${EVENTS}`)).body;
+      if (page.events.length !== 10) throw new Error(`the default list of ${label(seeded)} events holds ${page.events.length} events, not 10`);
+      const fifty = (await requestJson<EventList>(`${server.url}${EVENTS}?per_page=50`)).body;
+      if (fifty.events.length !== 50) throw new Error(`a page of 50 of ${label(seeded)} events holds ${fifty.events.length}`);
+      const auth = basicAuth(/ADMIN (\S+)/.exec(server.output)?.[1] ?? '');
+      facts.push({ server, seeded, inWindow: page.total, ids: fifty.events.map((e) => e.id), auth });
+    }
+
+    // ---- Queries per page: a page of 50 against a page of 5.
+    const counts: { seeded: number; fifty: { min: number; max: number }; five: { min: number; max: number } }[] = [];
+    for (const f of facts) {
+      counts.push({ seeded: f.seeded, fifty: await queryCount(f.server, `${EVENTS}?per_page=50`), five: await queryCount(f.server, `${EVENTS}?per_page=5`) });
+    }
+
+    // ---- Loads.
+    const baseline = await measure({ name: 'bare node http (bytes of the 10-event list)', url: `${bare.url}${EVENTS}` });
+    const listRows: Result[] = [];
+    for (const f of facts) {
+      listRows.push(await measure({ name: `GET /events, ${label(f.seeded)} seeded (${fmt(f.inWindow)} in the default window)`, url: `${f.server.url}${EVENTS}` }));
+    }
+    const rows: Result[] = [...listRows];
+    for (const f of facts) {
+      rows.push(await measure({ name: `GET /events/{id}, ${label(f.seeded)} seeded`, url: `${f.server.url}${EVENTS}/${f.ids[0]}`, requests: walk(f.ids.map((id) => `${EVENTS}/${id}`)) }));
+    }
+    for (const f of facts) {
+      rows.push(await measure({ name: `POST /events (create), ${label(f.seeded)} seeded`, url: `${f.server.url}${EVENTS}`, method: 'POST', requests: creates(f.auth) }));
+    }
+
+    // ---- Verdicts.
+    const [list10k, listLarge] = listRows as [Result, Result];
+    const slowdown = list10k.rps / listLarge.rps;
+    // The same count for 50 events and for 5, on both databases.
+    const fixed = new Set(counts.flatMap((c) => [c.fifty.min, c.five.min])).size === 1;
+    const countText = counts
+      .map((c) => {
+        const range = (r: { min: number; max: number }) => (r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
+        return `${label(c.seeded)}: page of 50 → ${range(c.fifty)} queries, page of 5 → ${range(c.five)}`;
+      })
+      .join('; ');
+    const checks: Check[] = [
+      {
+        goal: `list at ${label(large)} no more than 1.5× slower than at 10k`,
+        measured: `${Math.round(list10k.rps)} vs ${Math.round(listLarge.rps)} req/s: ${slowdown.toFixed(2)}× slower (p99 ${list10k.p99} vs ${listLarge.p99} ms)`,
+        met: slowdown <= 1.5,
+      },
+      { goal: 'a page of 50 events runs a fixed number of queries', measured: countText, met: fixed },
+    ];
+    report('Events: list, single, create', baseline, rows, { [list10k.name]: 0.4 }, checks);
+  } finally {
+    for (const s of servers.reverse()) await s.stop();
+  }
+}
