@@ -12,6 +12,7 @@ import { checkArgs } from './args.js';
 import { CoreErrors, RestError, isRestError } from './errors.js';
 import type { Registry, RouteMatch } from './registry.js';
 import { isJsonMediaType, mergedParams } from './request.js';
+import { noteWrite } from './write-generation.js';
 import { RestResponse, type EndpointDef, type HttpMethod, type RestRequest } from './route.js';
 
 /** Where a request stands after the validation stages. */
@@ -60,6 +61,14 @@ export class Dispatcher<C = unknown> {
     const { req, endpoint, error } = prepared;
     if (error || !endpoint) return errorResponse(error ?? CoreErrors.noRoute());
     try {
+      return await this.#run(req, endpoint);
+    } finally {
+      if (!SAFE_METHODS.has(req.method)) noteWrite();
+    }
+  }
+
+  async #run(req: RestRequest, endpoint: EndpointDef): Promise<RestResponse> {
+    try {
       const allowed = await endpoint.permission(req, this.ctx);
       if (allowed !== true) {
         return errorResponse(isRestError(allowed) ? allowed : CoreErrors.forbidden(req.user !== null));
@@ -98,6 +107,8 @@ export class Dispatcher<C = unknown> {
     return allowed.join(', ');
   }
 }
+
+const SAFE_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'OPTIONS']);
 
 /** A RestResponse carrying an error body with the error's status. */
 export function errorResponse(error: RestError): RestResponse {

@@ -45,7 +45,18 @@ export function containsPattern(text: string): string {
   return `%${likeEscape(text)}%`;
 }
 
-/** `column` begins with `prefix` (taken literally: `%`, `_` and `\` are escaped). */
+/**
+ * `column` begins with `prefix`, as a range (`>= prefix` and `<` the next string) so the column's
+ * index answers it on both engines. Columns compared this way use bytewise order: SQLite's default,
+ * `COLLATE "C"` on PostgreSQL ({@link bytewiseText}).
+ */
 export function startsWith(column: Expression<any>, prefix: string): RawBuilder<boolean> {
-  return sql<boolean>`${column} LIKE ${`${likeEscape(prefix)}%`} ESCAPE '\\'`;
+  if (prefix === '') return sql<boolean>`1 = 1`;
+  const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return sql<boolean>`(${column} >= ${prefix} AND ${column} < ${upper})`;
+}
+
+/** Column type for identifiers compared bytewise (slugs): `COLLATE "C"` on PostgreSQL. */
+export function bytewiseText(db: Kysely<any>, length: number): RawBuilder<unknown> {
+  return isPostgres(db) ? sql`varchar(${sql.raw(String(length))}) collate "C"` : sql`varchar(${sql.raw(String(length))})`;
 }

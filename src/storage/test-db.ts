@@ -45,12 +45,7 @@ export async function createTestDb(engine: Engine, options: { poolSize?: number 
     db,
     url: TEST_PG_URL,
     pgSchema: schema,
-    async destroy() {
-      await db.destroy();
-      const c = new pg.Client({ connectionString: TEST_PG_URL });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    },
+    // The schema itself is dropped by the global teardown (test-global-setup.ts), never mid-run.
+    destroy: () => db.destroy(),
   };
 }

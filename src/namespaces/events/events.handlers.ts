@@ -3,6 +3,7 @@
  * Handlers and permissions of the event routes: the archive with every filter, single reads by ID or
  * slug, create, update (only the fields sent change) and delete (to the trash).
  */
+import { cachedCount } from './count-cache.js';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { ANY_STATUSES, getPost, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
@@ -208,7 +209,7 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
   }
 
   // ---- Query.
-  const [total, rows] = await Promise.all([countEvents(ctx.db, filter), listEventRows(ctx.db, filter, perPage, (page - 1) * perPage)]);
+  const [total, rows] = await Promise.all([cachedCount(ctx, JSON.stringify(filter), () => countEvents(ctx.db, filter)), listEventRows(ctx.db, filter, perPage, (page - 1) * perPage)]);
   if (rows.length === 0 && page > 1) throw eventError('event-archive-page-not-found');
   const events = await presentEventList(ctx, rows, req);
 

@@ -5,6 +5,7 @@
  * zone, all-day normalisation, end-before-start refusal, statuses, unique slugs, costs, linked venues
  * and organizers (IDs or objects), categories and tags (IDs or names) and term counts.
  */
+import { noteWrite } from '../../rest/write-generation.js';
 import crypto from 'node:crypto';
 import type { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
@@ -337,6 +338,7 @@ export async function publishDueEvents(ctx: AppContext, force = false): Promise<
     }
     await recountTerms(trx, await termIdsOfPosts(trx, ids));
   });
+  noteWrite();
   return ids.length;
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { withIdColumn } from '../dialect.js';
+import { bytewiseText, withIdColumn } from '../dialect.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await withIdColumn(db, db.schema.createTable('users'))
@@ -18,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await withIdColumn(db, db.schema.createTable('posts'))
     .addColumn('type', 'varchar(32)', (c) => c.notNull())
     .addColumn('status', 'varchar(20)', (c) => c.notNull().defaultTo('publish'))
-    .addColumn('slug', 'varchar(200)', (c) => c.notNull())
+    .addColumn('slug', bytewiseText(db, 200), (c) => c.notNull())
     .addColumn('title', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('content', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('excerpt', 'text', (c) => c.notNull().defaultTo(''))
@@ -40,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await withIdColumn(db, db.schema.createTable('terms'))
     .addColumn('taxonomy', 'varchar(32)', (c) => c.notNull())
     .addColumn('name', 'varchar(200)', (c) => c.notNull())
-    .addColumn('slug', 'varchar(200)', (c) => c.notNull())
+    .addColumn('slug', bytewiseText(db, 200), (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('parent', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('count', 'integer', (c) => c.notNull().defaultTo(0))
