@@ -11,7 +11,7 @@ import { RestError } from '../rest/errors.js';
 import { parsePhpQuery } from '../rest/php-query.js';
 import { createRestRequest } from '../rest/request.js';
 import { RestResponse, type HttpMethod } from '../rest/route.js';
-import { errorWire, serveResponse, type WireResponse } from '../rest/serve.js';
+import { errorWire, serveResponse, valueOf, type WireResponse } from '../rest/serve.js';
 import { readBody } from './body.js';
 import { NO_CACHE, restHeaders } from './headers.js';
 
@@ -123,8 +123,7 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
       const subRoute = normaliseRoute(q === -1 ? rest : rest.slice(0, q));
       const sub = createRestRequest({ method: 'GET', route: subRoute, query: subQuery, headers, user: outcome instanceof RestError ? null : outcome.user, auth: req.auth, ip: request.ip });
       const r = await dispatcher.dispatch(sub);
-      const body = r.data instanceof RestError ? r.data.toJSON() : r.data;
-      return body && typeof body === 'object' && 'toJSON' in body ? (body as { toJSON(): unknown }).toJSON() : body;
+      return valueOf(r.data);
     }
   };
 

@@ -93,12 +93,27 @@ describe('Dispatcher', () => {
     expect(editor.headers.Allow).toBe('GET, POST, PUT, PATCH, DELETE');
   });
 
+  it('reuses signed-out answers of routes that opt in, until a write', async () => {
+    const { request } = buildTestCore();
+    const read = async (init: Partial<Parameters<typeof request>[0]> = {}) => {
+      const res = await request({ method: 'GET', route: '/test/v1/counter', ...init });
+      const data = res.data as any;
+      return (typeof data?.value === 'function' ? data.value() : data).n as number;
+    };
+    expect(await read()).toBe(1);
+    expect(await read()).toBe(1);
+    expect(await read({ query: { a: '1' } })).toBe(2); // another query is another answer
+    expect(await read({ user: testUser([]) })).toBe(3); // signed-in callers are never served from it
+    await request({ method: 'POST', route: '/test/v1/notes', body: { title: 'x' }, user: testUser(['edit_posts']) });
+    expect(await read()).toBe(4); // a write starts afresh
+  });
+
   it('serves namespace indexes, also through ?namespace=', async () => {
     const { request } = buildTestCore();
     const res = await request({ method: 'GET', route: '/test/v1' });
     const data = JSON.parse((res.data as any).text);
     expect(data.namespace).toBe('test/v1');
-    expect(Object.keys(data.routes)).toEqual(['/test/v1', '/test/v1/notes', '/test/v1/notes/(?P<id>[\\d]+)', '/test/v1/boom']);
+    expect(Object.keys(data.routes)).toEqual(['/test/v1', '/test/v1/notes', '/test/v1/notes/(?P<id>[\\d]+)', '/test/v1/counter', '/test/v1/boom']);
     expect(data._links.up[0].href).toBe('http://x/wp-json/');
     const other = await request({ method: 'GET', route: '/test/v1', query: { namespace: 'nope/v1' } });
     expect(other.status).toBe(404);

@@ -13,6 +13,7 @@ import { CoreErrors, RestError, isRestError } from './errors.js';
 import type { Registry, RouteMatch } from './registry.js';
 import { isJsonMediaType, mergedParams } from './request.js';
 import { noteWrite } from './write-generation.js';
+import { ResponseCache } from './response-cache.js';
 import { RestResponse, type EndpointDef, type HttpMethod, type RestRequest } from './route.js';
 
 /** Where a request stands after the validation stages. */
@@ -30,6 +31,8 @@ export interface ErrorLogger {
 
 /** Runs requests through the registry. One instance per app. */
 export class Dispatcher<C = unknown> {
+  readonly #cache = new ResponseCache();
+
   constructor(
     readonly registry: Registry,
     readonly ctx: C,
@@ -87,9 +90,13 @@ export class Dispatcher<C = unknown> {
   /** The whole pipeline for one request, with the `Allow` header of the matched route. */
   async dispatch(req: RestRequest): Promise<RestResponse> {
     const prepared = this.prepare(req);
+    const ttl = prepared.error ? undefined : prepared.endpoint?.publicCacheMs;
+    const key = ttl ? this.#cache.keyOf(req) : undefined;
+    const cached = key ? this.#cache.get(key) : undefined;
+    if (cached) return cached;
     const res = await this.execute(prepared);
     if (prepared.match) res.headers.Allow = await this.allowHeader(prepared.match, req);
-    return res;
+    return key && ttl ? this.#cache.set(key, res, ttl) : res;
   }
 
   /** Methods of the route whose permission check passes for this request, joined WordPress style. */

@@ -156,6 +156,11 @@ export interface EndpointDef<C = any> {
   allowBatch?: boolean;
   /** Hide from discovery (still dispatchable). */
   showInIndex?: boolean;
+  /**
+   * Signed-out GET answers may be reused for this many milliseconds (same route and query). Any
+   * write dispatched by this process starts afresh; see `rest/response-cache.ts`.
+   */
+  publicCacheMs?: number;
 }
 
 export interface RouteDef<C = any> {

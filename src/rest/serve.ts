@@ -31,8 +31,8 @@ function has(query: Record<string, unknown>, key: string): boolean {
   return Object.hasOwn(query, key);
 }
 
-/** The body value of a response, for shaping. */
-function valueOf(data: unknown): unknown {
+/** The body of a response as a plain value (errors as their wire shape, pre-encoded bodies decoded). */
+export function valueOf(data: unknown): unknown {
   if (isRestError(data)) return data.toJSON();
   if (data instanceof JsonText) return data.value();
   return data;

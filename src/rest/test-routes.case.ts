@@ -18,6 +18,7 @@ export function testUser(caps: string[] = []): RestUser {
 export function buildTestCore() {
   const notes = new Map<number, { id: number; title: string }>();
   let next = 1;
+  let counter = 0;
   const ns = defineRoutes('test/v1', [
     {
       path: '/notes',
@@ -60,6 +61,7 @@ export function buildTestCore() {
         { methods: DELETABLE, args: { id: { type: 'integer', required: true } }, permission: requireCapability('delete_posts'), handler: (req) => ({ deleted: notes.delete(Number(req.params.id)) }) },
       ],
     },
+    { path: '/counter', endpoints: [{ methods: READABLE, publicCacheMs: 60_000, permission: allowAll, handler: () => ({ n: ++counter }) }] },
     { path: '/boom', endpoints: [{ methods: READABLE, permission: allowAll, handler: () => { throw new Error('secret driver text'); } }] },
   ]);
   let dispatcher: Dispatcher | undefined;

@@ -80,3 +80,9 @@ export function canReadPost(user: RestUser | null, type: CalendarPostType, post:
 export function hasManageAccess(user: RestUser | null): boolean {
   return user !== null && (user.can('edit_users') || user.can('tribe_manage_attendees'));
 }
+
+/**
+ * How long a signed-out read of the calendar may be reused (`publicCacheMs`): public calendar data
+ * changes rarely, and a moment's reuse keeps hot lists off the database.
+ */
+export const PUBLIC_READ_CACHE_MS = 2_000;

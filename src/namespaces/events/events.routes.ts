@@ -8,6 +8,7 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
+import { PUBLIC_READ_CACHE_MS } from './caps.js';
 import { eventArchiveArgs, eventEditArgs, eventReadArgs, eventSlugArgs, eventWriteArgs } from './event-args.js';
 import {
   canCreateEvent, canDeleteEvent, canListEvents, canReadEvent, canUpdateEvent, createEventHandler, deleteEventHandler,
@@ -23,7 +24,7 @@ export const eventRouteDefs: RouteDef<AppContext>[] = [
     path: '/events',
     schema,
     endpoints: [
-      { methods: READABLE, args: eventArchiveArgs(), permission: canListEvents, handler: listEventsHandler },
+      { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: eventArchiveArgs(), permission: canListEvents, handler: listEventsHandler },
       { methods: CREATABLE, allowBatch: true, args: eventWriteArgs(true), permission: canCreateEvent, handler: createEventHandler },
     ],
   },
@@ -31,7 +32,7 @@ export const eventRouteDefs: RouteDef<AppContext>[] = [
     path: '/events/{id:\\d+}',
     schema,
     endpoints: [
-      { methods: READABLE, args: eventReadArgs(), permission: canReadEvent, handler: getEventHandler },
+      { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: eventReadArgs(), permission: canReadEvent, handler: getEventHandler },
       { methods: DELETABLE, allowBatch: true, args: eventReadArgs(), permission: canDeleteEvent, handler: deleteEventHandler },
       { methods: EDITABLE, allowBatch: true, args: eventEditArgs(), permission: canUpdateEvent, handler: updateEventHandler },
     ],
@@ -40,7 +41,7 @@ export const eventRouteDefs: RouteDef<AppContext>[] = [
     path: '/events/by-slug/{slug:[^/]+}',
     schema,
     endpoints: [
-      { methods: READABLE, args: eventSlugArgs(), permission: canReadEvent, handler: getEventHandler },
+      { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: eventSlugArgs(), permission: canReadEvent, handler: getEventHandler },
       { methods: DELETABLE, allowBatch: true, args: eventSlugArgs(), permission: canDeleteEvent, handler: deleteEventHandler },
       { methods: EDITABLE, allowBatch: true, args: eventWriteArgs(false), permission: canUpdateEvent, handler: updateEventHandler },
     ],

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
+import { PUBLIC_READ_CACHE_MS } from './caps.js';
 import { linkedArchiveArgs, linkedReadArgs, linkedSlugArgs, organizerWriteArgs, venueWriteArgs } from './event-args.js';
 import {
   canCreateLinked, canDeleteLinked, canListLinked, canReadLinked, canUpdateLinked, createLinkedHandler, deleteLinkedHandler,
@@ -22,7 +23,7 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
       path: `/${plural}`,
       schema,
       endpoints: [
-        { methods: READABLE, args: linkedArchiveArgs(kind), permission: canListLinked, handler: listLinkedHandler(kind) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: linkedArchiveArgs(kind), permission: canListLinked, handler: listLinkedHandler(kind) },
         { methods: CREATABLE, allowBatch: true, args: write(true), permission: canCreateLinked(kind), handler: createLinkedHandler(kind) },
       ],
     },
@@ -30,7 +31,7 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
       path: `/${plural}/{id:\\d+}`,
       schema,
       endpoints: [
-        { methods: READABLE, args: linkedReadArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: linkedReadArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
         { methods: DELETABLE, allowBatch: true, args: linkedReadArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
         { methods: EDITABLE, allowBatch: true, args: { ...linkedReadArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
       ],
@@ -39,7 +40,7 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
       path: `/${plural}/by-slug/{slug:[^/]+}`,
       schema,
       endpoints: [
-        { methods: READABLE, args: linkedSlugArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: linkedSlugArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
         { methods: DELETABLE, allowBatch: true, args: linkedSlugArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
         { methods: EDITABLE, allowBatch: true, args: { ...linkedSlugArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
       ],

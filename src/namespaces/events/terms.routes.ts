@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
-import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from './caps.js';
+import { CATEGORY_TAXONOMY, PUBLIC_READ_CACHE_MS, TAG_TAXONOMY } from './caps.js';
 import { termArchiveArgs, termReadArgs, termWriteArgs } from './event-args.js';
 import { itemSchema } from './schemas.js';
 import {
@@ -22,7 +22,7 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       path: `/${base}`,
       schema,
       endpoints: [
-        { methods: READABLE, args: termArchiveArgs(kind === 'category'), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: termArchiveArgs(kind === 'category'), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
         { methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm, handler: createTermHandler(taxonomy) },
       ],
     },
@@ -30,7 +30,7 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       path: `/${base}/{id:\\d+}`,
       schema,
       endpoints: [
-        { methods: READABLE, args: termReadArgs(kind), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: termReadArgs(kind), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
         { methods: EDITABLE, allowBatch: true, args: { ...termReadArgs(kind), ...termWriteArgs(kind, false) }, permission: canChangeTerm(taxonomy), handler: updateTermHandler(taxonomy) },
         { methods: DELETABLE, allowBatch: true, args: termReadArgs(kind), permission: canChangeTerm(taxonomy), handler: deleteTermHandler(taxonomy) },
       ],

@@ -14,6 +14,7 @@ import type { AppContext } from '../../../app-context.js';
 import type { Authenticator } from '../../../auth/types.js';
 import { sanitizeTitle, siteTimeZoneSetting } from '../../../content/posts.js';
 import type { Dispatcher } from '../../../rest/dispatch.js';
+import { valueOf } from '../../../rest/serve.js';
 import { RestError } from '../../../rest/errors.js';
 import { createRestRequest } from '../../../rest/request.js';
 import type { RestUser } from '../../../rest/route.js';
@@ -98,7 +99,7 @@ async function archiveEvents(dispatcher: Dispatcher<AppContext>, query: Record<s
     });
     const res = await dispatcher.dispatch(req);
     if (res.data instanceof RestError) return page === 1 ? res.data : events;
-    const body = res.data as { events?: FeedEvent[]; total_pages?: number };
+    const body = valueOf(res.data) as { events?: FeedEvent[]; total_pages?: number };
     const batch = body.events ?? [];
     events.push(...batch.slice(0, count - events.length));
     if (batch.length < ARCHIVE_PAGE || page >= Number(body.total_pages ?? 0)) break;
@@ -154,7 +155,7 @@ export function registerIcalRoutes(app: FastifyInstance, ctx: AppContext, deps: 
     const res = await dispatcher.dispatch(req);
     // An event the caller may not read is no page for them, as a draft's permalink is not.
     if (res.data instanceof RestError) return reply.callNotFound();
-    const event = res.data as FeedEvent;
+    const event = valueOf(res.data) as FeedEvent;
     const calendar = await calendarOf(ctx, event.url);
     return sendCalendar(reply, buildIcalFeed([event], calendar, ctx.now()), `${siteSlug(calendar.name)}-${sanitizeTitle(slug) || event.id}.ics`);
   };
