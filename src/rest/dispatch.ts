@@ -89,14 +89,16 @@ export class Dispatcher<C = unknown> {
 
   /** The whole pipeline for one request, with the `Allow` header of the matched route. */
   async dispatch(req: RestRequest): Promise<RestResponse> {
-    const prepared = this.prepare(req);
-    const ttl = prepared.error ? undefined : prepared.endpoint?.publicCacheMs;
+    // A reusable signed-out answer is looked up before validation: only successes are kept, and the
+    // key is the whole query, so the same request validates the same way.
+    const ttl = req.method === 'GET' && req.user === null ? this.registry.match(req.route, 'GET')?.endpoint.publicCacheMs : undefined;
     const key = ttl ? this.#cache.keyOf(req) : undefined;
     const cached = key ? this.#cache.get(key) : undefined;
     if (cached) return cached;
+    const prepared = this.prepare(req);
     const res = await this.execute(prepared);
     if (prepared.match) res.headers.Allow = await this.allowHeader(prepared.match, req);
-    return key && ttl ? this.#cache.set(key, res, ttl) : res;
+    return key && ttl && !prepared.error ? this.#cache.set(key, res, ttl) : res;
   }
 
   /** Methods of the route whose permission check passes for this request, joined WordPress style. */
