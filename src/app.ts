@@ -24,6 +24,7 @@ import { Registry } from './rest/registry.js';
 import { openApiDocument } from './rest/openapi.js';
 import { errorWire } from './rest/serve.js';
 import type { Db } from './storage/db.js';
+import { isClientDataError } from './storage/data-errors.js';
 import { allNamespaces } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { restHeaders } from './http/headers.js';
@@ -90,7 +91,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     (ns) => namespaceIndexRoute(ns, getDiscovery),
   );
   discovery = new Discovery(registry, urls.apiRoot);
-  dispatcher = new Dispatcher<AppContext>(registry, ctx, log);
+  // CASE: a value the database cannot hold (an ID beyond 32 bits on PostgreSQL, an over-long name) is
+  // the client's mistake: 400, not 500.
+  const classify = (err: unknown) =>
+    isClientDataError(err) ? new RestError('rest_invalid_param', 'Invalid parameter(s): a value is out of range or too long.', 400) : undefined;
+  dispatcher = new Dispatcher<AppContext>(registry, ctx, log, classify);
 
   // ---- HTTP host.
   const app = Fastify({

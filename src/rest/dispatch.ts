@@ -29,6 +29,9 @@ export interface ErrorLogger {
   error(obj: unknown, msg?: string): void;
 }
 
+/** Turns an unexpected error that is really the client's (e.g. a value out of a column's range) into a RestError. */
+export type ErrorClassifier = (err: unknown) => RestError | undefined;
+
 /** Runs requests through the registry. One instance per app. */
 export class Dispatcher<C = unknown> {
   readonly #cache = new ResponseCache();
@@ -37,6 +40,7 @@ export class Dispatcher<C = unknown> {
     readonly registry: Registry,
     readonly ctx: C,
     readonly log: ErrorLogger,
+    readonly classify: ErrorClassifier = () => undefined,
   ) {}
 
   /** Match, parse the JSON body, and check args. Never throws. */
@@ -82,6 +86,8 @@ export class Dispatcher<C = unknown> {
       return new RestResponse(result);
     } catch (e) {
       if (isRestError(e)) return errorResponse(e);
+      const clientError = this.classify(e);
+      if (clientError) return errorResponse(clientError);
       this.log.error({ err: e, route: req.route, method: req.method }, 'unhandled error in handler');
       return errorResponse(CoreErrors.internal());
     }
