@@ -104,8 +104,10 @@ describe('Dispatcher', () => {
     expect(await read()).toBe(1);
     expect(await read({ query: { a: '1' } })).toBe(2); // another query is another answer
     expect(await read({ user: testUser([]) })).toBe(3); // signed-in callers are never served from it
+    expect(await read({ rawBody: '{"password":"x"}', headers: { 'content-type': 'application/json' } })).toBe(4); // nor requests with a body
+    expect(await read({ rawBody: '{"password":"x"}', headers: { 'content-type': 'application/json' } })).toBe(5);
     await request({ method: 'POST', route: '/test/v1/notes', body: { title: 'x' }, user: testUser(['edit_posts']) });
-    expect(await read()).toBe(4); // a write starts afresh
+    expect(await read()).toBe(6); // a write starts afresh
   });
 
   it('serves namespace indexes, also through ?namespace=', async () => {

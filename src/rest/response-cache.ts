@@ -26,6 +26,8 @@ export class ResponseCache {
   /** The cache key of a request, or undefined when it may not be served from the cache. */
   keyOf(req: RestRequest): string | undefined {
     if (req.method !== 'GET' || req.user !== null || req.auth.method !== 'none') return undefined;
+    // A JSON body counts even on GET (a password, a key): only query-only requests are shared.
+    if (req.rawBody || req.json !== undefined || Object.keys(req.body).length > 0) return undefined;
     return `${writeGeneration()}|${req.route}|${JSON.stringify(req.query)}`;
   }
 
