@@ -26,6 +26,7 @@ import { errorWire } from './rest/serve.js';
 import type { Db } from './storage/db.js';
 import { isClientDataError } from './storage/data-errors.js';
 import { allNamespaces } from './namespaces/index.js';
+import { registerEmbedPages } from './namespaces/oembed/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
@@ -135,6 +136,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
   registerIcalRoutes(app, ctx, { authenticator, dispatcher });
+  registerEmbedPages(app, ctx);
 
   let openapi: string | undefined;
   app.get('/openapi.json', async (_request, reply) => {
