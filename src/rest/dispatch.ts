@@ -102,8 +102,12 @@ export class Dispatcher<C = unknown> {
     const cached = key ? this.#cache.get(key) : undefined;
     if (cached) return cached;
     const prepared = this.prepare(req);
-    const res = await this.execute(prepared);
-    if (prepared.match) res.headers.Allow = await this.allowHeader(prepared.match, req);
+    let res = await this.execute(prepared);
+    if (prepared.match) {
+      res.headers.Allow = await this.allowHeader(prepared.match, req);
+      const render = prepared.match.route.def.render;
+      if (render) res = render(res, req);
+    }
     return key && ttl && !prepared.error ? this.#cache.set(key, res, ttl) : res;
   }
 

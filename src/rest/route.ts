@@ -172,6 +172,11 @@ export interface RouteDef<C = any> {
   endpoints: readonly EndpointDef<C>[];
   /** Item schema, shown with `context=help` and in OPTIONS answers. */
   schema?: () => Record<string, unknown>;
+  /**
+   * Reshapes every answer of the route, argument errors included (WordPress's
+   * `rest_pre_serve_request` for a route, e.g. oEmbed's XML output).
+   */
+  render?: (res: RestResponse, req: RestRequest) => RestResponse;
 }
 
 export interface NamespaceRoutes<C = any> {

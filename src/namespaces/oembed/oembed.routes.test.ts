@@ -166,6 +166,15 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(xml.text).toBe('<?xml version="1.0"?>\n<oembed><code>oembed_invalid_url</code><message>Not Found</message><data><status>404</status></data></oembed>\n');
     });
 
+    it('answers argument errors in XML too when format=xml', async () => {
+      const xml = await t.request('GET', '/oembed/1.0/embed', { query: { format: 'xml' } });
+      expect(xml.status).toBe(400);
+      expect(xml.headers['content-type']).toBe(XML_TYPE);
+      expect(xml.text).toContain('<code>rest_missing_callback_param</code>');
+      const json = await t.request('GET', '/oembed/1.0/embed', { query: { format: 'html' } });
+      expect(json.body.code).toBe('rest_missing_callback_param');
+    });
+
     it('does not embed drafts, private or password-protected posts', async () => {
       for (const url of [`${HOME}/event/draft-event/`, `${HOME}/?p=${ids.draft}`, `${HOME}/event/private-event/`, `${HOME}/event/locked-event/`]) {
         const res = await t.request('GET', '/oembed/1.0/embed', { query: { url } });

@@ -7,7 +7,8 @@ import type { AppContext } from '../../app-context.js';
 import { RawBody } from '../../rest/json-text.js';
 import { absint } from '../../rest/php-query.js';
 import { allowAll, requireCapability } from '../../rest/permissions.js';
-import { READABLE, defineRoutes, respond, type ArgSchema, type RestRequest } from '../../rest/route.js';
+import { READABLE, RestResponse, defineRoutes, type ArgSchema, type RestRequest } from '../../rest/route.js';
+import { RestError } from '../../rest/errors.js';
 import { DEFAULT_WIDTH, embedDataForUrl } from './embed.service.js';
 import { OEMBED_MESSAGES, OembedErrors } from './errors.js';
 import { proxyOembed } from './proxy.service.js';
@@ -29,16 +30,18 @@ function ensureFormat(value: unknown): 'json' | 'xml' {
   return value === 'xml' ? 'xml' : 'json';
 }
 
-/** `GET /oembed/1.0/embed`; with `format=xml` the answer, error included, is XML. */
+/** `GET /oembed/1.0/embed`. */
 export async function getEmbed(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const xml = req.params.format === 'xml';
   const data = await embedDataForUrl(ctx, String(req.params.url ?? ''), req.params.maxwidth);
-  if (!data) {
-    const error = OembedErrors.invalidUrl();
-    if (!xml) throw error;
-    return respond(new RawBody(XML_TYPE, toOembedXml(error.toJSON())), { status: error.status });
-  }
-  return xml ? new RawBody(XML_TYPE, toOembedXml({ ...data })) : data;
+  if (!data) throw OembedErrors.invalidUrl();
+  return data;
+}
+
+/** With `format=xml` every answer of `/embed`, argument errors included, is XML (`_oembed_rest_pre_serve_request`). */
+function renderEmbed(res: RestResponse, req: RestRequest): RestResponse {
+  if (ensureFormat(req.params.format ?? req.query.format) !== 'xml' || res.data instanceof RawBody) return res;
+  const data = res.data instanceof RestError ? res.data.toJSON() : (res.data as Record<string, unknown>);
+  return new RestResponse(new RawBody(XML_TYPE, toOembedXml(data)), res.status, res.headers);
 }
 
 /** `GET /oembed/1.0/proxy`. Always JSON. */
@@ -49,6 +52,7 @@ export async function getProxy(req: RestRequest, ctx: AppContext): Promise<unkno
 export const oembedRoutes = defineRoutes<AppContext>(OEMBED_NS, [
   {
     path: '/embed',
+    render: renderEmbed,
     endpoints: [
       {
         methods: READABLE,
