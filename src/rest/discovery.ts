@@ -67,19 +67,49 @@ export function routeData(route: CompiledRoute, apiRoot: string, help: boolean):
   return out;
 }
 
-/** Builds and caches route maps; one per app. */
+/** How long documents showing computed defaults (e.g. "today") are kept before they are rebuilt. */
+export const VOLATILE_DEFAULTS_TTL_MS = 60_000;
+
+/** True when some arg's `default` is computed on access (a getter), so documents age. */
+function hasComputedDefaults(registry: Registry): boolean {
+  return registry.routes.some((r) =>
+    r.def.endpoints.some((ep) => Object.values(ep.args ?? {}).some((arg) => typeof Object.getOwnPropertyDescriptor(arg, 'default')?.get === 'function')),
+  );
+}
+
+/**
+ * Builds and caches route maps; one per app. The cache lives as long as the registry, except that
+ * a registry with computed defaults has its documents rebuilt every {@link VOLATILE_DEFAULTS_TTL_MS}.
+ */
 export class Discovery {
   readonly #cache = new Map<string, Record<string, unknown>>();
   readonly #textCache = new Map<string, string>();
   readonly #indexCache = new Map<string, JsonText>();
+  readonly #volatile: boolean;
+  #builtAt = Date.now();
+  /** Changes whenever the cached documents are rebuilt. */
+  stamp = 0;
 
   constructor(
     readonly registry: Registry,
     readonly apiRoot: string,
-  ) {}
+  ) {
+    this.#volatile = hasComputedDefaults(registry);
+  }
+
+  /** Drops documents whose computed defaults are too old. */
+  #freshen(): void {
+    if (!this.#volatile || Date.now() - this.#builtAt < VOLATILE_DEFAULTS_TTL_MS) return;
+    this.#cache.clear();
+    this.#textCache.clear();
+    this.#indexCache.clear();
+    this.#builtAt = Date.now();
+    this.stamp++;
+  }
 
   /** The `routes` map for a namespace (or every route with `namespace` undefined). */
   routes(namespace: string | undefined, help: boolean): Record<string, unknown> {
+    this.#freshen();
     const key = `${namespace ?? '*'}|${help}`;
     let map = this.#cache.get(key);
     if (!map) {
@@ -96,6 +126,7 @@ export class Discovery {
 
   /** `JSON.stringify(routes(...))`, cached. */
   routesText(namespace: string | undefined, help: boolean): string {
+    this.#freshen();
     const key = `${namespace ?? '*'}|${help}`;
     let text = this.#textCache.get(key);
     if (text === undefined) {
@@ -108,6 +139,7 @@ export class Discovery {
   /** The body of `GET /{namespace}` (also reached with `?namespace=` on any index). */
   namespaceIndex(namespace: string, help: boolean): JsonText {
     if (!this.registry.namespaceRoutes(namespace)) throw new RestError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
+    this.#freshen();
     const key = `${namespace}|${help}`;
     let doc = this.#indexCache.get(key);
     if (!doc) {
@@ -165,10 +197,11 @@ export function siteIndexRoute(discovery: () => Discovery, siteInfo: SiteInfoPro
           const help = req.params.context === 'help';
           const pre = JSON.stringify({ ...head, namespaces: d.registry.namespaces, authentication });
           const post = JSON.stringify(tail);
-          const key = pre + post;
+          const routes = d.routesText(undefined, help); // may rebuild, changing `stamp`
+          const key = `${d.stamp}|${pre}${post}`;
           const cached = last.get(help);
           if (cached?.key === key) return cached.doc;
-          const text = `${pre.slice(0, -1)},"routes":${d.routesText(undefined, help)}${post === '{}' ? '' : `,${post.slice(1, -1)}`}}`;
+          const text = `${pre.slice(0, -1)},"routes":${routes}${post === '{}' ? '' : `,${post.slice(1, -1)}`}}`;
           const doc = new JsonText(text, () => JSON.parse(text));
           last.set(help, { key, doc });
           return doc;
