@@ -201,7 +201,7 @@ describe('fetchOembedData against a local provider', () => {
       } else if (url.pathname === '/xml-only') {
         reply(200, 'text/html', `<head><link type="application/json+oembed" href="${base}/no-json"></head>`);
       } else if (url.pathname === '/no-json') {
-        if (url.searchParams.get('format') === 'json') reply(501, 'text/plain', 'not implemented');
+        if (url.searchParams.get('format') === 'json') reply(501, 'text/plain', 'unsupported format');
         else reply(200, 'text/xml', '<oembed><type>link</type><title>From XML</title></oembed>');
       } else if (url.pathname === '/oembed') {
         if (url.searchParams.get('format') === 'xml') reply(200, 'text/xml', '<oembed><type>rich</type><html>x</html><got>xml</got></oembed>');

@@ -488,7 +488,7 @@ function parseAnswer(body: string, format: 'json' | 'xml'): Record<string, unkno
 
 /**
  * The provider's oEmbed object for `lookup.url`, or undefined when no provider answers with one.
- * The preferred format is asked first; a provider answering 501 (format not implemented) is asked
+ * The preferred format is asked first; a provider answering 501 (it does not offer that format) is asked
  * for the other. Throws {@link RemoteRequestError} when a request is refused or fails.
  */
 export async function fetchOembedData(lookup: OembedLookup, options: OembedClientOptions): Promise<Record<string, unknown> | undefined> {
