@@ -12,8 +12,10 @@
  * const zone = await siteTimeZone(ctx.options);                          // 'Europe/Berlin' or 'UTC+2'
  * const when = parseDateTime('next friday 18:00', zone, ctx.now());      // luxon DateTime or null
  */
+import type { Selectable } from 'kysely';
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
 import type { Db } from '../storage/db.js';
+import type { PostsTable } from '../storage/tables/core.js';
 import { startsWith } from '../storage/dialect.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -520,24 +522,7 @@ export function stripTags(html: string): string {
 // ---------------------------------------------------------------------------------------------
 
 /** A stored post row as every area reads it. */
-export interface PostRecord {
-  id: number;
-  type: string;
-  status: string;
-  slug: string;
-  title: string;
-  content: string;
-  excerpt: string;
-  author: number;
-  parent: number;
-  password: string;
-  menu_order: number;
-  date: string;
-  date_gmt: string;
-  modified: string;
-  modified_gmt: string;
-  image_url: string;
-}
+export type PostRecord = Selectable<PostsTable>;
 
 /** Posts by ID (any type), one query. */
 export async function getPostsByIds(db: Db, ids: readonly number[]): Promise<Map<number, PostRecord>> {

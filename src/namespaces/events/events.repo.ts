@@ -308,23 +308,7 @@ export async function setEventOrganizers(db: Db, eventId: number, organizerIds: 
 // ---------------------------------------------------------------------------------------------
 
 /** The `posts` columns of a new post. */
-export interface NewPostRow {
-  type: string;
-  status: string;
-  slug: string;
-  title: string;
-  content: string;
-  excerpt: string;
-  author: number;
-  parent: number;
-  password: string;
-  menu_order: number;
-  date: string;
-  date_gmt: string;
-  modified: string;
-  modified_gmt: string;
-  image_url: string;
-}
+export type NewPostRow = Omit<PostRecord, 'id'>;
 
 /** Inserts a post row and returns its ID. */
 export async function insertPostRow(db: Db, post: NewPostRow): Promise<number> {

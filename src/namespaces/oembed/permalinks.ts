@@ -8,12 +8,11 @@
  * permalinkFor(ctx, { type: 'tribe_events', slug: 'spring-gala', id: 12 }); // 'https://example.test/event/spring-gala/'
  * await resolvePermalink(ctx, 'https://example.test/event/spring-gala/');  // the posts row, or undefined
  */
-import type { Selectable } from 'kysely';
 import type { AppContext } from '../../app-context.js';
-import type { PostsTable } from '../../storage/tables/core.js';
+import type { PostRecord } from '../../content/posts.js';
 
 /** A post row as stored in `posts`. */
-export type PostRow = Selectable<PostsTable>;
+export type PostRow = PostRecord;
 
 /** URL base of each embeddable post type (the originals' rewrite slugs). */
 export const EMBEDDABLE_TYPE_BASES: Readonly<Record<string, string>> = Object.freeze({
