@@ -4,6 +4,8 @@
  * mail and the clock. Areas reach other areas only through their exported services.
  */
 import type { Logger } from 'pino';
+import type { Areas } from './areas.js';
+import type { RoleTable } from './auth/roles.js';
 import type { Config, SiteUrls } from './config.js';
 import type { Options } from './content/options.js';
 import type { Db } from './storage/db.js';
@@ -16,6 +18,10 @@ export interface AppContext {
   readonly log: Logger;
   readonly options: Options;
   readonly mailer: Mailer;
+  /** The areas, their on/off state, post types and what they contribute to each other. */
+  readonly areas: Areas;
+  /** Roles and capabilities, including what the areas add. */
+  readonly roles: RoleTable;
   /** The clock (tests may replace it). */
   now(): Date;
 }

@@ -14,7 +14,9 @@ import { createMailer, type Mailer } from './remote/mailer.js';
 import { createAuthenticator } from './auth/index.js';
 import { applicationPasswordsAvailable } from './auth/availability.js';
 import { registerAdminPages } from './admin/index.js';
-import { registerIcalRoutes } from './namespaces/events/ical/index.js';
+import type { PageHost } from './area.js';
+import { Areas } from './areas.js';
+import { RoleTable } from './auth/roles.js';
 import { batchRoute } from './rest/batch.js';
 import { Discovery, namespaceIndexRoute, siteIndexRoute } from './rest/discovery.js';
 import { Dispatcher } from './rest/dispatch.js';
@@ -25,8 +27,7 @@ import { openApiDocument } from './rest/openapi.js';
 import { errorWire } from './rest/serve.js';
 import type { Db } from './storage/db.js';
 import { isClientDataError } from './storage/data-errors.js';
-import { allNamespaces } from './namespaces/index.js';
-import { registerEmbedPages } from './namespaces/oembed/index.js';
+import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
@@ -43,7 +44,7 @@ export interface BuildOptions {
   now?: () => Date;
 }
 
-export type App = FastifyInstance & { ctx: AppContext; dispatcher: Dispatcher<AppContext>; registry: Registry };
+export type App = FastifyInstance & { ctx: AppContext; dispatcher: Dispatcher<AppContext>; readonly registry: Registry };
 
 const SITE_HEAD = ['blogname', 'blogdescription', 'gmt_offset', 'timezone_string', 'page_for_posts', 'page_on_front', 'show_on_front'] as const;
 
@@ -52,6 +53,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, db } = options;
   const log = options.logger ?? pino({ level: config.logLevel });
   const urls = siteUrls(config);
+  const areas = new Areas(allAreas(), config.disabledAreas);
   const ctx: AppContext = {
     db,
     config,
@@ -60,12 +62,26 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     options: new Options(db),
     mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom),
     now: options.now ?? (() => new Date()),
+    areas,
+    roles: new RoleTable(areas),
   };
 
-  // ---- Routes: core (`/`, `/batch/v1`), then every namespace with its index route.
-  let discovery: Discovery | undefined;
+  // ---- Routes: core (`/`, `/batch/v1`), then every namespace of the enabled areas with its index
+  // route. The table is rebuilt when an area is switched on or off.
   let dispatcher: Dispatcher<AppContext> | undefined;
-  const getDiscovery = () => discovery!;
+  let table: { generation: number; registry: Registry; discovery: Discovery } | undefined;
+  const current = () => {
+    if (table?.generation !== areas.generation) {
+      const registry = new Registry(
+        [siteIndexRoute(getDiscovery, siteInfo), batchRoute(() => dispatcher!)],
+        areas.namespaces(NAMESPACE_ORDER),
+        (ns) => namespaceIndexRoute(ns, getDiscovery),
+      );
+      table = { generation: areas.generation, registry, discovery: new Discovery(registry, urls.apiRoot) };
+    }
+    return table;
+  };
+  const getDiscovery = () => current().discovery;
   const siteInfo = async () => {
     const o = await ctx.options.getMany(SITE_HEAD);
     return {
@@ -86,17 +102,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       tail: { site_logo: 0, site_icon: 0, site_icon_url: '', _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] } },
     };
   };
-  const registry = new Registry(
-    [siteIndexRoute(getDiscovery, siteInfo), batchRoute(() => dispatcher!)],
-    allNamespaces(),
-    (ns) => namespaceIndexRoute(ns, getDiscovery),
-  );
-  discovery = new Discovery(registry, urls.apiRoot);
+  current(); // a bad declaration fails the boot
   // CASE: a value the database cannot hold (an ID beyond 32 bits on PostgreSQL, an over-long name) is
   // the client's mistake: 400, not 500.
   const classify = (err: unknown) =>
     isClientDataError(err) ? new RestError('rest_invalid_param', 'Invalid parameter(s): a value is out of range or too long.', 400) : undefined;
-  dispatcher = new Dispatcher<AppContext>(registry, ctx, log, classify);
+  dispatcher = new Dispatcher<AppContext>(() => current().registry, ctx, log, classify);
 
   // ---- HTTP host.
   const app = Fastify({
@@ -133,21 +144,39 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   const authenticator = createAuthenticator(ctx);
-  registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
+  registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery: getDiscovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
-  registerIcalRoutes(app, ctx, { authenticator, dispatcher });
-  registerEmbedPages(app, ctx);
 
-  let openapi: string | undefined;
+  // ---- Area pages, each in its own scope that answers 404 while the area is off.
+  const host: PageHost = { ctx, authenticator, dispatcher };
+  for (const area of areas.all) {
+    const pages = area.pages;
+    if (!pages) continue;
+    await app.register(async (scope) => {
+      scope.addHook('onRequest', async (_request, reply) => {
+        if (!areas.isEnabled(area.id)) return reply.callNotFound();
+      });
+      await pages(scope, host);
+    });
+  }
+
+  let openapi: { generation: number; text: string } | undefined;
   app.get('/openapi.json', async (_request, reply) => {
-    openapi ??= JSON.stringify(openApiDocument(registry, urls.apiRoot, { title: 'eventsuite', version: APP_VERSION }));
-    return reply.type('application/json; charset=UTF-8').header('Access-Control-Allow-Origin', '*').send(openapi);
+    const { generation, registry } = current();
+    if (openapi?.generation !== generation) {
+      openapi = { generation, text: JSON.stringify(openApiDocument(registry, urls.apiRoot, { title: 'eventsuite', version: APP_VERSION })) };
+    }
+    return reply.type('application/json; charset=UTF-8').header('Access-Control-Allow-Origin', '*').send(openapi.text);
   });
 
   app.addHook('onClose', async () => {
     ctx.mailer.close();
   });
 
-  return Object.assign(app as FastifyInstance, { ctx, dispatcher, registry });
+  return Object.defineProperties(app as FastifyInstance, {
+    ctx: { value: ctx },
+    dispatcher: { value: dispatcher },
+    registry: { get: () => current().registry },
+  }) as App;
 }
 

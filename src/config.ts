@@ -39,6 +39,8 @@ export interface Config {
   trustProxy: boolean | string[];
   /** Endpoints of remote services, by name (`REMOTE_<NAME>_URL`). */
   remotes: Record<string, string>;
+  /** Ids of areas switched off (`DISABLED_AREAS`, a comma list such as `spamfilter,seo`). */
+  disabledAreas: string[];
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     workers: int(env.WORKERS, 1) || 1,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     remotes,
+    disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     ...overrides,
   };
   return Object.freeze(config);

@@ -230,7 +230,7 @@ export interface VerifiedApplicationPassword {
 export async function verifyApplicationPassword(ctx: AppContext, username: string, password: string): Promise<VerifiedApplicationPassword | RestError> {
   const row = await findUserRowForSignIn(ctx, username);
   if (!row) return isEmail(username) ? AuthErrors.invalidEmail() : AuthErrors.invalidUsername();
-  const user = new SiteUser(row);
+  const user = new SiteUser(row, ctx.roles);
   if (!applicationPasswordsAvailable(ctx.config)) return AuthErrors.appPasswordsDisabled();
   if (!user.appPasswordsEnabled) return AuthErrors.appPasswordsDisabledForUser();
 

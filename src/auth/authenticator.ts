@@ -70,7 +70,7 @@ async function authenticateBasic(
     const row = await loadUserRow(ctx, hit.userId);
     if (row) {
       if (now - hit.lastUsedMs >= USAGE_INTERVAL_MS) hit.lastUsedMs = await recordApplicationPasswordUsage(ctx, hit.uuid, ip, hit.lastUsedMs);
-      return { user: siteUserOf(row), uuid: hit.uuid };
+      return { user: siteUserOf(ctx, row), uuid: hit.uuid };
     }
     state.verified.delete(key);
   }

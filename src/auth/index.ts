@@ -18,7 +18,7 @@ export {
   isUuid,
 } from './app-passwords.js';
 export type { ApplicationPasswordItem } from './app-passwords.js';
-export { ROLES, capabilitiesOf, canEditUser } from './roles.js';
+export { ROLES, RoleTable, canEditUser } from './roles.js';
 export { createNonce, verifyNonce } from './nonces.js';
 export { applicationPasswordsAvailable } from './availability.js';
 export { AuthErrors } from './errors.js';

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ROLES, canEditUser, capabilitiesOf } from './roles.js';
+import { Areas } from '../areas.js';
+import { allAreas } from '../namespaces/index.js';
+import { ROLES, RoleTable, canEditUser } from './roles.js';
 import type { RestUser } from '../rest/route.js';
 
+const table = new RoleTable(new Areas(allAreas()));
+const capabilitiesOf = (roles: string[]) => table.capabilitiesOf(roles);
 const can = (role: string, cap: string) => capabilitiesOf([role]).has(cap);
 
 describe('roles and capabilities', () => {
@@ -45,6 +49,16 @@ describe('roles and capabilities', () => {
       expect(can('contributor', `publish_${pt}`)).toBe(false);
       expect(can('subscriber', `edit_${pt}`)).toBe(false);
     }
+  });
+
+  it('takes post-type and role capabilities from the enabled areas only', () => {
+    const areas = new Areas(allAreas(), ['tickets']);
+    const roles = new RoleTable(areas);
+    expect(roles.capabilitiesOf(['administrator']).has('tribe_manage_attendees')).toBe(false);
+    expect(roles.capabilitiesOf(['administrator']).has('edit_tribe_events')).toBe(true);
+    areas.setEnabled('tickets', true);
+    expect(roles.capabilitiesOf(['administrator']).has('tribe_manage_attendees')).toBe(true);
+    expect(new RoleTable().capabilitiesOf(['editor']).has('edit_tribe_events')).toBe(false);
   });
 
   it('grants nothing for unknown roles and unions several roles', () => {

@@ -5,6 +5,7 @@
  * (WordPress puts role names into `allcaps`). Meta capabilities (`edit_user` of one user, ...) are
  * mapped by callers, see {@link canEditUser}.
  */
+import { postCapabilities, type PostCapLevel, type PostTypes } from '../content/post-types.js';
 import type { RestUser } from '../rest/route.js';
 
 /** A role: its display name and primitive capabilities. */
@@ -13,34 +14,8 @@ export interface RoleDef {
   readonly capabilities: readonly string[];
 }
 
-/** Post-type capability sets of the calendar plugin, keyed by singular base (`edit_tribe_events`, ...). */
-const CALENDAR_TYPES = ['tribe_event', 'tribe_venue', 'tribe_organizer'] as const;
-
 /** Post-type capability sets of the shop plugin (`edit_products`, `edit_shop_orders`, ...). */
 const SHOP_TYPES = ['product', 'shop_order', 'shop_coupon'] as const;
-
-type PostCapLevel = 'all' | 'author' | 'contributor' | 'read';
-
-/** Post capabilities of `base` as WordPress maps them to the built-in roles' levels. */
-function postCaps(base: string, level: PostCapLevel): string[] {
-  const p = `${base}s`;
-  if (level === 'read') return ['read'];
-  if (level === 'contributor') return [`edit_${p}`, `delete_${p}`, 'read'];
-  if (level === 'author') return [`edit_${p}`, `edit_published_${p}`, `publish_${p}`, `delete_${p}`, `delete_published_${p}`, 'read'];
-  return [
-    `edit_${p}`,
-    `edit_others_${p}`,
-    `publish_${p}`,
-    `read_private_${p}`,
-    `delete_${p}`,
-    `delete_others_${p}`,
-    `delete_published_${p}`,
-    `edit_published_${p}`,
-    `delete_private_${p}`,
-    `edit_private_${p}`,
-    'read',
-  ];
-}
 
 /** The shop plugin's capabilities per post type (singular and plural forms, plus term caps). */
 function shopCaps(base: string): string[] {
@@ -48,7 +23,7 @@ function shopCaps(base: string): string[] {
     `edit_${base}`,
     `read_${base}`,
     `delete_${base}`,
-    ...postCaps(base, 'all'),
+    ...postCapabilities(base, 'all'),
     `manage_${base}_terms`,
     `edit_${base}_terms`,
     `delete_${base}_terms`,
@@ -147,19 +122,17 @@ const SHOP_MANAGER_CORE = [
 
 const SHOP_ADMIN = ['manage_woocommerce', 'view_woocommerce_reports', ...SHOP_TYPES.flatMap(shopCaps)];
 
-const calendar = (level: PostCapLevel) => CALENDAR_TYPES.flatMap((t) => postCaps(t, level));
-
 function role(name: string, ...lists: string[][]): RoleDef {
   return Object.freeze({ name, capabilities: Object.freeze([...new Set(lists.flat())]) });
 }
 
 /** Every role the site knows, by slug. */
 export const ROLES: Readonly<Record<string, RoleDef>> = Object.freeze({
-  administrator: role('Administrator', ADMINISTRATOR, calendar('all'), SHOP_ADMIN, ['tribe_manage_attendees']),
-  editor: role('Editor', EDITOR, calendar('all')),
-  author: role('Author', AUTHOR, calendar('author')),
-  contributor: role('Contributor', CONTRIBUTOR, calendar('contributor')),
-  subscriber: role('Subscriber', SUBSCRIBER, calendar('read')),
+  administrator: role('Administrator', ADMINISTRATOR, SHOP_ADMIN),
+  editor: role('Editor', EDITOR),
+  author: role('Author', AUTHOR),
+  contributor: role('Contributor', CONTRIBUTOR),
+  subscriber: role('Subscriber', SUBSCRIBER),
   shop_manager: role('Shop manager', SHOP_MANAGER_CORE, SHOP_ADMIN),
   customer: role('Customer', ['read']),
 });
@@ -169,16 +142,63 @@ export function isRole(slug: string): boolean {
   return Object.hasOwn(ROLES, slug);
 }
 
-/** The primitive capabilities of a set of roles, plus the role names (unknown roles grant nothing). */
-export function capabilitiesOf(roles: readonly string[]): ReadonlySet<string> {
-  const caps = new Set<string>();
-  for (const r of roles) {
-    const def = isRole(r) ? ROLES[r] : undefined;
-    if (!def) continue;
-    caps.add(r);
-    for (const c of def.capabilities) caps.add(c);
+/** The level at which each built-in role holds the capabilities of post types that declare their own. */
+const POST_TYPE_LEVELS: Readonly<Record<string, PostCapLevel>> = Object.freeze({
+  administrator: 'all',
+  editor: 'all',
+  author: 'author',
+  contributor: 'contributor',
+  subscriber: 'read',
+});
+
+/** What the areas add to the roles: post types with their own capabilities, and extra capabilities per role. */
+export interface RoleSources {
+  readonly postTypes: PostTypes;
+  roleCapabilities(role: string): readonly string[];
+  /** Changes when the sources change (an area switched). */
+  readonly generation: number;
+}
+
+/** The roles of one app: WordPress's roles plus what its areas add. */
+export class RoleTable {
+  readonly #sources: RoleSources | undefined;
+  #cache = new Map<string, ReadonlySet<string>>();
+  #generation = -1;
+
+  constructor(sources?: RoleSources) {
+    this.#sources = sources;
   }
-  return caps;
+
+  /** The primitive capabilities of a set of roles, plus the role names (unknown roles grant nothing). */
+  capabilitiesOf(roles: readonly string[]): ReadonlySet<string> {
+    const generation = this.#sources?.generation ?? 0;
+    if (generation !== this.#generation) {
+      this.#cache = new Map();
+      this.#generation = generation;
+    }
+    const key = roles.join(',');
+    let caps = this.#cache.get(key);
+    if (!caps) {
+      caps = this.#build(roles);
+      this.#cache.set(key, caps);
+    }
+    return caps;
+  }
+
+  #build(roles: readonly string[]): ReadonlySet<string> {
+    const caps = new Set<string>();
+    for (const r of roles) {
+      const def = isRole(r) ? ROLES[r] : undefined;
+      if (!def) continue;
+      caps.add(r);
+      for (const c of def.capabilities) caps.add(c);
+      if (!this.#sources) continue;
+      const level = POST_TYPE_LEVELS[r];
+      if (level) for (const base of this.#sources.postTypes.capabilityTypes()) for (const c of postCapabilities(base, level)) caps.add(c);
+      for (const c of this.#sources.roleCapabilities(r)) caps.add(c);
+    }
+    return Object.freeze(caps);
+  }
 }
 
 /**

@@ -90,5 +90,5 @@ export async function readSession(ctx: AppContext, cookieHeader: string | undefi
   const row = await loadUserRow(ctx, Number(idText));
   if (!row || row.password_hash === '') return null;
   if (!safeEqual(await signature(ctx, row, expiration, token), mac)) return null;
-  return { user: siteUserOf(row), token, expiration };
+  return { user: siteUserOf(ctx, row), token, expiration };
 }

@@ -23,6 +23,6 @@ export async function signInForTest(ctx: AppContext, userId: number): Promise<Te
   if (!row) throw new Error(`no user ${userId}`);
   const session = await issueSession(ctx, row, false);
   const cookie = session.setCookie.split(';')[0]!;
-  const nonce = await createNonce(ctx, { user: new SiteUser(row), auth: { method: 'cookie', sessionToken: session.token } }, REST_NONCE_ACTION);
+  const nonce = await createNonce(ctx, { user: new SiteUser(row, ctx.roles), auth: { method: 'cookie', sessionToken: session.token } }, REST_NONCE_ACTION);
   return { cookie, nonce, token: session.token };
 }

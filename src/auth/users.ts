@@ -12,7 +12,7 @@ import type { UsersTable } from '../storage/tables/core.js';
 import { authState, bumpAuthEpoch } from './auth-state.js';
 import { AuthErrors } from './errors.js';
 import { hashPassword } from './passwords.js';
-import { capabilitiesOf, isRole } from './roles.js';
+import { isRole, type RoleTable } from './roles.js';
 
 /** A `users` row as stored. */
 export type UserRow = Selectable<UsersTable>;
@@ -39,7 +39,7 @@ export class SiteUser implements RestUser {
   readonly appPasswordsEnabled: boolean;
   readonly #caps: ReadonlySet<string>;
 
-  constructor(row: UserRow) {
+  constructor(row: UserRow, roles: RoleTable) {
     this.id = Number(row.id);
     this.login = row.login;
     this.email = row.email;
@@ -49,7 +49,7 @@ export class SiteUser implements RestUser {
     this.roles = Object.freeze(parseRoles(row.roles));
     this.registeredGmt = row.registered_gmt;
     this.appPasswordsEnabled = Number(row.app_passwords_enabled ?? 1) !== 0;
-    this.#caps = capabilitiesOf(this.roles);
+    this.#caps = roles.capabilitiesOf(this.roles);
     Object.freeze(this);
   }
 
@@ -66,10 +66,10 @@ export class SiteUser implements RestUser {
 const usersOfRows = new WeakMap<UserRow, SiteUser>();
 
 /** The SiteUser of a stored row, built once per row object (rows come from short-lived caches). */
-export function siteUserOf(row: UserRow): SiteUser {
+export function siteUserOf(ctx: Pick<AppContext, 'roles'>, row: UserRow): SiteUser {
   let user = usersOfRows.get(row);
   if (!user) {
-    user = new SiteUser(row);
+    user = new SiteUser(row, ctx.roles);
     usersOfRows.set(row, user);
   }
   return user;
@@ -237,19 +237,19 @@ export async function findUserRowForSignIn(ctx: AppContext, name: string): Promi
 export async function getUser(ctx: AppContext, id: number): Promise<SiteUser | undefined> {
   if (!Number.isSafeInteger(id) || id <= 0) return undefined;
   const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? new SiteUser(row) : undefined;
+  return row ? new SiteUser(row, ctx.roles) : undefined;
 }
 
 /** The user whose login is `login` (case-insensitive, as WordPress on MySQL). */
 export async function findUserByLogin(ctx: AppContext, login: string): Promise<SiteUser | undefined> {
   const row = await ctx.db.selectFrom('users').selectAll().where(lower('login'), '=', sql<string>`lower(${login})`).executeTakeFirst();
-  return row ? new SiteUser(row) : undefined;
+  return row ? new SiteUser(row, ctx.roles) : undefined;
 }
 
 /** The user whose e-mail address is `email` (case-insensitive). */
 export async function findUserByEmail(ctx: AppContext, email: string): Promise<SiteUser | undefined> {
   const row = await ctx.db.selectFrom('users').selectAll().where(lower('email'), '=', sql<string>`lower(${email.trim()})`).executeTakeFirst();
-  return row ? new SiteUser(row) : undefined;
+  return row ? new SiteUser(row, ctx.roles) : undefined;
 }
 
 /** Ends every sign-in session of user `id` (their cookies stop verifying). */

@@ -19,7 +19,8 @@ export interface RestHostOptions {
   apiPath: string;
   apiRoot: string;
   dispatcher: Dispatcher;
-  discovery: Discovery;
+  /** The current discovery (it changes when areas are switched). */
+  discovery: () => Discovery;
   authenticator: Authenticator;
   /** The site's front page, for `/` without `rest_route`. */
   home(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
@@ -82,10 +83,10 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const base = { ...fixed(outcome.user !== null), ...outcome.headers };
 
     if (method === 'OPTIONS') {
-      const found = discovery.optionsFor(route);
+      const found = discovery().optionsFor(route);
       if (!found) return send(reply, { status: 200, headers: { ...base, 'Content-Type': 'application/json; charset=UTF-8' }, body: '[]' });
       const req = createRestRequest({ method: 'OPTIONS', route, query, body: parsed.body, headers, user: outcome.user, auth: outcome.auth, ip: request.ip });
-      req.urlParams = (discovery.registry.matchAll(route)[0]?.urlParams) ?? {};
+      req.urlParams = (discovery().registry.matchAll(route)[0]?.urlParams) ?? {};
       const allow = await dispatcher.allowHeader({ route: found.route, urlParams: req.urlParams }, req);
       const wire = await serveResponse(new RestResponse(found.data, 200, { Allow: allow }), { query, head: false, apiRoot, embed: async () => null });
       return send(reply, { ...wire, headers: { ...base, ...wire.headers } });

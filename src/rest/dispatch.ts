@@ -35,13 +35,22 @@ export type ErrorClassifier = (err: unknown) => RestError | undefined;
 /** Runs requests through the registry. One instance per app. */
 export class Dispatcher<C = unknown> {
   readonly #cache = new ResponseCache();
+  readonly #registry: () => Registry;
 
+  /** @param registry the route table, or a function answering the current one (it changes when areas are switched). */
   constructor(
-    readonly registry: Registry,
+    registry: Registry | (() => Registry),
     readonly ctx: C,
     readonly log: ErrorLogger,
     readonly classify: ErrorClassifier = () => undefined,
-  ) {}
+  ) {
+    this.#registry = typeof registry === 'function' ? registry : () => registry;
+  }
+
+  /** The route table requests are matched against. */
+  get registry(): Registry {
+    return this.#registry();
+  }
 
   /** Match, parse the JSON body, and check args. Never throws. */
   prepare(req: RestRequest, method: HttpMethod = req.method): Prepared {

@@ -26,6 +26,14 @@ export interface TestDb {
   destroy(): Promise<void>;
 }
 
+/**
+ * Schemas of one test run start with `t_<pid of the run's main process>_`, so a run drops only its own
+ * (the global setup sets `TEST_RUN_PID`; a file run outside vitest uses its own pid).
+ */
+export function testSchemaPrefix(runPid: string | number = process.env.TEST_RUN_PID ?? process.pid): string {
+  return `t_${runPid}_`;
+}
+
 /** A migrated, empty database on `engine`. */
 export async function createTestDb(engine: Engine, options: { poolSize?: number } = {}): Promise<TestDb> {
   if (engine === 'sqlite') {
@@ -33,7 +41,7 @@ export async function createTestDb(engine: Engine, options: { poolSize?: number 
     await migrateToLatest(db);
     return { engine, db, url: ':memory:', destroy: () => db.destroy() };
   }
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  const schema = `${testSchemaPrefix()}${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_PG_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);

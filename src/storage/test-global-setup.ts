@@ -1,27 +1,39 @@
 /**
- * Vitest global setup: test files create one PostgreSQL schema each (`t_<random>`); they are all
- * dropped here, before and after the whole run, never while other workers run. (Dropping a schema
- * while another worker's migrator introspects the catalogue makes that worker fail.)
+ * Vitest global setup: test files create one PostgreSQL schema each, named after this run
+ * (`t_<pid>_<random>`). The run drops only its own schemas, after the whole run (never while workers
+ * run: dropping a schema while another worker's migrator introspects the catalogue makes it fail), and,
+ * before it starts, those of runs whose process is gone. Two runs on one database leave each other alone.
  */
 import pg from 'pg';
-import { DIALECTS, TEST_PG_URL } from './test-db.js';
+import { DIALECTS, TEST_PG_URL, testSchemaPrefix } from './test-db.js';
 
-async function dropTestSchemas(): Promise<void> {
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function dropSchemas(which: (name: string) => boolean): Promise<void> {
   if (!DIALECTS.includes('postgres')) return;
   const client = new pg.Client({ connectionString: TEST_PG_URL });
   await client.connect();
   try {
-    const { rows } = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname ~ '^t_[0-9a-f]{12}$'");
-    for (const { nspname } of rows) await client.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
+    const { rows } = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname ~ '^t_[0-9]+_[0-9a-f]{12}$'");
+    for (const { nspname } of rows) if (which(nspname)) await client.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
   } finally {
     await client.end();
   }
 }
 
 export async function setup(): Promise<void> {
-  await dropTestSchemas();
+  process.env.TEST_RUN_PID = String(process.pid);
+  await dropSchemas((name) => !alive(Number(name.split('_')[1])));
 }
 
 export async function teardown(): Promise<void> {
-  await dropTestSchemas();
+  const mine = testSchemaPrefix(process.pid);
+  await dropSchemas((name) => name.startsWith(mine));
 }

@@ -19,7 +19,6 @@ import {
   assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, publishDueEvents, reloadEvent, saveEvent,
   trashEvent,
 } from './events.service.js';
-import { eventExtensions } from './extensions.js';
 import { EVENTS_NAMESPACE } from './linked.present.js';
 import { isTruthy } from './validators.js';
 
@@ -205,7 +204,7 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
   if (req.has('post_parent')) filter.postParent = Number(p.post_parent);
   if (req.has('ticketed')) {
     filter.ticketed = p.ticketed === true;
-    filter.ticketedSubquery = eventExtensions.ticketed;
+    filter.ticketedSubquery = ctx.areas.contributions('eventTicketed')[0];
   }
 
   // ---- Query.

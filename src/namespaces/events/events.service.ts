@@ -25,7 +25,7 @@ import {
   getEvent, getEventsByIds, insertEventDetails, insertPostRow, linksOfEvents, setEventOrganizers, setEventVenues,
   updateEventRows, type EventDetailsRow, type EventRecord, type NewPostRow,
 } from './events.repo.js';
-import { eventExtensions, type EventFieldTarget } from './extensions.js';
+import type { EventFieldTarget } from './extensions.js';
 import { getOrganizersByIds, getVenuesByIds } from './linked.repo.js';
 import { createLinked } from './linked.service.js';
 import { nowDates, publicationDates, resolveImage, resolveStatus, withSlugRetry } from './post-write.js';
@@ -59,7 +59,7 @@ export async function loadEventPage(ctx: AppContext, db: Db, events: readonly Ev
   ]);
   const targets = events.map(fieldTarget);
   const extras = [];
-  for (const provider of eventExtensions.fields) {
+  for (const provider of ctx.areas.contributions('eventFields')) {
     extras.push({ provider, fields: events.length > 0 ? await provider.load({ ctx, db, req, view }, targets) : new Map() });
   }
   return { urls: ctx.urls, venueIds: links.venues, organizerIds: links.organizers, venues, organizers, terms, extras };
@@ -105,7 +105,8 @@ export function assertEventReadable(ev: EventRecord, user: RestUser | null, para
 /** Ticket manage access: users with `edit_users`/`tribe_manage_attendees`, or the registered check. */
 export async function manageAccess(req: RestRequest, ctx: AppContext): Promise<boolean> {
   if (hasManageAccess(req.user)) return true;
-  return eventExtensions.manageAccess ? Boolean(await eventExtensions.manageAccess(req, ctx)) : false;
+  for (const check of ctx.areas.contributions('eventManageAccess')) if (await check(req, ctx)) return true;
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------

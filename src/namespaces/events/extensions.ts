@@ -1,36 +1,22 @@
 /**
  * @module namespaces/events/extensions
- * The extension point other areas (tickets) use to take part in event queries and event objects
- * without the events area knowing them. Registration happens once, at module load of the extending
- * area (e.g. in `namespaces/tickets/index.ts`):
+ * The extension points other areas (tickets) use to take part in event queries and event objects
+ * without the events area knowing them. An area contributes through its declaration, and the events
+ * area reads the contributions of the enabled areas from `ctx.areas`:
  *
  * @example
- * import { sql } from 'kysely';
- * import { eventExtensions } from '../events/index.js';
- *
- * // (a) `ticketed` filter: a subquery correlated to the event ID; the events list wraps it in
- * //     EXISTS (ticketed=true) or NOT EXISTS (ticketed=false).
- * eventExtensions.ticketed = (db, eventId) =>
- *   db.selectFrom('ticket_details as t').innerJoin('posts as tp', 'tp.id', 't.post_id')
- *     .select(sql.lit(1).as('one'))
- *     .where('t.event_id', '=', eventId)
- *     .where('tp.status', '=', 'publish');
- *
- * // (b) extra fields: one query for the whole page, merged into each event object (existing keys
- * //     such as `cost` are replaced in place, new keys appended after the event's own fields).
- * eventExtensions.fields.push({
- *   name: 'tickets',
- *   redacted: { ticketed: null },
- *   async load({ db }, events) {
- *     const rows = await db.selectFrom('ticket_details').select(['event_id', 'provider'])
- *       .where('event_id', 'in', events.map((e) => e.id)).execute();
- *     const out = new Map<number, Record<string, unknown>>();
- *     for (const e of events) out.set(e.id, { ticketed: false });
- *     for (const r of rows) {
- *       const cur = out.get(r.event_id)!;
- *       cur.ticketed = [...new Set([...(cur.ticketed || []), r.provider])];
- *     }
- *     return out;
+ * export const ticketsArea = defineArea({
+ *   id: 'tickets',
+ *   // ...
+ *   contributes: {
+ *     // (a) `ticketed` filter: a subquery correlated to the event ID; the events list wraps it in
+ *     //     EXISTS (ticketed=true) or NOT EXISTS (ticketed=false).
+ *     eventTicketed: (db, eventId) => db.selectFrom('ticket_details as t').select(sql.lit(1).as('one')).whereRef('t.post_id', '=', eventId),
+ *     // (b) extra fields: one query for the whole page, merged into each event object (existing keys
+ *     //     such as `cost` are replaced in place, new keys appended after the event's own fields).
+ *     eventFields: [ticketFieldsProvider],
+ *     // (c) manage access by the check-in key.
+ *     eventManageAccess: (req, ctx) => hasManageAccess(req, ctx),
  *   },
  * });
  */
@@ -98,19 +84,13 @@ export type TicketedSubquery = (db: Db, eventId: Expression<number>) => Expressi
  */
 export type ManageAccessCheck = (req: RestRequest, ctx: AppContext) => boolean | Promise<boolean>;
 
-/** The registered extensions. Mutate the properties; do not replace the object. */
-export interface EventExtensions {
-  /** Until a provider is registered every event is unticketed (`ticketed=true` lists nothing). */
-  ticketed: TicketedSubquery | undefined;
-  /** Field providers, applied in registration order. */
-  fields: EventFieldProvider[];
-  /** Extra manage-access check (the check-in API key). */
-  manageAccess: ManageAccessCheck | undefined;
+declare module '../../area.js' {
+  interface ExtensionPoints {
+    /** Adds fields to event objects. */
+    eventFields: EventFieldProvider;
+    /** The `ticketed` filter (the first contribution is used; until one exists `ticketed=true` lists nothing). */
+    eventTicketed: TicketedSubquery;
+    /** Extra manage-access check (the check-in API key); any one that passes grants access. */
+    eventManageAccess: ManageAccessCheck;
+  }
 }
-
-/** The one registry of event extensions. */
-export const eventExtensions: EventExtensions = {
-  ticketed: undefined,
-  fields: [],
-  manageAccess: undefined,
-};

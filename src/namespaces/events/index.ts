@@ -1,15 +1,19 @@
 /**
  * @module namespaces/events
- * The events calendar namespace `eventsuite/events/v1`: its routes (in the original's registration
- * order), the read-only {@link eventsService} other areas use, and the {@link eventExtensions} point
- * through which the tickets area adds the `ticketed` filter and extra event fields.
+ * The events calendar area: the `eventsuite/events/v1` namespace (routes in the original's
+ * registration order), its post types, the iCalendar feed pages, the read-only {@link eventsService}
+ * other areas use, and the extension points (`eventFields`, `eventTicketed`, `eventManageAccess`,
+ * see `extensions.ts`) through which the tickets area adds the `ticketed` filter and event fields.
  */
+import { defineArea } from '../../area.js';
 import type { AppContext } from '../../app-context.js';
 import { defineRoutes, type NamespaceRoutes } from '../../rest/route.js';
 import { docRoute } from './doc.js';
 import { eventRouteDefs } from './events.routes.js';
 import { organizerRouteDefs, venueRouteDefs } from './linked.routes.js';
 import { categoryRouteDefs, tagRouteDefs } from './terms.routes.js';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
+import { registerIcalRoutes } from './ical/index.js';
 
 /** The namespace name. */
 export const EVENTS_NS = 'eventsuite/events/v1';
@@ -24,10 +28,22 @@ export const eventRoutes: NamespaceRoutes<AppContext> = defineRoutes<AppContext>
   ...tagRouteDefs,
 ]);
 
+export const eventsArea = defineArea({
+  id: 'events',
+  title: 'Events calendar',
+  description: 'Events, venues, organizers, categories and tags, and the iCalendar feed.',
+  namespaces: [eventRoutes],
+  postTypes: [
+    { type: EVENT_TYPE, label: 'Events', public: true, permalinkBase: 'event', capabilityType: 'tribe_event' },
+    { type: VENUE_TYPE, label: 'Venues', public: true, permalinkBase: 'venue', capabilityType: 'tribe_venue' },
+    { type: ORGANIZER_TYPE, label: 'Organizers', public: true, permalinkBase: 'organizer', capabilityType: 'tribe_organizer' },
+  ],
+  pages: (app, host) => registerIcalRoutes(app, host.ctx, host),
+});
+
 export { eventsService, type EventSummary } from './events.public.js';
 export {
-  eventExtensions, type EventExtensions, type EventFieldProvider, type EventFieldTarget, type EventFieldsContext,
-  type ManageAccessCheck, type TicketedSubquery,
+  type EventFieldProvider, type EventFieldTarget, type EventFieldsContext, type ManageAccessCheck, type TicketedSubquery,
 } from './extensions.js';
 export { seedEvents, type SeedOptions, type SeedResult } from './seed.js';
 export { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from './caps.js';

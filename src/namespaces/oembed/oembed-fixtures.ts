@@ -3,6 +3,9 @@
  * Test fixtures of the oEmbed area: rows written straight into `posts` and `users` (the areas that
  * own those kinds are written in parallel), and a context over a bare test database.
  */
+import { Areas } from '../../areas.js';
+import { RoleTable } from '../../auth/roles.js';
+import { allAreas } from '../index.js';
 import { pino } from 'pino';
 import type { AppContext } from '../../app-context.js';
 import { loadConfig, siteUrls } from '../../config.js';
@@ -61,6 +64,7 @@ export async function insertUser(db: Db, user: { login: string; display_name: st
 /** A context over `db` for service-level tests (no mail, silent log). */
 export function fixtureContext(db: Db, environment: 'local' | 'production' = 'local'): AppContext {
   const config = loadConfig({}, { baseUrl: 'http://example.test', logLevel: 'silent', environment });
+  const areas = new Areas(allAreas());
   return {
     db,
     config,
@@ -69,5 +73,7 @@ export function fixtureContext(db: Db, environment: 'local' | 'production' = 'lo
     options: new Options(db),
     mailer: { configured: false, send: () => Promise.reject(new Error('no mail in tests')), close: () => {} },
     now: () => new Date(),
+    areas,
+    roles: new RoleTable(areas),
   };
 }

@@ -8,7 +8,8 @@
  * - manage access by check-in `api_key` (such requests also list events hidden from listings).
  */
 import { sql } from 'kysely';
-import { eventExtensions, type EventFieldProvider } from '../events/index.js';
+import type { Contributions } from '../../area.js';
+import type { EventFieldProvider } from '../events/index.js';
 import { hasManageAccess } from './access.js';
 
 /** The provider of the event objects' ticket fields. */
@@ -56,18 +57,15 @@ export const ticketFieldsProvider: EventFieldProvider = {
   },
 };
 
-/**
- * Registers the tickets area with the events area (idempotent). Called once from the namespace's
- * `index.ts`; importing this module has no side effect.
- */
-export function registerTicketExtensions(): void {
-  eventExtensions.ticketed = (db, eventId) =>
+/** What the tickets area contributes to the events area's extension points. */
+export const ticketEventContributions: Contributions = {
+  eventTicketed: (db, eventId) =>
     db
       .selectFrom('ticket_details as t')
       .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
       .select(sql.lit(1).as('one'))
       .whereRef('t.post_id', '=', eventId)
-      .where('tp.status', '!=', 'trash');
-  if (!eventExtensions.fields.includes(ticketFieldsProvider)) eventExtensions.fields.push(ticketFieldsProvider);
-  eventExtensions.manageAccess = (req, ctx) => hasManageAccess(req, ctx);
-}
+      .where('tp.status', '!=', 'trash'),
+  eventFields: [ticketFieldsProvider],
+  eventManageAccess: (req, ctx) => hasManageAccess(req, ctx),
+};

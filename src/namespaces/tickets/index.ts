@@ -4,15 +4,30 @@
  * post, attendees, the cart, checkout and orders, QR check-in. Exports its routes and its public
  * service for other areas and the CLI.
  */
+import { defineArea } from '../../area.js';
 import { defineRoutes } from '../../rest/route.js';
 import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
-import { registerTicketExtensions } from './events-integration.js';
+import { ticketEventContributions } from './events-integration.js';
+import { PROVIDERS } from './providers.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
-// The `ticketed` filter and the ticket fields of event objects.
-registerTicketExtensions();
+export const ticketsArea = defineArea({
+  id: 'tickets',
+  title: 'Tickets',
+  description: 'Tickets, attendees, cart, checkout and orders, and QR check-in.',
+  requires: ['events'],
+  namespaces: [ticketRoutes],
+  postTypes: PROVIDERS.flatMap((p) => [
+    { type: p.ticketType, label: `${p.slug} tickets`, public: false },
+    { type: p.attendeeType, label: `${p.slug} attendees`, public: false },
+    { type: p.orderType, label: `${p.slug} orders`, public: false },
+  ]),
+  capabilities: { administrator: ['tribe_manage_attendees'] },
+  // The `ticketed` filter, the ticket fields of event objects and check-in key access.
+  contributes: ticketEventContributions,
+});
 
 export { TICKETS_NS } from './common.js';
 export { CHECKIN_KEY_OPTION, generateCheckinApiKey, getCheckinApiKey, hasManageAccess, setCheckinApiKey } from './access.js';
@@ -21,4 +36,3 @@ export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './or
 export { getOrder } from './orders.repo.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { CURRENCY_OPTION } from './money.js';
-export { registerTicketExtensions } from './events-integration.js';
