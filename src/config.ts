@@ -41,6 +41,8 @@ export interface Config {
   remotes: Record<string, string>;
   /** Ids of areas switched off (`DISABLED_AREAS`, a comma list such as `spamfilter,seo`). */
   disabledAreas: string[];
+  /** Directory of the site's media files, served under `{base}/wp-content/uploads/` (`UPLOADS_DIR`, default `data/uploads`). */
+  uploadsDir: string;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     remotes,
     disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    uploadsDir: env.UPLOADS_DIR || path.join('data', 'uploads'),
     ...overrides,
   };
   return Object.freeze(config);

@@ -8,6 +8,7 @@ import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { oembedArea } from './oembed/index.js';
+import { seoArea } from './seo/index.js';
 import { ticketsArea } from './tickets/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
@@ -59,7 +60,6 @@ const placeholderArea = defineArea({
     'spamfilter/v1',
     'contact-form/v1',
     'shop/v3',
-    'seo/v1',
     'eventsuite/event-aggregator/v1',
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, seoArea, placeholderArea];
 }
