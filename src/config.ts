@@ -43,6 +43,8 @@ export interface Config {
   disabledAreas: string[];
   /** Directory of the site's media files, served under `{base}/wp-content/uploads/` (`UPLOADS_DIR`, default `data/uploads`). */
   uploadsDir: string;
+  /** Site connection offline mode (`CONNECTOR_OFFLINE_MODE=1`): connecting is refused. */
+  connectorOffline: boolean;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     remotes,
     disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     uploadsDir: env.UPLOADS_DIR || path.join('data', 'uploads'),
+    connectorOffline: env.CONNECTOR_OFFLINE_MODE === '1' || env.CONNECTOR_OFFLINE_MODE === 'true',
     ...overrides,
   };
   return Object.freeze(config);

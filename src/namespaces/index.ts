@@ -5,6 +5,7 @@
  */
 import { defineArea, type AreaDef } from '../area.js';
 import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
+import { connectorArea } from './connector/index.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { oembedArea } from './oembed/index.js';
@@ -63,7 +64,6 @@ const placeholderArea = defineArea({
     'eventsuite/event-aggregator/v1',
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
-    'connector/v4',
     'mailinglist/v1',
     'shop-admin',
     'shop-analytics',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, seoArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, seoArea, connectorArea, placeholderArea];
 }
