@@ -46,7 +46,8 @@ export const ConnectorErrors = {
   errorSettingOwner: () => new RestError('error_setting_new_owner', CONNECTOR_MESSAGES.errorSettingOwner, 500),
   reconnectFailed: () => new RestError('reconnect_failed', CONNECTOR_MESSAGES.reconnectFailed, 500),
   alreadyRegistered: () => new RestError('already_registered', CONNECTOR_MESSAGES.alreadyRegistered, 400),
-  hubNotConfigured: () => new RestError('register_http_request_failed', CONNECTOR_MESSAGES.hubNotConfigured, 503),
+  /** Not a client mistake, but the shared rule is that no input earns a 5xx: 400 with a code of our own. */
+  hubNotConfigured: () => new RestError('connector_hub_not_configured', CONNECTOR_MESSAGES.hubNotConfigured, 400),
   /** A failed hub call, with the original's code (`wpcom_408`, `jetpack_secret`, …). */
   hub: (code: string, message: string) => new RestError(code, message, 502),
 } as const;
