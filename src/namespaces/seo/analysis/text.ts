@@ -54,7 +54,7 @@ export function syllables(word: string): number {
   if (w === '') return 0;
   if (w.length <= 3) return 1;
   const trimmed = w.replace(/(?:[^laeiouy]es|ed|[^laeiouy]e)$/, '').replace(/^y/, '');
-  const groups = trimmed.match(/[aeiouy]{1,2}/g);
+  const groups = trimmed.match(/[aeiouy]+/g);
   return Math.max(1, groups ? groups.length : 1);
 }
 
