@@ -19,7 +19,7 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
   let editor: TestUser;
   let author: TestUser;
   let uploads: string;
-  const ids: Record<string, number> = {};
+  const ids = {} as Record<"good" | "bad" | "none" | "empty" | "draft" | "venue", number>;
   let categoryId: number;
 
   async function setContent(id: number, content: string, modified = '2026-05-02 10:00:00') {
