@@ -52,8 +52,8 @@ const SITE_HEAD = ['blogname', 'blogdescription', 'gmt_offset', 'timezone_string
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, db } = options;
   const log = options.logger ?? pino({ level: config.logLevel });
-  const urls = siteUrls(config);
   const areas = new Areas(allAreas(), config.disabledAreas);
+  const urls = siteUrls(config, areas.postTypes);
   const ctx: AppContext = {
     db,
     config,
