@@ -9,7 +9,7 @@ import multipart from '@fastify/multipart';
 import { pino, type Logger } from 'pino';
 import type { AppContext } from './app-context.js';
 import { siteUrls, type Config } from './config.js';
-import { Options } from './content/options.js';
+import { Options, SITE_DEFAULTS } from './content/options.js';
 import { createMailer, type Mailer } from './remote/mailer.js';
 import { createAuthenticator } from './auth/index.js';
 import { applicationPasswordsAvailable } from './auth/availability.js';
@@ -59,7 +59,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     config,
     urls,
     log,
-    options: new Options(db),
+    options: new Options(db, { ...SITE_DEFAULTS, ...areas.settingDefaults() }),
     mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom),
     now: options.now ?? (() => new Date()),
     areas,

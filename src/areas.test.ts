@@ -25,6 +25,13 @@ describe('Areas', () => {
     expect(areas.contributions('eventFields').map((p) => p.name)).toEqual(['tickets']);
   });
 
+  it('collects the settings areas declare, refusing one declared twice', () => {
+    const a = defineArea({ id: 'a', title: 'a', description: 'a', namespaces: [], settings: { a_level: { default: 3, description: 'level' } } });
+    expect(new Areas([...allAreas(), a]).settingDefaults()).toMatchObject({ a_level: 3 });
+    const b = defineArea({ id: 'b', title: 'b', description: 'b', namespaces: [], settings: { a_level: { default: 4, description: 'again' } } });
+    expect(() => new Areas([a, b]).settingDefaults()).toThrow(/declared twice/);
+  });
+
   it('keeps post types of switched-off areas (stored content keeps its meaning)', () => {
     const areas = new Areas(allAreas(), ['tickets']);
     expect(areas.postTypes.get('tribe_rsvp_tickets')).toBeDefined();
