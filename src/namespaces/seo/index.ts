@@ -9,6 +9,8 @@ import type { AppContext } from '../../app-context.js';
 import { defineRoutes, type NamespaceRoutes } from '../../rest/route.js';
 import { ANALYSE_JOB, runAnalyseJob } from './analysis/analyse.job.js';
 import { configurationRouteDefs } from './configuration.routes.js';
+import { headRouteDefs } from './head.routes.js';
+import { rememberDispatcher } from './head/public-rest.js';
 import { indexingRouteDefs, SEO_NS } from './indexing.routes.js';
 import { scoresRouteDefs } from './scores.routes.js';
 import { stateRouteDefs } from './state.routes.js';
@@ -18,6 +20,7 @@ export const seoRoutes: NamespaceRoutes<AppContext> = defineRoutes<AppContext>(S
   ...stateRouteDefs,
   ...configurationRouteDefs,
   ...indexingRouteDefs,
+  ...headRouteDefs,
 ]);
 
 export const seoArea = defineArea({
@@ -27,6 +30,8 @@ export const seoArea = defineArea({
   namespaces: [seoRoutes],
   capabilities: { administrator: ['wpseo_manage_options'] },
   jobs: { [ANALYSE_JOB]: runAnalyseJob },
+  // The head builder reads other areas' public representations through the dispatcher.
+  pages: (_app, host) => rememberDispatcher(host.ctx, host.dispatcher),
 });
 
 export { SEO_NS };

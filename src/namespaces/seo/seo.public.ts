@@ -4,6 +4,7 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { requestAnalysis } from './analysis/analyse.job.js';
+import { buildHead, type Head } from './head/head.service.js';
 import { META_KEYS, setPostMeta } from './store.js';
 
 export interface PostSeoFields {
@@ -25,6 +26,10 @@ export const seoService = {
     // The keyphrase changes the score even when the content did not: drop the stored result.
     await ctx.db.deleteFrom('seo_scores').where('post_id', '=', postId).execute();
     await requestAnalysis(ctx, [postId]);
+  },
+  /** The head (title, meta tags, JSON-LD) a public page of this site emits; the 404 head for unknown URLs. */
+  async headFor(ctx: AppContext, url: string): Promise<Head> {
+    return buildHead(ctx, url);
   },
   /** Content of these posts changed: queue their analysis. */
   async contentChanged(ctx: AppContext, postIds: readonly number[]): Promise<void> {
