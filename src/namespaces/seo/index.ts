@@ -12,6 +12,8 @@ import { configurationRouteDefs } from './configuration.routes.js';
 import { headRouteDefs } from './head.routes.js';
 import { rememberDispatcher } from './head/public-rest.js';
 import { indexingRouteDefs, SEO_NS } from './indexing.routes.js';
+import { ranktoolARouteDefs } from './ranktools/ranktool-a.routes.js';
+import { ranktoolBRouteDefs } from './ranktools/ranktool-b.routes.js';
 import { scoresRouteDefs } from './scores.routes.js';
 import { stateRouteDefs } from './state.routes.js';
 
@@ -21,6 +23,8 @@ export const seoRoutes: NamespaceRoutes<AppContext> = defineRoutes<AppContext>(S
   ...configurationRouteDefs,
   ...indexingRouteDefs,
   ...headRouteDefs,
+  ...ranktoolARouteDefs,
+  ...ranktoolBRouteDefs,
 ]);
 
 export const seoArea = defineArea({
