@@ -10,6 +10,7 @@ import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { oembedArea } from './oembed/index.js';
 import { seoArea } from './seo/index.js';
+import { shopAdminArea } from './shop-admin/index.js';
 import { ticketsArea } from './tickets/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
@@ -65,7 +66,6 @@ const placeholderArea = defineArea({
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
     'mailinglist/v1',
-    'shop-admin',
     'shop-analytics',
     'shop/store',
     'shop/store/v1',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, seoArea, connectorArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, shopAdminArea, seoArea, connectorArea, placeholderArea];
 }

@@ -8,5 +8,6 @@ import type { EventTables } from './tables/events.js';
 import type { TicketTables } from './tables/tickets.js';
 import type { IntegrationTables } from './tables/integrations.js';
 import type { SeoTables } from './tables/seo.js';
+import type { ShopAdminTables } from './tables/shop-admin.js';
 
-export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables, SeoTables {}
+export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables, ShopAdminTables, SeoTables {}
