@@ -94,10 +94,13 @@ export async function setConnectionOwner(ctx: AppContext, newOwnerId: number) {
   return { code: 'success' };
 }
 
+/** Longest user token accepted (the hub's are far shorter). */
+const MAX_TOKEN_LENGTH = 512;
+
 /** `user-token`: the hub hands a user token `key.secret.<user id>` to the site. */
 export async function updateUserToken(ctx: AppContext, token: string, isOwner: boolean | undefined) {
   const parts = token.split('.');
-  if (parts.length !== 3 || !/^[1-9]\d*$/.test(parts[2]!) || parts[0] === '' || parts[1] === '') throw ConnectorErrors.invalidUserToken();
+  if (token.length > MAX_TOKEN_LENGTH || parts.length !== 3 || !/^[1-9]\d*$/.test(parts[2]!) || parts[0] === '' || parts[1] === '') throw ConnectorErrors.invalidUserToken();
   const userId = Number(parts[2]);
   if (!(await getUser(ctx, userId))) throw ConnectorErrors.invalidUserId();
   const state = await loadState(ctx);
