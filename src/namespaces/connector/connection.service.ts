@@ -14,14 +14,14 @@ import { asRestError, blogSigner, hubOf } from './hub.js';
 import { authorizeUrl, tryRegistration } from './registration.service.js';
 import { forgetConnection, hasConnectedOwner, isRegistered, isUserConnected, loadState, saveState, userSigningToken } from './state.js';
 
-export async function connectionStatus(ctx: AppContext) {
+export async function connectionStatus(ctx: AppContext, user: RestUser | null) {
   const state = await loadState(ctx);
   const blogPublic = await ctx.options.get<unknown>('blog_public', 1);
   return {
     isActive: hasConnectedOwner(state),
     isStaging: false,
     isRegistered: isRegistered(state),
-    isUserConnected: false,
+    isUserConnected: user !== null && isUserConnected(state, user.id),
     hasConnectedOwner: hasConnectedOwner(state),
     offlineMode: offlineMode(ctx),
     isPublic: String(blogPublic) === '1',

@@ -104,7 +104,7 @@ export const connectorRoutes = defineRoutes<AppContext>(CONNECTOR_NS, [
   {
     path: '/connection',
     endpoints: [
-      { methods: READABLE, permission: allowAll, handler: (_req, ctx) => connectionStatus(ctx) },
+      { methods: READABLE, permission: allowAll, handler: (req, ctx) => connectionStatus(ctx, req.user) },
       {
         methods: EDITABLE,
         args: {
