@@ -121,6 +121,19 @@ export class Jobs {
     }));
   }
 
+  /** True once {@link mark} was called with `name`. */
+  async marked(name: string): Promise<boolean> {
+    return (await this.#ctx().db.selectFrom('job_marks').select('mark').where('mark', '=', name).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * Records that a side effect happened (an e-mail went out), so a retried or repeated job skips it:
+   * check {@link marked} before the effect, mark right after it.
+   */
+  async mark(name: string): Promise<void> {
+    await this.#ctx().db.insertInto('job_marks').values({ mark: name, created_gmt: gmt(this.#ctx().now()) }).onConflict((oc) => oc.column('mark').doNothing()).execute();
+  }
+
   // ---- Inspecting and steering ----------------------------------------------------------------
 
   list(filter: ListFilter = {}): Promise<Job[]> {

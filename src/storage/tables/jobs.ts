@@ -45,7 +45,14 @@ export interface JobSchedulesTable {
   updated_gmt: string;
 }
 
+/** Side effects done (migration 2026-11-23T1301): `tickets.order-email:42`. */
+export interface JobMarksTable {
+  mark: string;
+  created_gmt: string;
+}
+
 export interface JobTables {
   jobs: JobsTable;
   job_schedules: JobSchedulesTable;
+  job_marks: JobMarksTable;
 }
