@@ -10,6 +10,7 @@ import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
 import { PROVIDERS } from './providers.js';
+import { ticketJobs, ticketSchedules } from './jobs.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
@@ -27,6 +28,8 @@ export const ticketsArea = defineArea({
   capabilities: { administrator: ['tribe_manage_attendees'] },
   // The `ticketed` filter, the ticket fields of event objects and check-in key access.
   contributes: ticketEventContributions,
+  jobs: ticketJobs,
+  schedules: ticketSchedules,
 });
 
 export { TICKETS_NS } from './common.js';

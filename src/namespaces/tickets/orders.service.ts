@@ -19,7 +19,7 @@ import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
 import { insertPost } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
-import { sendOrderTickets } from './ticket-email.js';
+import { queueOrderTickets } from './ticket-email.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 
 export interface CheckoutLine {
@@ -163,6 +163,8 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
           });
         }
       }
+      // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
+      if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
       return id;
     });
   } catch (e) {
@@ -173,10 +175,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     throw e;
   }
 
-  if (!gateway || settled) {
-    if (holdsSeats) await sendOrderTickets(ctx, orderId);
-    return orderId;
-  }
+  if (!gateway || settled) return orderId;
 
   // ---- Payment, outside the transaction.
   let result: PaymentResult;
@@ -211,9 +210,9 @@ export async function completeOrder(ctx: AppContext, orderId: number): Promise<b
     for (const item of order.items) await settlePendingSeats(trx, item.ticketId, item.quantity);
     await setOrderAttendeesStatus(trx, orderId, 'completed');
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
+    await queueOrderTickets(ctx, orderId, trx);
     return true;
   });
-  if (won) await sendOrderTickets(ctx, orderId);
   return won;
 }
 
