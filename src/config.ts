@@ -41,6 +41,8 @@ export interface Config {
   remotes: Record<string, string>;
   /** Ids of areas switched off (`DISABLED_AREAS`, a comma list such as `spamfilter,seo`). */
   disabledAreas: string[];
+  /** Spam-filter API key fixed by the environment (`SPAMFILTER_API_KEY`); read-only through the API. */
+  spamfilterApiKey: string | undefined;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     remotes,
     disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    spamfilterApiKey: env.SPAMFILTER_API_KEY?.trim() || undefined,
     ...overrides,
   };
   return Object.freeze(config);

@@ -8,6 +8,7 @@ import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { oembedArea } from './oembed/index.js';
+import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
@@ -56,7 +57,6 @@ const placeholderArea = defineArea({
   description: 'Namespaces the interface lists without routes of their own.',
   required: true,
   namespaces: [
-    'spamfilter/v1',
     'contact-form/v1',
     'shop/v3',
     'seo/v1',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, spamfilterArea, placeholderArea];
 }
