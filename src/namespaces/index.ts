@@ -5,6 +5,7 @@
  */
 import { defineArea, type AreaDef } from '../area.js';
 import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
+import { contactFormsArea } from './contact-forms/index.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { oembedArea } from './oembed/index.js';
@@ -57,7 +58,6 @@ const placeholderArea = defineArea({
   description: 'Namespaces the interface lists without routes of their own.',
   required: true,
   namespaces: [
-    'contact-form/v1',
     'shop/v3',
     'seo/v1',
     'eventsuite/event-aggregator/v1',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, spamfilterArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, spamfilterArea, contactFormsArea, placeholderArea];
 }
