@@ -8,6 +8,7 @@ import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
 import { contactFormsArea } from './contact-forms/index.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
+import { mailingListArea } from './mailing-list/index.js';
 import { oembedArea } from './oembed/index.js';
 import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
@@ -64,7 +65,6 @@ const placeholderArea = defineArea({
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
     'connector/v4',
-    'mailinglist/v1',
     'shop-admin',
     'shop-analytics',
     'shop/store',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, spamfilterArea, contactFormsArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, spamfilterArea, contactFormsArea, mailingListArea, placeholderArea];
 }
