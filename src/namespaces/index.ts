@@ -10,6 +10,7 @@ import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { mailingListArea } from './mailing-list/index.js';
 import { oembedArea } from './oembed/index.js';
+import { shopAdminArea } from './shop-admin/index.js';
 import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
 
@@ -65,7 +66,6 @@ const placeholderArea = defineArea({
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
     'connector/v4',
-    'shop-admin',
     'shop-analytics',
     'shop/store',
     'shop/store/v1',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, spamfilterArea, contactFormsArea, mailingListArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, shopAdminArea, spamfilterArea, contactFormsArea, mailingListArea, placeholderArea];
 }
