@@ -43,6 +43,8 @@ export interface Config {
   aiApiKey: string | undefined;
   /** Ids of areas switched off (`DISABLED_AREAS`, a comma list such as `spamfilter,seo`). */
   disabledAreas: string[];
+  /** Spam-filter API key fixed by the environment (`SPAMFILTER_API_KEY`); read-only through the API. */
+  spamfilterApiKey: string | undefined;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     remotes,
     aiApiKey: env.AI_API_KEY || undefined,
     disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    spamfilterApiKey: env.SPAMFILTER_API_KEY?.trim() || undefined,
     ...overrides,
   };
   return Object.freeze(config);

@@ -9,5 +9,6 @@ import type { TicketTables } from './tables/tickets.js';
 import type { IntegrationTables } from './tables/integrations.js';
 import type { JobTables } from './tables/jobs.js';
 import type { ShopAdminTables } from './tables/shop-admin.js';
+import type { FormTables } from './tables/forms.js';
 
-export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables, JobTables, ShopAdminTables {}
+export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables, JobTables, ShopAdminTables, FormTables {}
