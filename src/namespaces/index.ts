@@ -7,6 +7,7 @@ import { defineArea, type AreaDef } from '../area.js';
 import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
+import { eventImportArea } from './event-import/index.js';
 import { oembedArea } from './oembed/index.js';
 import { ticketsArea } from './tickets/index.js';
 
@@ -60,7 +61,6 @@ const placeholderArea = defineArea({
     'contact-form/v1',
     'shop/v3',
     'seo/v1',
-    'eventsuite/event-aggregator/v1',
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
     'connector/v4',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, eventImportArea, placeholderArea];
 }
