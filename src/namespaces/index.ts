@@ -10,6 +10,7 @@ import { contactFormsArea } from './contact-forms/index.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { mailingListArea } from './mailing-list/index.js';
+import { eventImportArea } from './event-import/index.js';
 import { oembedArea } from './oembed/index.js';
 import { seoArea } from './seo/index.js';
 import { shopAdminArea } from './shop-admin/index.js';
@@ -91,6 +92,7 @@ export function allAreas(): AreaDef[] {
     oembedArea,
     eventsArea,
     ticketsArea,
+    eventImportArea,
     shopAdminArea,
     spamfilterArea,
     contactFormsArea,

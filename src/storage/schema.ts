@@ -4,6 +4,7 @@
  * `tables/`. Row, insert and update types come from Kysely's Selectable/Insertable/Updateable.
  */
 import type { CoreTables } from './tables/core.js';
+import type { EventImportTables } from './tables/event-import.js';
 import type { EventTables } from './tables/events.js';
 import type { FormTables } from './tables/forms.js';
 import type { IntegrationTables } from './tables/integrations.js';
@@ -16,6 +17,7 @@ import type { TicketTables } from './tables/tickets.js';
 export interface Database
   extends CoreTables,
     EventTables,
+    EventImportTables,
     TicketTables,
     IntegrationTables,
     JobTables,
