@@ -9,6 +9,7 @@ import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { oembedArea } from './oembed/index.js';
 import { ticketsArea } from './tickets/index.js';
+import { shopAnalyticsArea } from './shop-analytics/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
 export const NAMESPACE_ORDER: readonly string[] = Object.freeze([
@@ -66,7 +67,6 @@ const placeholderArea = defineArea({
     'connector/v4',
     'mailinglist/v1',
     'shop-admin',
-    'shop-analytics',
     'shop/store',
     'shop/store/v1',
     'shop/private',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, shopAnalyticsArea, placeholderArea];
 }

@@ -7,5 +7,6 @@ import type { CoreTables } from './tables/core.js';
 import type { EventTables } from './tables/events.js';
 import type { TicketTables } from './tables/tickets.js';
 import type { IntegrationTables } from './tables/integrations.js';
+import type { ShopAnalyticsTables } from './tables/shop-analytics.js';
 
-export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables {}
+export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables, ShopAnalyticsTables {}

@@ -10,6 +10,7 @@ import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
 import { PROVIDERS } from './providers.js';
+import './extensions.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
@@ -33,6 +34,7 @@ export { TICKETS_NS } from './common.js';
 export { CHECKIN_KEY_OPTION, generateCheckinApiKey, getCheckinApiKey, hasManageAccess, setCheckinApiKey } from './access.js';
 export { issueAddTicketNonce, issueTicketNonces } from './ticket-nonces.js';
 export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './orders.service.js';
-export { getOrder } from './orders.repo.js';
+export { countOrders, getOrder, listOrders, type OrderRecord, type OrderStatus } from './orders.repo.js';
+export { type OrderChangeEvent, type OrderChangedHook } from './extensions.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { CURRENCY_OPTION } from './money.js';

@@ -18,6 +18,7 @@ import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
 import { insertPost } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
+import { notifyOrderChanged } from './extensions.js';
 import { sendOrderTickets } from './ticket-email.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 
@@ -168,6 +169,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     }
     throw e;
   }
+  await notifyOrderChanged(ctx, { orderId, from: null, to: settled ? 'completed' : 'pending' });
 
   if (!gateway || settled) {
     if (holdsSeats) await sendOrderTickets(ctx, orderId);
@@ -209,7 +211,10 @@ export async function completeOrder(ctx: AppContext, orderId: number): Promise<b
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     return true;
   });
-  if (won) await sendOrderTickets(ctx, orderId);
+  if (won) {
+    await notifyOrderChanged(ctx, { orderId, from: 'pending', to: 'completed' });
+    await sendOrderTickets(ctx, orderId);
+  }
   return won;
 }
 
@@ -218,7 +223,7 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
   const order = await getOrder(ctx.db, orderId);
   if (!order) return false;
   const now = await nowPair(ctx);
-  return ctx.db.transaction().execute(async (trx) => {
+  const won = await ctx.db.transaction().execute(async (trx) => {
     if (!(await transitionOrder(trx, orderId, from, to, now.gmt))) return false;
     const seatsHeld = order.provider !== 'rsvp' || (await trx.selectFrom('ticket_attendees').select('order_status').where('order_id', '=', orderId).executeTakeFirst())?.order_status === 'yes';
     if (seatsHeld) {
@@ -230,6 +235,8 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     return true;
   });
+  if (won) await notifyOrderChanged(ctx, { orderId, from, to });
+  return won;
 }
 
 /** Status changes a client may ask for. */
