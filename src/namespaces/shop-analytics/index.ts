@@ -6,11 +6,13 @@
  */
 import { defineArea } from '../../area.js';
 import { defineRoutes } from '../../rest/route.js';
-import { ANALYTICS_NS } from './common.js';
+import { ANALYTICS_NS, DEFAULT_EXCLUDED_STATUSES, EXCLUDED_STATUSES_OPTION } from './common.js';
 import { customerRouteDefs } from './customers.routes.js';
+import { IMPORT_JOB, runImport } from './import.service.js';
+import { importRouteDefs } from './import.routes.js';
 import { syncOrderById } from './sync.service.js';
 
-export const shopAnalyticsRoutes = defineRoutes(ANALYTICS_NS, [...customerRouteDefs]);
+export const shopAnalyticsRoutes = defineRoutes(ANALYTICS_NS, [...customerRouteDefs, ...importRouteDefs]);
 
 export const shopAnalyticsArea = defineArea({
   id: 'shop-analytics',
@@ -18,5 +20,7 @@ export const shopAnalyticsArea = defineArea({
   description: 'Customers, leaderboards and reports of the ticket shop, computed from its orders.',
   requires: ['tickets'],
   namespaces: [shopAnalyticsRoutes],
+  jobs: { [IMPORT_JOB]: runImport },
+  settings: { [EXCLUDED_STATUSES_OPTION]: { default: [...DEFAULT_EXCLUDED_STATUSES], description: 'Order statuses left out of analytics.' } },
   contributes: { orderChanged: (ctx, change) => syncOrderById(ctx, change.orderId) },
 });

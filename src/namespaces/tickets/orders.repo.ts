@@ -3,7 +3,7 @@
  * Order and order-item queries. Status changes are conditional UPDATEs on the current status, so an
  * order is completed, refunded or cancelled exactly once even when requests race.
  */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { TicketOrderItemsTable, TicketOrdersTable } from '../../storage/tables/tickets.js';
 import { getPost, type PostRecord } from '../../content/posts.js';
@@ -143,11 +143,17 @@ export async function listOrders(db: Db, page: { afterId: number; limit: number;
   return rows.map((r) => orderOf(r, byOrder.get(Number(r.order_id)) ?? []));
 }
 
-/** How many orders were created at or after `createdFromGmt` (all orders without it). */
-export async function countOrders(db: Db, createdFromGmt?: string): Promise<number> {
-  let q = db.selectFrom('ticket_orders').select((eb) => eb.fn.countAll<number>().as('n'));
+/** How many orders, and distinct purchasers (users by ID, guests by e-mail), were created at or after `createdFromGmt` (all without it). */
+export async function countOrders(db: Db, createdFromGmt?: string): Promise<{ orders: number; customers: number }> {
+  let q = db
+    .selectFrom('ticket_orders')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('orders'),
+      sql<number>`count(DISTINCT CASE WHEN customer_user_id > 0 THEN CAST(customer_user_id AS varchar(20)) ELSE '@' || lower(customer_email) END)`.as('customers'),
+    ]);
   if (createdFromGmt) q = q.where('created_gmt', '>=', createdFromGmt);
-  return Number((await q.executeTakeFirstOrThrow()).n);
+  const row = await q.executeTakeFirstOrThrow();
+  return { orders: Number(row.orders), customers: Number(row.customers) };
 }
 
 /** Records the gateway's payment reference and payment page. */
