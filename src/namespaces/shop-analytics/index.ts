@@ -10,9 +10,11 @@ import { ANALYTICS_NS, DEFAULT_EXCLUDED_STATUSES, EXCLUDED_STATUSES_OPTION } fro
 import { customerRouteDefs } from './customers.routes.js';
 import { IMPORT_JOB, runImport } from './import.service.js';
 import { importRouteDefs } from './import.routes.js';
+import { leaderboardRouteDefs } from './leaderboards.routes.js';
+import { reportIndexRouteDefs } from './reports.routes.js';
 import { syncOrderById } from './sync.service.js';
 
-export const shopAnalyticsRoutes = defineRoutes(ANALYTICS_NS, [...customerRouteDefs, ...importRouteDefs]);
+export const shopAnalyticsRoutes = defineRoutes(ANALYTICS_NS, [...customerRouteDefs, ...leaderboardRouteDefs, ...reportIndexRouteDefs, ...importRouteDefs]);
 
 export const shopAnalyticsArea = defineArea({
   id: 'shop-analytics',

@@ -57,7 +57,7 @@ export async function writeOrder(db: Db, order: Order, zone: string): Promise<nu
   const local = (gmt: string) => (gmt ? gmtToLocal(gmt, zone) : null);
   const created = gmtToLocal(order.createdGmt, zone);
   const rank = RANK[order.status] ?? 0;
-  const discount = order.subtotal - order.total;
+  const discount = order.discount;
   const row = {
     order_id: order.id,
     is_refund: 0,
@@ -108,6 +108,13 @@ export async function writeOrder(db: Db, order: Order, zone: string): Promise<nu
       .insertInto('shop_order_product_lookup')
       .values(order.items.map((i) => ({ order_id: order.id, ticket_id: i.ticketId, event_id: i.postId, customer_id: customerId, quantity: i.quantity, net_revenue: i.total, date_created: created })))
       .onConflict((oc) => oc.columns(['order_id', 'ticket_id']).doNothing())
+      .execute();
+  }
+  if (order.couponId > 0) {
+    await db
+      .insertInto('shop_order_coupon_lookup')
+      .values({ order_id: order.id, coupon_id: order.couponId, coupon_code: order.couponCode, discount_amount: order.discount, date_created: created })
+      .onConflict((oc) => oc.columns(['order_id', 'coupon_id']).doNothing())
       .execute();
   }
   await db.updateTable('shop_customer_lookup').set({ name: order.customerName, email: order.customerEmail }).where('customer_id', '=', customerId).execute();

@@ -37,4 +37,5 @@ export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './or
 export { countOrders, getOrder, listOrders, type OrderRecord, type OrderStatus } from './orders.repo.js';
 export { type OrderChangeEvent, type OrderChangedHook } from './extensions.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
-export { CURRENCY_OPTION } from './money.js';
+export { createCoupon, getCouponByCode, type CouponRecord, type NewCoupon } from './coupons.repo.js';
+export { CURRENCY_OPTION, DEFAULT_CURRENCY, currencyConfig, formatNumber } from './money.js';

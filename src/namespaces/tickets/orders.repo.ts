@@ -41,6 +41,9 @@ export interface OrderRecord {
   completedGmt: string;
   refundedGmt: string;
   cancelledGmt: string;
+  couponId: number;
+  couponCode: string;
+  discount: number;
   items: OrderItemRecord[];
   post: PostRecord;
 }
@@ -60,6 +63,9 @@ export interface NewOrder {
   customer_user_id: number;
   cart_key: string;
   created_gmt: string;
+  coupon_id?: number;
+  coupon_code?: string;
+  discount?: number;
 }
 
 export async function insertOrderDetails(db: Db, orderId: number, order: NewOrder, items: readonly OrderItemRecord[]): Promise<void> {
@@ -107,6 +113,9 @@ function orderOf(row: OrderRow, items: readonly ItemRow[]): Omit<OrderRecord, 'p
     completedGmt: row.completed_gmt,
     refundedGmt: row.refunded_gmt,
     cancelledGmt: row.cancelled_gmt,
+    couponId: Number(row.coupon_id),
+    couponCode: row.coupon_code,
+    discount: Number(row.discount),
     items: items.map((i) => ({
       ticketId: Number(i.ticket_id),
       postId: Number(i.post_id),

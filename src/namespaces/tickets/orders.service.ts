@@ -18,6 +18,7 @@ import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
 import { insertPost } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
+import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
 import { notifyOrderChanged } from './extensions.js';
 import { sendOrderTickets } from './ticket-email.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
@@ -44,6 +45,8 @@ export interface CheckoutInput {
   cartKey: string;
   /** Where a remote gateway sends the buyer back. */
   returnUrl: string;
+  /** A coupon to apply (checked by the caller; its use is claimed with the seats). */
+  coupon?: CouponRecord;
 }
 
 const NAME_KEYS = ['full_name', 'name', 'holder_name'];
@@ -83,7 +86,9 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     const unit = provider.paid ? priceValue(l.ticket.price) : 0;
     return { ticketId: l.ticket.id, postId: l.ticket.postId, ticketTitle: l.ticket.post.title, quantity: l.quantity, unitPrice: unit, total: lineTotal(unit, l.quantity) };
   });
-  const total = sumAmounts(items.map((i) => i.total));
+  const subtotal = sumAmounts(items.map((i) => i.total));
+  const discount = input.coupon ? discountOf(input.coupon, subtotal) : 0;
+  const total = sumAmounts([subtotal, -discount]);
   const quantity = lines.reduce((n, l) => n + l.quantity, 0);
   // Free RSVPs and offline payments are settled at checkout; remote payments start pending.
   const settled = !gateway || gateway.settlesAtCheckout;
@@ -106,6 +111,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
   try {
     orderId = await ctx.db.transaction().execute(async (trx) => {
       if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, !settled);
+      if (input.coupon) await claimCoupon(trx, input.coupon, now.gmt);
       const id = await insertPost(trx, {
         type: provider.orderType,
         status: 'publish',
@@ -126,8 +132,11 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
           gateway_ref: payment?.ref ?? '',
           currency,
           quantity,
-          subtotal: total,
+          subtotal,
           total,
+          coupon_id: input.coupon?.id ?? 0,
+          coupon_code: input.coupon?.code ?? '',
+          discount,
           customer_name: input.customer.name,
           customer_email: input.customer.email,
           customer_user_id: input.customer.userId,
@@ -167,6 +176,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
       const t = lines.find((l) => l.ticket.id === e.ticketId)?.ticket;
       return TicketErrors.ticketCapacityNotAvailable(t?.post.title ?? String(e.ticketId), e.ticketId);
     }
+    if (e instanceof CouponError) return TicketErrors.invalidCoupon(e.message);
     throw e;
   }
   await notifyOrderChanged(ctx, { orderId, from: null, to: settled ? 'completed' : 'pending' });
@@ -231,6 +241,7 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
         await releaseSeats(trx, item.ticketId, item.quantity, from === 'pending');
       }
     }
+    if (to === 'cancelled' && order.couponId > 0) await releaseCoupon(trx, order.couponId);
     await setOrderAttendeesStatus(trx, orderId, order.provider === 'rsvp' ? 'no' : to);
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     return true;

@@ -65,6 +65,7 @@ export interface ShopOrderProductLookupTable {
 export interface ShopOrderCouponLookupTable {
   order_id: number;
   coupon_id: number;
+  coupon_code: string;
   discount_amount: number;
   date_created: string;
 }
