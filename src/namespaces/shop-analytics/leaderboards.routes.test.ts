@@ -62,7 +62,7 @@ describe.each(DIALECTS)('shop-analytics leaderboards and reports on %s', (engine
     expect(allowed.body.map((l: any) => Object.keys(l))).toEqual(Array(4).fill(['id', 'label', 'headers']));
     expect(allowed.headers['x-wp-total']).toBe('4');
     expect(allowed.headers['x-wp-totalpages']).toBe('1');
-    for (const query of [{ per_page: 21 }, { per_page: 0 }, { page: 0 }]) expect((await t.request('GET', `${NS}/leaderboards`, { query, as: t.admin })).status).toBe(400);
+    for (const query of [{ per_page: 21 }, { per_page: 0 }, { page: 0 }] as Record<string, number>[]) expect((await t.request('GET', `${NS}/leaderboards`, { query, as: t.admin })).status).toBe(400);
     expect((await t.request('GET', `${NS}/leaderboards/taxes`, { as: t.admin })).body.code).toBe('rest_invalid_param');
   });
 
