@@ -91,4 +91,24 @@ describe.each(DIALECTS)('shop-analytics leaderboards and reports on %s', (engine
     });
     expect((await t.request('GET', `${NS}/reports`, { as: customer })).status).toBe(403);
   });
+
+  it('revenue/stats and orders/stats: totals and every interval of the window (day, week, month), paginated', async () => {
+    const q = { after: '2026-01-15T00:00:00', before: '2026-03-31T23:59:59', interval: 'month' };
+    const rev = await t.request('GET', `${NS}/reports/revenue/stats`, { query: q, as: t.admin });
+    expect(rev.status).toBe(200);
+    expect(rev.body.totals).toEqual({ total_sales: 90, net_revenue: 90, gross_sales: 100, coupons: 10, coupons_count: 2, shipping: 0, taxes: 0, refunds: 0, orders_count: 3, num_items_sold: 6, products: 2, segments: [] });
+    expect(rev.body.intervals.map((i: any) => [i.interval, i.subtotals.orders_count, i.subtotals.total_sales])).toEqual([['2026-03', 1, 5], ['2026-02', 2, 85], ['2026-01', 0, 0]]);
+    expect(rev.body.intervals[2]).toMatchObject({ date_start: '2026-01-15 00:00:00', date_end: '2026-01-31 23:59:59', date_start_gmt: '2026-01-15 00:00:00' });
+    expect(rev.headers['x-wp-total']).toBe('3');
+    const orders = await t.request('GET', `${NS}/reports/orders/stats`, { query: { ...q, interval: 'week', order: 'asc', per_page: 2 }, as: t.admin });
+    expect(orders.body.totals).toMatchObject({ orders_count: 3, avg_order_value: 30, avg_items_per_order: 2, total_customers: 2 });
+    expect(orders.body.intervals.map((i: any) => i.interval)).toEqual(['2026-03', '2026-04']);
+    expect(orders.headers['x-wp-totalpages']).toBe(String(Math.ceil(Number(orders.headers['x-wp-total']) / 2)));
+    const days = await t.request('GET', `${NS}/reports/orders/stats`, { query: { after: '2026-02-01T00:00:00', before: '2026-02-03T23:59:59', interval: 'day' }, as: t.admin });
+    expect(days.body.intervals.map((i: any) => [i.interval, i.subtotals.orders_count])).toEqual([['2026-02-03', 0], ['2026-02-02', 0], ['2026-02-01', 2]]);
+    expect((await t.request('GET', `${NS}/reports/orders/stats`, { query: { interval: 'fortnight' }, as: t.admin })).status).toBe(400);
+    expect((await t.request('GET', `${NS}/reports/revenue/stats`, { as: customer })).status).toBe(403);
+    const report = await t.request('GET', `${NS}/reports/customers`, { query: { orderby: 'total_spend' }, as: t.admin });
+    expect(report.body.map((c: any) => c.name)).toEqual(['zed', 'amy']);
+  });
 });
