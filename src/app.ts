@@ -31,6 +31,7 @@ import type { Db } from './storage/db.js';
 import { isClientDataError } from './storage/data-errors.js';
 import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
+import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
 
@@ -44,6 +45,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Replace the clock (tests). */
   now?: () => Date;
+  /** Jobs runner tuning (tests). */
+  jobs?: Partial<RunnerOptions>;
 }
 
 export type App = FastifyInstance & { ctx: AppContext; dispatcher: Dispatcher<AppContext>; readonly registry: Registry };
@@ -66,6 +69,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now: options.now ?? (() => new Date()),
     areas,
     roles: new RoleTable(areas),
+    jobs: new Jobs(() => ctx, options.jobs),
   };
 
   // ---- Routes: core (`/`, `/batch/v1`), then every namespace of the enabled areas with its index
@@ -184,6 +188,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   app.addHook('onClose', async () => {
+    await ctx.jobs.stop();
     ctx.mailer.close();
   });
 
