@@ -37,9 +37,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_gmt', 'varchar(19)', (c) => c.notNull())
     .addUniqueConstraint('seo_indexables_object', ['object_type', 'object_sub_type', 'object_id'])
     .execute();
-  // Link indexing walks the objects whose links are not recorded yet, in id order.
-  await db.schema.createIndex('seo_indexables_links').on('seo_indexables').columns(['object_type', 'links_indexed', 'id']).execute();
-  await db.schema.createIndex('seo_indexables_permalink').on('seo_indexables').columns(['object_type', 'permalink']).execute();
   await withIdColumn(db, db.schema.createTable('seo_links'))
     .addColumn('source_type', 'varchar(16)', (c) => c.notNull())
     .addColumn('source_id', 'integer', (c) => c.notNull())
