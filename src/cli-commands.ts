@@ -8,7 +8,7 @@ import type { App } from './app.js';
 import type { Config } from './config.js';
 import { findUserByLogin } from './auth/index.js';
 import { seedEvents } from './namespaces/events/index.js';
-import { importIcs } from './namespaces/events/ical/index.js';
+import { IMPORT_USAGE, runImportCommand } from './namespaces/event-import/index.js';
 import { generateCheckinApiKey, setCheckinApiKey } from './namespaces/tickets/index.js';
 import { createSignupForm } from './namespaces/mailing-list/index.js';
 
@@ -75,13 +75,11 @@ const seedCommand: CommandExtension = {
   },
 };
 
-/** `import ics FILE|URL`: events from an iCalendar file, matched by UID. */
+/** `import …`: one-off imports and import records (see `namespaces/event-import/cli.ts`). */
 const importCommand: CommandExtension = {
   name: 'import',
-  usage: `${'import ics FILE|URL'.padEnd(30)}create or update events from an iCalendar file or URL (by UID)\n      [--user LOGIN] [--json]`,
+  usage: IMPORT_USAGE,
   async run({ values, args, withApp, print }) {
-    const [kind, source] = args;
-    if (kind !== 'ics' || !source) throw new Error('usage: eventsuite import ics FILE|URL');
     return withApp(async (app) => {
       let user;
       if (typeof values.user === 'string' && values.user !== '') {
@@ -90,12 +88,14 @@ const importCommand: CommandExtension = {
       }
       const bar = progressBar('events');
       try {
-        const result = await importIcs(app.ctx, source, { ...(user ? { user } : {}), onProgress: (done, total) => bar.update(done, total) });
-        bar.stop();
-        const lines = [`imported ${source}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.skipped.length} skipped`];
-        for (const s of result.skipped) lines.push(`  skipped ${s.uid || '(no UID)'}: ${s.reason}`);
-        print({ ...result }, lines.join('\n'));
-        return 0;
+        return await runImportCommand({
+          ctx: app.ctx, args, values, ...(user ? { user } : {}),
+          progress: (done, total) => bar.update(done, total),
+          print: (data, human) => {
+            bar.stop();
+            print(data, human);
+          },
+        });
       } finally {
         bar.stop();
       }

@@ -55,6 +55,9 @@ const OPTIONS = {
   events: { type: 'string' },
   key: { type: 'string' },
   list: { type: 'string' },
+  origin: { type: 'string' },
+  source: { type: 'string' },
+  frequency: { type: 'string' },
 } as const;
 
 export type CliValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };

@@ -45,6 +45,10 @@ export interface Config {
   disabledAreas: string[];
   /** Spam-filter API key fixed by the environment (`SPAMFILTER_API_KEY`); read-only through the API. */
   spamfilterApiKey: string | undefined;
+  /** Directory of the site's media files, served under `{base}/wp-content/uploads/` (`UPLOADS_DIR`, default `data/uploads`). */
+  uploadsDir: string;
+  /** Site connection offline mode (`CONNECTOR_OFFLINE_MODE=1`): connecting is refused. */
+  connectorOffline: boolean;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -100,6 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     aiApiKey: env.AI_API_KEY || undefined,
     disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     spamfilterApiKey: env.SPAMFILTER_API_KEY?.trim() || undefined,
+    uploadsDir: env.UPLOADS_DIR || path.join('data', 'uploads'),
+    connectorOffline: env.CONNECTOR_OFFLINE_MODE === '1' || env.CONNECTOR_OFFLINE_MODE === 'true',
     ...overrides,
   };
   return Object.freeze(config);

@@ -2,7 +2,7 @@
  * @module namespaces/shop-admin/extensions.service
  * Extensions ("plugins" to the shop admin): the product's optional areas (spam filter, SEO, …), which
  * are bundled and switched on or off, and packages installed from the extension registry
- * (`REMOTE_EXTENSIONS_URL`). Install and activate run as jobs whose status can be polled.
+ * (`REMOTE_EXTENSIONS_URL`). Install and activate run on the jobs runner; their status can be polled.
  */
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
@@ -122,7 +122,10 @@ export async function runExtensionJob(ctx: AppContext, payload: unknown): Promis
   await touch(Object.keys(errors).length === job.plugins.length && job.plugins.length > 0 ? 'failed' : 'complete', { results: JSON.stringify(results), errors: JSON.stringify(errors) });
 }
 
-/** Queues a job and starts it in the background; its status is polled by id. */
+/** The kind of the jobs runner's job that carries out an extension job. */
+export const EXTENSION_JOB_KIND = 'shop-admin.extension-job';
+
+/** Records a job and queues it on the jobs runner; its status is polled by id. */
 export async function startExtensionJob(ctx: AppContext, kind: JobKind, slugs: readonly string[]): Promise<JobRecord> {
   const jobId = crypto.randomBytes(16).toString('hex');
   const { gmt } = postDatePair(ctx.now(), 'UTC');
@@ -130,9 +133,7 @@ export async function startExtensionJob(ctx: AppContext, kind: JobKind, slugs: r
     .insertInto('extension_jobs')
     .values({ job_id: jobId, kind, plugins: JSON.stringify(slugs), status: 'pending', results: '{}', errors: '{}', created_gmt: gmt, updated_gmt: gmt })
     .execute();
-  setImmediate(() => {
-    runExtensionJob(ctx, { job_id: jobId }).catch((err: unknown) => ctx.log.error({ err, jobId }, 'extension job failed'));
-  });
+  await ctx.jobs.enqueue(EXTENSION_JOB_KIND, { job_id: jobId }, { dedupeKey: `extension-job:${jobId}`, maxAttempts: 3 });
   return (await getJob(ctx, jobId))!;
 }
 

@@ -9,7 +9,7 @@ import { defineArea } from '../../area.js';
 import type { AppContext } from '../../app-context.js';
 import { defineRoutes } from '../../rest/route.js';
 import { aiRouteDefs } from './ai.routes.js';
-import { runExtensionJob } from './extensions.service.js';
+import { EXTENSION_JOB_KIND, runExtensionJob } from './extensions.service.js';
 import { comingSoonApiGate, comingSoonPageGate, launchRouteDefs } from './launch.js';
 import { marketingRouteDefs } from './marketing.routes.js';
 import { mobileAppRouteDefs, registerMagicLinkPage } from './mobile-app.js';
@@ -49,7 +49,7 @@ export const shopAdminArea = defineArea({
     registerThemeStylesheet(app, host.ctx);
     registerMagicLinkPage(app, host.ctx);
   },
-  jobs: { 'shop-admin.extension-job': runExtensionJob },
+  jobs: { [EXTENSION_JOB_KIND]: runExtensionJob },
   contributes: {
     apiGate: comingSoonApiGate,
     pageGate: comingSoonPageGate,

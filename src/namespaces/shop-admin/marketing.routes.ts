@@ -3,8 +3,7 @@
  * `marketing/*`, `payment-gateway-suggestions` (+ `dismiss`) and `shipping-partner-suggestions`.
  */
 import type { AppContext } from '../../app-context.js';
-import { paginationArgs } from '../../rest/args.js';
-import { paginationHeaders } from '../../rest/pagination.js';
+import { paginate, paginationArgs, paginationHeaders, type PaginationOptions } from '../../rest/pagination.js';
 import { CREATABLE, EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { RestError } from '../../rest/errors.js';
 import { canInstallPlugins, canViewShop } from './access.js';
@@ -70,11 +69,11 @@ async function channels(_req: RestRequest, ctx: AppContext): Promise<unknown> {
   return out;
 }
 
-function paged<T>(req: RestRequest, ctx: AppContext, route: string, all: T[]) {
-  const page = Number(req.params.page);
-  const perPage = Number(req.params.per_page);
-  const items = all.slice((page - 1) * perPage, page * perPage);
-  return respond(items, { headers: paginationHeaders(req, ctx.urls.rest(route), { total: all.length, perPage, page }) });
+const PAGING: PaginationOptions = { perPage: 10, max: 100 };
+
+async function paged<T>(req: RestRequest, ctx: AppContext, route: string, all: T[]) {
+  const { page, perPage, offset } = await paginate(req, ctx, PAGING);
+  return respond(all.slice(offset, offset + perPage), { headers: paginationHeaders(req, ctx.urls.rest(route), { total: all.length, perPage, page }) });
 }
 
 async function campaigns(req: RestRequest, ctx: AppContext): Promise<unknown> {
@@ -108,7 +107,7 @@ async function dismissPaymentSuggestions(_req: RestRequest, ctx: AppContext): Pr
   return true;
 }
 
-const campaignArgs = { context: { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view'] }, ...paginationArgs({ perPage: 10, max: 100 }) };
+const campaignArgs = { context: { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view'] }, ...paginationArgs(PAGING) };
 
 export const marketingRouteDefs: RouteDef<AppContext>[] = [
   { path: '/marketing/misc-recommendations', endpoints: [{ methods: READABLE, permission: canViewShop, handler: (_r, ctx) => specList(ctx, 'marketing-misc-recommendations', []) }] },

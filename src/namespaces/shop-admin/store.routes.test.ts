@@ -101,12 +101,9 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
     it('installs a registry package in a background job whose status can be polled', async () => {
       const res = await t.request('POST', `${NS}/plugins/install`, { as: t.admin, json: { plugins: 'ticket-scanner', async: true } });
       expect(res.body.data).toMatchObject({ job_id: expect.stringMatching(/^[a-f0-9]{32}$/), plugins: ['ticket-scanner'] });
-      let status: any;
-      for (let i = 0; i < 50; i++) {
-        status = (await t.request('GET', `${NS}/plugins/install/status/${res.body.data.job_id}`, { as: t.admin })).body;
-        if (status.status === 'complete' || status.status === 'failed') break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      expect((await t.request('GET', `${NS}/plugins/install/status/${res.body.data.job_id}`, { as: t.admin })).body.status).toBe('pending');
+      await t.ctx.jobs.runDue();
+      const status = (await t.request('GET', `${NS}/plugins/install/status/${res.body.data.job_id}`, { as: t.admin })).body;
       expect(status).toMatchObject({ status: 'complete', plugins: ['ticket-scanner'], errors: {} });
       expect((await t.request('GET', `${NS}/plugins/installed`, { as: manager })).body.plugins).toContain('ticket-scanner');
       expect((await t.request('GET', `${NS}/plugins/install/status`, { as: t.admin })).body[0].job_id).toBe(res.body.data.job_id);
@@ -122,12 +119,9 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
     it('installs and activates asynchronously for onboarding, with a pollable scheduled install', async () => {
       const res = await t.request('POST', `${NS}/onboarding/plugins/install-and-activate-async`, { as: t.admin, json: { plugins: ['ticket-scanner'] } });
       expect(res.body).toMatchObject({ status: 'pending', plugins: { 'ticket-scanner': { status: 'pending', errors: [] } } });
-      let job: any;
-      for (let i = 0; i < 50; i++) {
-        job = (await t.request('GET', `${NS}/onboarding/plugins/scheduled-installs/${res.body.job_id}`, { as: t.admin })).body;
-        if (job.status === 'complete') break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await t.ctx.jobs.runDue();
+      const job = (await t.request('GET', `${NS}/onboarding/plugins/scheduled-installs/${res.body.job_id}`, { as: t.admin })).body;
+      expect(job.status).toBe('complete');
       expect(job.plugins['ticket-scanner'].status).toBe('complete');
       expect((await t.request('GET', `${NS}/plugins/active`, { as: manager })).body.plugins).toContain('ticket-scanner');
       const missing = await t.request('GET', `${NS}/onboarding/plugins/scheduled-installs/abc123`, { as: t.admin });
