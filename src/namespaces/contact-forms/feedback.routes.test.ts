@@ -178,6 +178,11 @@ describe.each(DIALECTS)('contact-form/v1 feedback on %s', (engine) => {
   it('the admin page lists submissions, marks spam (training the filter) and exports CSV', async () => {
     const session = await signInForTest(t.ctx, t.admin.id);
     const url = `${t.ctx.config.adminPath}/contact-form-submissions.php?form=${formId}`;
+    const subscriber = await t.createUser('subscriber');
+    await t.db.updateTable('users').set({ password_hash: 'x' }).where('id', '=', subscriber.id).execute();
+    const denied = await t.app.inject({ method: 'GET', url: `${url}&export=csv`, headers: { cookie: (await signInForTest(t.ctx, subscriber.id)).cookie } });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.body).not.toContain('anna@example.org');
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(302);
     const page = await t.app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
     expect(page.statusCode).toBe(200);

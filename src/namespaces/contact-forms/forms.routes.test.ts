@@ -73,6 +73,9 @@ describe.each(DIALECTS)('contact-form/v1 forms on %s', (engine) => {
     expect(r.body.properties.mail.additional_headers).toBe('Reply-To: [name]\nbad header line');
     expect(r.body.config_errors['mail.sender']).toEqual([{ message: 'Invalid mailbox syntax is used.', link: 'https://contactform7.com/configuration-errors/invalid-mailbox-syntax/' }]);
     expect(r.body.config_errors['mail.additional_headers'][0].message).toBe('There are invalid mail header fields.');
+    const foreign = await t.request('POST', `${NS}/contact-forms/${created.id}`, { as: t.admin, json: { mail: { subject: 's', body: 'b', sender: 'x@elsewhere.example', recipient: '[_site_admin_email]' } } });
+    expect(foreign.body.config_errors['form.body']).toEqual([{ message: 'Unavailable names (name) are used for form controls.', link: 'https://contactform7.com/configuration-errors/unavailable-names/' }]);
+    expect(foreign.body.config_errors).toMatchObject({ 'mail.sender': [{ message: 'Sender email address does not belong to the site domain.', link: 'https://contactform7.com/configuration-errors/email-not-in-site-domain/' }] });
     // Blank lines are dropped when saving; a non-matching line leaves a gap: an object keyed by line.
     expect(r.body.properties.additional_settings.settings).toEqual({ 0: ['demo_mode', true], 2: ['skip_mail', false], 3: ['flag', 'yes'] });
     const fields = r.body.properties.form.fields;

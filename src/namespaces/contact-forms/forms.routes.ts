@@ -45,7 +45,8 @@ const notFound = () => new RestError('wpcf7_not_found', CF7_MESSAGES.notFound, 4
 function intParam(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = Number.parseInt(String(value), 10);
-  return Number.isFinite(n) ? n : 0;
+  // PHP's (int) saturates; the database takes 32-bit limits and offsets.
+  return Number.isFinite(n) ? Math.max(-(2 ** 31), Math.min(n, 2 ** 31 - 1)) : 0;
 }
 
 async function listHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {

@@ -178,4 +178,13 @@ describe.each(DIALECTS)('spamfilter built-in classifier and local stats on %s', 
     expect(all.accuracy).toBe(Math.round(((15 - all.missed_spam - all.false_positives) / 15) * 1000) / 10);
     expect(Object.keys((await t.request('GET', `${NS}/stats/60-days`, { as: t.admin })).body)).toEqual(['60-days']);
   });
+
+  it('strictness decides whether blatant spam is discarded or kept', async () => {
+    const strict = await spamfilterService.checkSpam(t.ctx, spammy(20));
+    expect(strict).toMatchObject({ spam: true, discard: true });
+    await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: false } });
+    const lenient = await spamfilterService.checkSpam(t.ctx, spammy(21));
+    expect(lenient).toMatchObject({ spam: true, discard: false });
+    expect((await spamfilterService.checkSpam(t.ctx, hammy(22))).discard).toBe(false);
+  });
 });
