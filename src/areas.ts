@@ -28,6 +28,14 @@ export class Areas {
       this.#byId.set(def.id, def);
     }
     for (const def of defs) for (const dep of def.requires ?? []) if (!this.#byId.has(dep)) throw new Error(`area ${def.id} requires unknown area ${dep}`);
+    const owners = new Map<string, string>();
+    for (const def of defs) {
+      for (const { namespace } of def.namespaces) {
+        const owner = owners.get(namespace);
+        if (owner !== undefined) throw new Error(`namespace ${namespace} is declared by areas ${owner} and ${def.id}`);
+        owners.set(namespace, def.id);
+      }
+    }
     this.all = Object.freeze([...defs]);
     // Post types are declared whether or not the area is on: stored rows keep their meaning.
     this.postTypes = new PostTypes([...CORE_POST_TYPES, ...defs.flatMap((d) => d.postTypes ?? [])]);
@@ -48,6 +56,11 @@ export class Areas {
     const def = this.#byId.get(id);
     if (!def || this.#off.has(id)) return false;
     return (def.requires ?? []).every((dep) => this.isEnabled(dep));
+  }
+
+  /** True when the area itself is switched off (it may also be off because an area it requires is). */
+  isSwitchedOff(id: string): boolean {
+    return this.#off.has(id);
   }
 
   /** The areas that are on, in mounting order. */

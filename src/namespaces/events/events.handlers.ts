@@ -18,7 +18,7 @@ import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
 import { countEvents, findEventIdBySlug, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
 import {
-  assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, publishDueEvents, reloadEvent, saveEvent,
+  assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, reloadEvent, saveEvent,
   trashEvent,
 } from './events.service.js';
 import { EVENTS_NAMESPACE } from './linked.present.js';
@@ -65,8 +65,7 @@ export const canListEvents: Permission<AppContext> = () => true;
 
 /** GET single (by ID or slug): 200 with the event and its JSON-LD. */
 export async function getEventHandler(req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> {
-  let ev = await targetEvent(req, ctx);
-  if (ev.status === 'future' && (await publishDueEvents(ctx, true)) > 0) ev = await reloadEvent(ctx, ev.id);
+  const ev = await targetEvent(req, ctx);
   assertEventReadable(ev, req.user, req.params);
   return presentSingleEvent(ctx, ev, req, true);
 }
@@ -109,7 +108,6 @@ export function searchTerms(text: string): string[] {
 
 /** GET /events: the archive. */
 export async function listEventsHandler(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
-  await publishDueEvents(ctx);
   const p = req.params;
   const zone = await siteTimeZone(ctx.options);
   const now = ctx.now();

@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import type { RestError } from '../../rest/errors.js';
+import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
 import { attendeeIdsOfOrder, insertAttendeeDetails, setOrderAttendeesStatus, touchAttendees } from './attendees.repo.js';
 import { newSecurityCode } from './attendees.service.js';
@@ -18,7 +19,9 @@ import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
 import { insertPost } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
-import { sendOrderTickets } from './ticket-email.js';
+import { queueOrderTickets } from './ticket-email.js';
+import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
+import { notifyOrderChanged } from './extensions.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 
 export interface CheckoutLine {
@@ -43,6 +46,8 @@ export interface CheckoutInput {
   cartKey: string;
   /** Where a remote gateway sends the buyer back. */
   returnUrl: string;
+  /** A coupon to apply (checked by the caller; its use is claimed with the seats). */
+  coupon?: CouponRecord;
 }
 
 const NAME_KEYS = ['full_name', 'name', 'holder_name'];
@@ -82,7 +87,9 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     const unit = provider.paid ? priceValue(l.ticket.price) : 0;
     return { ticketId: l.ticket.id, postId: l.ticket.postId, ticketTitle: l.ticket.post.title, quantity: l.quantity, unitPrice: unit, total: lineTotal(unit, l.quantity) };
   });
-  const total = sumAmounts(items.map((i) => i.total));
+  const subtotal = sumAmounts(items.map((i) => i.total));
+  const discount = input.coupon ? discountOf(input.coupon, subtotal) : 0;
+  const total = sumAmounts([subtotal, -discount]);
   const quantity = lines.reduce((n, l) => n + l.quantity, 0);
   // Free RSVPs and offline payments are settled at checkout; remote payments start pending.
   const settled = !gateway || gateway.settlesAtCheckout;
@@ -100,11 +107,14 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     returnUrl: input.returnUrl || orderUrl(ctx, { id: orderId, key }),
   });
 
+  const testMode = (await ctx.options.get<string>(PAYMENTS_TEST_MODE_OPTION, 'no')) === 'yes';
+
   // ---- Reserve seats and write the order, all or nothing.
   let orderId: number;
   try {
     orderId = await ctx.db.transaction().execute(async (trx) => {
       if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, !settled);
+      if (input.coupon) await claimCoupon(trx, input.coupon, now.gmt);
       const id = await insertPost(trx, {
         type: provider.orderType,
         status: 'publish',
@@ -125,13 +135,17 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
           gateway_ref: payment?.ref ?? '',
           currency,
           quantity,
-          subtotal: total,
+          subtotal,
           total,
+          coupon_id: input.coupon?.id ?? 0,
+          coupon_code: input.coupon?.code ?? '',
+          discount,
           customer_name: input.customer.name,
           customer_email: input.customer.email,
           customer_user_id: input.customer.userId,
           cart_key: input.cartKey,
           created_gmt: now.gmt,
+          test_mode: gateway?.id === 'remote' && testMode ? 1 : 0,
         },
         items,
       );
@@ -159,6 +173,8 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
           });
         }
       }
+      // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
+      if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
       return id;
     });
   } catch (e) {
@@ -166,13 +182,12 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
       const t = lines.find((l) => l.ticket.id === e.ticketId)?.ticket;
       return TicketErrors.ticketCapacityNotAvailable(t?.post.title ?? String(e.ticketId), e.ticketId);
     }
+    if (e instanceof CouponError) return TicketErrors.invalidCoupon(e.message);
     throw e;
   }
+  await notifyOrderChanged(ctx, { orderId, from: null, to: settled ? 'completed' : 'pending' });
 
-  if (!gateway || settled) {
-    if (holdsSeats) await sendOrderTickets(ctx, orderId);
-    return orderId;
-  }
+  if (!gateway || settled) return orderId;
 
   // ---- Payment, outside the transaction.
   let result: PaymentResult;
@@ -207,9 +222,10 @@ export async function completeOrder(ctx: AppContext, orderId: number): Promise<b
     for (const item of order.items) await settlePendingSeats(trx, item.ticketId, item.quantity);
     await setOrderAttendeesStatus(trx, orderId, 'completed');
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
+    await queueOrderTickets(ctx, orderId, trx);
     return true;
   });
-  if (won) await sendOrderTickets(ctx, orderId);
+  if (won) await notifyOrderChanged(ctx, { orderId, from: 'pending', to: 'completed' });
   return won;
 }
 
@@ -218,7 +234,7 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
   const order = await getOrder(ctx.db, orderId);
   if (!order) return false;
   const now = await nowPair(ctx);
-  return ctx.db.transaction().execute(async (trx) => {
+  const won = await ctx.db.transaction().execute(async (trx) => {
     if (!(await transitionOrder(trx, orderId, from, to, now.gmt))) return false;
     const seatsHeld = order.provider !== 'rsvp' || (await trx.selectFrom('ticket_attendees').select('order_status').where('order_id', '=', orderId).executeTakeFirst())?.order_status === 'yes';
     if (seatsHeld) {
@@ -226,10 +242,20 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
         await releaseSeats(trx, item.ticketId, item.quantity, from === 'pending');
       }
     }
+    if (to === 'cancelled' && order.couponId > 0) await releaseCoupon(trx, order.couponId);
     await setOrderAttendeesStatus(trx, orderId, order.provider === 'rsvp' ? 'no' : to);
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     return true;
   });
+  if (won) await notifyOrderChanged(ctx, { orderId, from, to });
+  return won;
+}
+
+/** Cancels an order whatever it was (seats back on sale, attendees follow); false when it was already closed. */
+export async function cancelOrder(ctx: AppContext, orderId: number): Promise<boolean> {
+  const order = await getOrder(ctx.db, orderId);
+  if (!order || (order.status !== 'pending' && order.status !== 'completed')) return false;
+  return closeOrder(ctx, orderId, order.status, 'cancelled');
 }
 
 /** Status changes a client may ask for. */
