@@ -22,19 +22,18 @@ import { RoleTable } from './auth/roles.js';
 import { batchRoute } from './rest/batch.js';
 import { Discovery, namespaceIndexRoute, siteIndexRoute } from './rest/discovery.js';
 import { Dispatcher } from './rest/dispatch.js';
-import { CoreErrors, RestError } from './rest/errors.js';
+import { CoreErrors } from './rest/errors.js';
 import { parsePhpQuery } from './rest/php-query.js';
 import { Registry } from './rest/registry.js';
 import { openApiDocument } from './rest/openapi.js';
-import { errorWire } from './rest/serve.js';
 import type { Db } from './storage/db.js';
 import { isClientDataError } from './storage/data-errors.js';
 import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { redactUrl } from './http/log-url.js';
 import { registerRestHost } from './http/rest-host.js';
 import { Jobs, type RunnerOptions } from './jobs/index.js';
-import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
+import { edgeClientErrorHandler, edgeErrorHandler, edgeFrameworkErrors, edgeNotFound } from './http/edge-errors.js';
 
 /** The service version, shown in the OpenAPI document. */
 export const APP_VERSION = '0.1.0';
@@ -114,10 +113,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // CASE: a value the database cannot hold (an ID beyond 32 bits on PostgreSQL, an over-long name) is
   // the client's mistake: 400, not 500.
   const classify = (err: unknown) =>
-    isClientDataError(err) ? new RestError('rest_invalid_param', 'Invalid parameter(s): a value is out of range or too long.', 400) : undefined;
+    isClientDataError(err) ? CoreErrors.valueOutOfRange() : undefined;
   dispatcher = new Dispatcher<AppContext>(() => current().registry, ctx, log, classify, (req) => checkApiGates(req, ctx));
 
-  // ---- HTTP host.
+  // ---- HTTP host. Every error it raises itself has the REST shape (http/edge-errors.ts).
+  const edge = { apiRoot: urls.apiRoot, bodyLimit: config.bodyLimit };
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
@@ -127,6 +127,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: false, querystringParser: (s: string) => parsePhpQuery(s) },
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors: edgeFrameworkErrors(edge),
+    clientErrorHandler: edgeClientErrorHandler(log as unknown as FastifyBaseLogger),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -137,19 +139,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     request.log[level]({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {
-    // Body too large, unparsable multipart and other host-level failures, in the REST error shape.
-    const apiRoot = urls.apiRoot;
-    let wire;
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) wire = errorWire(CoreErrors.tooLarge(config.bodyLimit));
-    else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      wire = errorWire(new RestError('rest_invalid_request', err.message, err.statusCode));
-    } else {
-      request.log.error({ err }, 'unhandled error');
-      wire = errorWire(CoreErrors.internal());
-    }
-    reply.code(wire.status).headers({ ...restHeaders(apiRoot, request.headers.origin, false), ...wire.headers }).send(wire.body);
-  });
+  app.setErrorHandler(edgeErrorHandler(edge));
+  app.setNotFoundHandler(edgeNotFound(edge));
 
   // Pages outside the API and the admin pass the areas' page gates (e.g. the shop's coming-soon mode).
   const ungated = [config.apiPath, config.adminPath, '/openapi.json', '/health', '/ready'];

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/types.js';
 import type { Dispatcher } from '../rest/dispatch.js';
 import type { Discovery } from '../rest/discovery.js';
-import { RestError } from '../rest/errors.js';
+import { CoreErrors, RestError } from '../rest/errors.js';
 import { parsePhpQuery } from '../rest/php-query.js';
 import { createRestRequest } from '../rest/request.js';
 import { RestResponse, type HttpMethod } from '../rest/route.js';
@@ -66,7 +66,7 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const origin = headers.origin;
     const fixed = (noCache: boolean) => restHeaders(apiRoot, origin, noCache);
 
-    if (!METHODS.has(method)) return send(reply, { ...errorWire(new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404)), headers: { ...fixed(false), 'Content-Type': 'application/json; charset=UTF-8' } });
+    if (!METHODS.has(method)) return send(reply, { ...errorWire(CoreErrors.noRoute()), headers: { ...fixed(false), 'Content-Type': 'application/json; charset=UTF-8' } });
 
     const parsed = await readBody(method, headers['content-type'], request.body);
     const route = routePath;

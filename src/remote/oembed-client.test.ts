@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchOembedData, findOembedLinks, isPublicAddress, parseOembedXml, RemoteRequestError, safeHttpGet } from './oembed-client.js';
+import { fetchOembedData, findOembedLinks, parseOembedXml } from './oembed-client.js';
+import { isPublicAddress, RemoteRequestError, safeHttpGet } from './http.js';
 
 describe('isPublicAddress', () => {
   it.each([

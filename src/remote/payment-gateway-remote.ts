@@ -15,7 +15,7 @@
  * `requires_action`), `failed` (also `declined`), `refunded` or `cancelled` (also `canceled`). Any
  * other answer, a non-2xx status, a network error or a timeout is a {@link PaymentGatewayError}.
  */
-import { PaymentGatewayError, type PaymentGateway, type PaymentRequest, type PaymentResult, type PaymentStatus } from './payment-gateway.js';
+import { PaymentGatewayError, type PaymentGateway, type PaymentRequest, type PaymentResult, type PaymentStatus } from './payment-contract.js';
 
 /** How long one gateway call may take. */
 export const GATEWAY_TIMEOUT_MS = 10_000;

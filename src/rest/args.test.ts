@@ -1,14 +1,8 @@
 import { describe, it, expect, vi } from 'vitest';
 import { RestError } from './errors.js';
 import type { ArgSchema, ArgSchemas, RestRequest } from './route.js';
-import {
-  checkArgs,
-  contextArg,
-  idArg,
-  sanitizeValue,
-  searchArg,
-  validateValue,
-} from './args.js';
+import { checkArgs, contextArg, idArg, searchArg } from './args.js';
+import { sanitizeValue, validateValue } from './schema.js';
 import { paginationArgs } from './pagination.js';
 import { absint } from './php-query.js';
 

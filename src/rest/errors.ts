@@ -52,6 +52,12 @@ export const MESSAGES = {
   parsePathFailed: 'Could not parse the path.',
   tooLarge: 'The request body is too large.',
   callbackInvalid: 'Invalid JSONP callback function.',
+  invalidUrl: 'The URL is not valid: a "%" must start an encoded character (%XX).',
+  headersTooLarge: 'The request line and headers are too large; send long parameter lists in the body.',
+  badRequest: 'The HTTP request could not be parsed.',
+  timeout: 'The request took too long to arrive.',
+  noBoundary: 'The multipart/form-data body has no boundary.',
+  valueOutOfRange: 'Invalid parameter(s): a value is out of range or too long.',
 } as const;
 
 /**
@@ -123,4 +129,14 @@ export const CoreErrors = {
   batchNotAllowed: () => new RestError('rest_batch_not_allowed', MESSAGES.batchNotAllowed, 400),
   parsePathFailed: () => new RestError('parse_path_failed', MESSAGES.parsePathFailed, 400),
   tooLarge: (limit: number) => new RestError('rest_request_too_large', MESSAGES.tooLarge, 413, { max_bytes: limit }),
+  /** A value the database cannot hold (an ID beyond 32 bits, an over-long name): the client's mistake. */
+  valueOutOfRange: () => new RestError('rest_invalid_param', MESSAGES.valueOutOfRange, 400),
+  // The HTTP edge's own errors (no WordPress equivalent: Apache/PHP would answer these in HTML).
+  invalidUrl: () => new RestError('rest_invalid_url', MESSAGES.invalidUrl, 400),
+  headersTooLarge: () => new RestError('rest_headers_too_large', MESSAGES.headersTooLarge, 431),
+  badRequest: () => new RestError('rest_bad_request', MESSAGES.badRequest, 400),
+  timeout: () => new RestError('rest_request_timeout', MESSAGES.timeout, 408),
+  invalidBody: (message: string = MESSAGES.noBoundary) => new RestError('rest_invalid_body', message, 400),
+  /** Another client error of the HTTP host (a 4xx Fastify or a plugin raised), with its status. */
+  invalidRequest: (message: string, status: number) => new RestError('rest_invalid_request', message, status),
 } as const;

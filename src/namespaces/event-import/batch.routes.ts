@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
-import { validateValue } from '../../rest/args.js';
+import { validateValue } from '../../rest/schema.js';
 import { RestError } from '../../rest/errors.js';
 import { isPhpNumeric } from '../../rest/php-query.js';
 import { CREATABLE, defineRoutes, type ArgSchema, type ArgSchemas, type Permission, type RestRequest } from '../../rest/route.js';

@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import type { AppContext } from '../../app-context.js';
 import { siteTimeZone, siteTimeZoneSetting } from '../../content/posts.js';
-import { RemoteRequestError, safeHttpGet } from '../../remote/oembed-client.js';
+import { RemoteRequestError, safeHttpGet } from '../../remote/http.js';
 import type { RestUser } from '../../rest/route.js';
 import { parseIcs } from '../events/ical/index.js';
 import { parseEventsCsv } from './csv.js';

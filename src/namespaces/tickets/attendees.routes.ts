@@ -5,10 +5,11 @@
  * check-in with manage access. Also `/attendees/{id}/qr`, the attendee's QR code as a PNG.
  */
 import type { AppContext } from '../../app-context.js';
-import { validateValue } from '../../rest/args.js';
+import { validateValue } from '../../rest/schema.js';
 import { sanitizeTextField } from '../../rest/wp-sanitize.js';
 import { RawBody } from '../../rest/json-text.js';
 import { allowAll } from '../../rest/permissions.js';
+import { defineArgs, endpoint, type TypedRequest } from '../../rest/typed.js';
 import { CREATABLE, EDITABLE, READABLE, respond, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { hasManageAccess } from './access.js';
 import { listAttendeeIds, PUBLIC_ORDER_STATUSES, type AttendeeListQuery, getAttendee } from './attendees.repo.js';
@@ -33,11 +34,11 @@ import {
 import { getTicket, statusList } from './tickets.repo.js';
 import { attendeeObjects } from './views.js';
 
-const bool = (description: string): ArgSchema => ({ description, type: 'boolean' });
-const int = (description: string): ArgSchema => ({ description, type: 'integer' });
+const bool = (description: string) => ({ description, type: 'boolean' }) as const;
+const int = (description: string) => ({ description, type: 'integer' }) as const;
 
 /** `GET /attendees` filters. */
-export const ATTENDEE_LIST_ARGS: Record<string, ArgSchema> = {
+export const ATTENDEE_LIST_ARGS = defineArgs({
   page: absintArg('The page of results to return; defaults to 1', { default: 1, minimum: 1 }),
   per_page: absintArg('How many attendees to return per results page; defaults to posts_per_page.', { default: 10, minimum: 1, maximum: 100 }),
   provider: csvArg('Limit results to attendees whose ticket is provided by one of the providers specified in the CSV list or array; defaults to all the available.', 'string', { type: 'string' }),
@@ -70,49 +71,58 @@ export const ATTENDEE_LIST_ARGS: Record<string, ArgSchema> = {
   attendee_information_available: bool('Limit results to attendees for tickets that provide attendees the possibility to fill in additional information or not; requires ET+.'),
   name: stringArg('Limit results to attendees whose name contains the specified string (case-insensitive).'),
   email: stringArg('Limit results to attendees whose e-mail contains the specified string (case-insensitive).'),
-};
+});
 
-const ID_ARG: ArgSchema = positiveIntArg('The attendee post ID', true);
+const ID_ARG = positiveIntArg('The attendee post ID', true);
+type ById = TypedRequest<{ id: typeof ID_ARG }>;
+
+const CREATE_ARGS = defineArgs({
+  ticket_id: { description: 'The Ticket ID, where the attendee is registered.', type: 'integer', required: true, check: isTicketId },
+  full_name: { description: 'Full name of the attendee.', type: 'string', required: true },
+  email: emailArg('Email of the attendeee.', true),
+  attendee_status: { description: 'Order Status for the attendee.', type: 'string' },
+  check_in: { description: 'Check in value for the attendee.', type: 'boolean' },
+});
 
 const requireManage = async (req: RestRequest, ctx: AppContext) => hasManageAccess(req, ctx);
 
 /** `GET /attendees`. */
-async function listAttendees(req: RestRequest, ctx: AppContext) {
+async function listAttendees(req: TypedRequest<typeof ATTENDEE_LIST_ARGS>, ctx: AppContext) {
   const manage = await hasManageAccess(req, ctx);
   const p = req.params;
   const perPage = Math.min(100, Math.max(1, Number(p.per_page)));
   const page = clampCount(Math.max(1, Number(p.page)));
   const offset = req.has('offset') ? clampCount(Number(p.offset)) : 0;
-  const orderStatuses = req.has('order_status') ? (p.order_status as string[]) : [manage ? 'any' : 'public'];
+  const orderStatuses = p.order_status !== undefined ? p.order_status : [manage ? 'any' : 'public'];
   const q: AttendeeListQuery = {
-    orderby: p.orderby as AttendeeListQuery['orderby'],
-    order: p.order as AttendeeListQuery['order'],
+    orderby: p.orderby,
+    order: p.order,
     limit: perPage,
     offset: offset + (page - 1) * perPage,
-    postStatuses: req.has('post_status') ? statusList(p.post_status as string[]) : manage ? statusList(['any']) : ['publish'],
-    statuses: req.has('status') ? statusList(p.status as string[]) : manage ? statusList(['any']) : ['publish'],
+    postStatuses: p.post_status !== undefined && req.has('post_status') ? statusList(p.post_status) : manage ? statusList(['any']) : ['publish'],
+    statuses: p.status !== undefined && req.has('status') ? statusList(p.status) : manage ? statusList(['any']) : ['publish'],
     publicOnly: !manage,
   };
   if (!orderStatuses.includes('any')) q.orderStatuses = orderStatuses.flatMap((s) => (s === 'public' ? PUBLIC_ORDER_STATUSES : [s]));
-  if (req.has('provider')) q.providers = providerFilter(p.provider as string[]);
+  if (p.provider !== undefined) q.providers = providerFilter(p.provider);
   if (req.has('search')) q.search = String(p.search);
-  if (req.has('post_id')) q.postIds = [p.post_id as number];
-  if (req.has('include_post')) q.postIds = p.include_post as number[];
-  if (req.has('exclude_post')) q.excludePosts = p.exclude_post as number[];
-  if (req.has('ticket_id')) q.ticketIds = [p.ticket_id as number];
-  if (req.has('include_ticket')) q.ticketIds = p.include_ticket as number[];
-  if (req.has('exclude_ticket')) q.excludeTickets = p.exclude_ticket as number[];
-  if (req.has('after')) q.afterGmt = p.after as string;
-  if (req.has('before')) q.beforeGmt = p.before as string;
-  if (req.has('include')) q.include = p.include as number[];
-  if (req.has('exclude')) q.exclude = p.exclude as number[];
-  if (req.has('checkedin')) q.checkedIn = p.checkedin as boolean;
+  if (p.post_id !== undefined) q.postIds = [p.post_id];
+  if (p.include_post !== undefined) q.postIds = p.include_post;
+  if (p.exclude_post !== undefined) q.excludePosts = p.exclude_post;
+  if (p.ticket_id !== undefined) q.ticketIds = [p.ticket_id];
+  if (p.include_ticket !== undefined) q.ticketIds = p.include_ticket;
+  if (p.exclude_ticket !== undefined) q.excludeTickets = p.exclude_ticket;
+  if (p.after !== undefined) q.afterGmt = p.after;
+  if (p.before !== undefined) q.beforeGmt = p.before;
+  if (p.include !== undefined) q.include = p.include;
+  if (p.exclude !== undefined) q.exclude = p.exclude;
+  if (p.checkedin !== undefined) q.checkedIn = p.checkedin;
   if (req.has('rsvp_going_status')) {
-    q.rsvpGoing = (p.rsvp_going_status as string[]).map((s) => RSVP.statusAliases[s.toLowerCase()] ?? s.toLowerCase());
+    q.rsvpGoing = p.rsvp_going_status!.map((s) => RSVP.statusAliases[s.toLowerCase()] ?? s.toLowerCase());
   }
   if (req.has('price_min')) q.priceMin = clampCount(Number(p.price_min));
   if (req.has('price_max')) q.priceMax = clampCount(Number(p.price_max));
-  if (req.has('attendee_information_available')) q.attendeeInformation = p.attendee_information_available as boolean;
+  if (p.attendee_information_available !== undefined) q.attendeeInformation = p.attendee_information_available;
   if (req.has('name')) q.name = String(p.name);
   if (req.has('email')) q.email = String(p.email);
 
@@ -129,9 +139,9 @@ async function listAttendees(req: RestRequest, ctx: AppContext) {
 }
 
 /** `GET /attendees/{id}`. */
-async function getAttendeeHandler(req: RestRequest, ctx: AppContext) {
+async function getAttendeeHandler(req: ById, ctx: AppContext) {
   const manage = await hasManageAccess(req, ctx);
-  const a = await readableAttendee(ctx.db, req.params.id as number, manage);
+  const a = await readableAttendee(ctx.db, req.params.id, manage);
   if (!('ticketId' in a)) return a;
   return (await attendeeObjects(ctx, [a.id], manage, new Map([[a.id, a]])))[0];
 }
@@ -141,8 +151,8 @@ function falsy(value: unknown): boolean {
 }
 
 /** `POST /attendees` (source `rest-api`), 201 with the attendee. */
-async function createAttendeeHandler(req: RestRequest, ctx: AppContext) {
-  const ticket = await getTicket(ctx.db, req.params.ticket_id as number);
+async function createAttendeeHandler(req: TypedRequest<typeof CREATE_ARGS>, ctx: AppContext) {
+  const ticket = await getTicket(ctx.db, req.params.ticket_id);
   if (!ticket) return TicketErrors.badRequest();
   const provider = providerBySlug(ticket.provider);
   const rawStatus = req.has('attendee_status') ? req.params.attendee_status : req.has('order_status') ? req.params.order_status : undefined;
@@ -165,8 +175,8 @@ async function createAttendeeHandler(req: RestRequest, ctx: AppContext) {
 }
 
 /** `POST|PUT|PATCH /attendees/{id}`: check-in, and the holder's name, e-mail and status; 201. */
-async function updateAttendeeHandler(req: RestRequest, ctx: AppContext) {
-  const a = await getAttendee(ctx.db, req.params.id as number);
+async function updateAttendeeHandler(req: ById, ctx: AppContext) {
+  const a = await getAttendee(ctx.db, req.params.id);
   if (!a) return TicketErrors.invalidAttendeeId();
   const provider = providerBySlug(a.provider);
   const changes: AttendeeChanges = {};
@@ -191,9 +201,9 @@ async function updateAttendeeHandler(req: RestRequest, ctx: AppContext) {
 }
 
 /** `GET /attendees/{id}/qr`: the PNG the ticket e-mail carries; manage access or the attendee's security code. */
-async function attendeeQrHandler(req: RestRequest, ctx: AppContext) {
+async function attendeeQrHandler(req: ById, ctx: AppContext) {
   const manage = await hasManageAccess(req, ctx);
-  const a = await getAttendee(ctx.db, req.params.id as number);
+  const a = await getAttendee(ctx.db, req.params.id);
   if (!a) return manage ? TicketErrors.attendeeNotFound() : TicketErrors.attendeeNotAccessible();
   if (!manage && req.params.security_code !== a.securityCode) return TicketErrors.attendeeNotAccessible();
   return new RawBody('image/png', await qrPng(checkinLink(ctx, a)));
@@ -204,47 +214,41 @@ export const attendeeRouteDefs: RouteDef<AppContext>[] = [
   {
     path: '/attendees/{id}',
     endpoints: [
-      { methods: READABLE, args: { id: ID_ARG }, permission: allowAll, handler: getAttendeeHandler },
-      {
+      endpoint({ methods: READABLE, args: { id: ID_ARG }, permission: allowAll, handler: getAttendeeHandler }),
+      endpoint({
         methods: EDITABLE,
         args: { id: ID_ARG, check_in: { description: 'Check in value for the attendee.', type: 'boolean' } },
         permission: requireManage,
         handler: updateAttendeeHandler,
-      },
+      }),
     ],
   },
   {
     path: '/attendees',
     endpoints: [
-      {
+      endpoint({
         methods: READABLE,
         args: ATTENDEE_LIST_ARGS,
         permission: allowAll,
         handler: listAttendees,
-      },
-      {
+      }),
+      endpoint({
         methods: CREATABLE,
-        args: {
-          ticket_id: { description: 'The Ticket ID, where the attendee is registered.', type: 'integer', required: true, check: isTicketId },
-          full_name: { description: 'Full name of the attendee.', type: 'string', required: true },
-          email: emailArg('Email of the attendeee.', true),
-          attendee_status: { description: 'Order Status for the attendee.', type: 'string' },
-          check_in: { description: 'Check in value for the attendee.', type: 'boolean' },
-        },
+        args: CREATE_ARGS,
         permission: requireManage,
         handler: createAttendeeHandler,
-      },
+      }),
     ],
   },
   {
     path: '/attendees/{id}/qr',
     endpoints: [
-      {
+      endpoint({
         methods: READABLE,
         args: { id: ID_ARG, security_code: { description: "The attendee's security code (from the ticket e-mail); not needed with manage access.", type: 'string' } },
         permission: allowAll,
         handler: attendeeQrHandler,
-      },
+      }),
     ],
   },
 ];

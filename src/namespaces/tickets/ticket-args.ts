@@ -5,10 +5,11 @@
  * `is_time` dates, `is_string`, `is_numeric`, `is_email`. Checks that need the database (an ID names a
  * post, a ticket) are attached with `withChecks` and run before the permission check, in WordPress's order.
  */
-import { validateValue } from '../../rest/args.js';
+import { validateValue } from '../../rest/schema.js';
 import { sanitizeTextField } from '../../rest/wp-sanitize.js';
 import { absint, isPhpNumeric } from '../../rest/php-query.js';
 import type { ArgCheck as RestArgCheck, ArgSchema } from '../../rest/route.js';
+import type { TypedArg } from '../../rest/typed.js';
 import type { AppContext } from '../../app-context.js';
 import { listToArray, parseUtcTime, positiveInt, positiveIntList } from './common.js';
 import { existingPostIds, postTypes } from './posts.repo.js';
@@ -18,19 +19,19 @@ import { TICKET_TYPES } from './providers.js';
 export const LIST_ARGS = new WeakMap<ArgSchema, 'string' | 'integer'>();
 
 /** An integer passed through `absint` only: declared bounds are shown, not enforced. */
-export function absintArg(description: string, defaults: { default?: number; minimum?: number; maximum?: number } = {}): ArgSchema {
+export function absintArg(description: string, defaults: { default?: number; minimum?: number; maximum?: number } = {}): TypedArg<number> {
   return { description, type: 'integer', ...defaults, sanitize: (v) => absint(v) };
 }
 
 /** A CSV list or array of strings (`list_to_array`). */
-export function csvArg(description: string, items: 'string' | 'integer' = 'string', extra: Partial<ArgSchema> = {}): ArgSchema {
+export function csvArg(description: string, items: 'string' | 'integer' = 'string', extra: Partial<ArgSchema> = {}): TypedArg<string[]> {
   const arg: ArgSchema = { description, ...extra, sanitize: (v) => listToArray(v) };
   LIST_ARGS.set(arg, items);
   return arg;
 }
 
 /** A CSV list or array of positive integers (`is_positive_int_list`). */
-export function idListArg(description: string, check?: ArgCheck): ArgSchema {
+export function idListArg(description: string, check?: ArgCheck): TypedArg<number[]> {
   const arg: ArgSchema = {
     description,
     ...(check ? { check } : {}),
@@ -42,12 +43,12 @@ export function idListArg(description: string, check?: ArgCheck): ArgSchema {
 }
 
 /** A string checked by `is_string` (scalars pass, arrays fail), cleaned by `sanitize_text_field`. */
-export function stringArg(description: string, extra: Partial<ArgSchema> = {}): ArgSchema {
+export function stringArg(description: string, extra: Partial<ArgSchema> = {}): TypedArg<string> {
   return { description, type: 'string', ...extra, validate: (v) => typeof v === 'string' || typeof v === 'number', sanitize: (v) => sanitizeTextField(v) };
 }
 
 /** A UTC date or timestamp (`is_time`), sanitised to UTC `YYYY-MM-DD HH:MM:SS`. */
-export function timeArg(description: string): ArgSchema {
+export function timeArg(description: string): TypedArg<string> {
   return {
     description,
     type: 'string',
@@ -57,17 +58,23 @@ export function timeArg(description: string): ArgSchema {
 }
 
 /** A positive integer (`is_positive_int`). */
-export function positiveIntArg(description: string, required = false): ArgSchema {
+export function positiveIntArg(description: string, required: true): TypedArg<number> & { required: true };
+export function positiveIntArg(description: string, required?: boolean): TypedArg<number>;
+export function positiveIntArg(description: string, required = false): TypedArg<number> {
   return { description, type: 'integer', ...(required ? { required: true } : {}), validate: (v) => positiveInt(v) !== undefined, sanitize: (v) => positiveInt(v) };
 }
 
 /** A numeric string (`is_numeric`), kept as a string. */
-export function numericStringArg(description: string, required = false): ArgSchema {
+export function numericStringArg(description: string, required: true): TypedArg<string> & { required: true };
+export function numericStringArg(description: string, required?: boolean): TypedArg<string>;
+export function numericStringArg(description: string, required = false): TypedArg<string> {
   return { description, type: 'string', ...(required ? { required: true } : {}), validate: (v) => (typeof v === 'string' || typeof v === 'number') && isPhpNumeric(v), sanitize: (v) => String(v) };
 }
 
 /** An e-mail address (`is_email`). */
-export function emailArg(description: string, required = false): ArgSchema {
+export function emailArg(description: string, required: true): TypedArg<string> & { required: true };
+export function emailArg(description: string, required?: boolean): TypedArg<string>;
+export function emailArg(description: string, required = false): TypedArg<string> {
   return {
     description,
     type: 'string',

@@ -9,6 +9,7 @@ import type { AppContext } from '../../app-context.js';
 import { getPost } from '../../content/posts.js';
 import { sanitizeTextField } from '../../rest/wp-sanitize.js';
 import { allowAll } from '../../rest/permissions.js';
+import { defineArgs, endpoint, type TypedRequest } from '../../rest/typed.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, respond, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canEditTicketsOf, hasManageAccess } from './access.js';
 import { clampCount, listRestUrl } from './common.js';
@@ -32,11 +33,11 @@ import { ticketObjects } from './views.js';
 // Args
 // ---------------------------------------------------------------------------------------------
 
-const bool = (description: string): ArgSchema => ({ description, type: 'boolean' });
-const int = (description: string): ArgSchema => ({ description, type: 'integer' });
+const bool = (description: string) => ({ description, type: 'boolean' }) as const;
+const int = (description: string) => ({ description, type: 'integer' }) as const;
 
 /** `GET /tickets` filters, as the original declares them (spec defaults for order and orderby). */
-export const TICKET_LIST_ARGS: Record<string, ArgSchema> = {
+export const TICKET_LIST_ARGS = defineArgs({
   page: absintArg('The page of results to return; defaults to 1', { default: 1, minimum: 1 }),
   per_page: absintArg('How many tickets to return per results page; defaults to posts_per_page.', { default: 10, minimum: 1, maximum: 100 }),
   search: stringArg('Limit results to tickets containing the specified string in the title or description.'),
@@ -68,9 +69,10 @@ export const TICKET_LIST_ARGS: Record<string, ArgSchema> = {
   status: csvArg('Limit results to tickets that are in one of post statuses specified in the CSV list or array; defaults to publish.', 'string', { default: 'publish' }),
   currency: csvArg('Limit results to tickets priced in one of the 3-letter currency codes specified in the CSV list or array.'),
   attendee_information_available: bool('Limit results to tickets that provide attendees the possibility to fill in additional information or not; requires ET+.'),
-};
+});
 
-const ID_ARG: ArgSchema = positiveIntArg('The ticket post ID', true);
+const ID_ARG = positiveIntArg('The ticket post ID', true);
+type ById = TypedRequest<{ id: typeof ID_ARG }>;
 
 /** The block editor's ticket fields (ET `ticket_args`): strings defaulting to `""`. */
 function ticketField(description: string, fallback = ''): ArgSchema {
@@ -113,34 +115,34 @@ function between(req: RestRequest, min: string, max: string): [number, number] |
 }
 
 /** `GET /tickets`. */
-async function listTickets(req: RestRequest, ctx: AppContext) {
+async function listTickets(req: TypedRequest<typeof TICKET_LIST_ARGS>, ctx: AppContext) {
   const manage = await hasManageAccess(req, ctx);
   const p = req.params;
   const perPage = Math.min(100, Math.max(1, Number(p.per_page)));
   const page = clampCount(Math.max(1, Number(p.page)));
   const offset = req.has('offset') ? clampCount(Number(p.offset)) : 0;
   const q: TicketListQuery = {
-    orderby: p.orderby as TicketListQuery['orderby'],
-    order: p.order as TicketListQuery['order'],
+    orderby: p.orderby,
+    order: p.order,
     limit: perPage,
     offset: offset + (page - 1) * perPage,
     // Those with manage access see every status unless they ask; others published tickets of published posts.
-    postStatuses: req.has('post_status') ? statusList(p.post_status as string[]) : manage ? statusList(['any']) : ['publish'],
-    statuses: req.has('status') ? statusList(p.status as string[]) : manage ? statusList(['any']) : ['publish'],
+    postStatuses: p.post_status !== undefined && req.has('post_status') ? statusList(p.post_status) : manage ? statusList(['any']) : ['publish'],
+    statuses: p.status !== undefined && req.has('status') ? statusList(p.status) : manage ? statusList(['any']) : ['publish'],
   };
   if (req.has('search')) q.search = String(p.search);
-  if (req.has('include_post')) q.includePosts = p.include_post as number[];
-  if (req.has('exclude_post')) q.excludePosts = p.exclude_post as number[];
-  if (req.has('is_available')) q.isAvailable = p.is_available as boolean;
-  if (req.has('provider')) q.providers = providerFilter(p.provider as string[]);
-  if (req.has('after')) q.afterGmt = p.after as string;
-  if (req.has('before')) q.beforeGmt = p.before as string;
-  if (req.has('include')) q.include = p.include as number[];
-  if (req.has('exclude')) q.exclude = p.exclude as number[];
-  if (req.has('available_from')) q.availableFromGmt = p.available_from as string;
-  if (req.has('available_until')) q.availableUntilGmt = p.available_until as string;
-  if (req.has('currency')) q.currencies = (p.currency as string[]).map((c) => c.toUpperCase());
-  if (req.has('attendee_information_available')) q.attendeeInformation = p.attendee_information_available as boolean;
+  if (p.include_post !== undefined) q.includePosts = p.include_post;
+  if (p.exclude_post !== undefined) q.excludePosts = p.exclude_post;
+  if (p.is_available !== undefined) q.isAvailable = p.is_available;
+  if (p.provider !== undefined) q.providers = providerFilter(p.provider);
+  if (p.after !== undefined) q.afterGmt = p.after;
+  if (p.before !== undefined) q.beforeGmt = p.before;
+  if (p.include !== undefined) q.include = p.include;
+  if (p.exclude !== undefined) q.exclude = p.exclude;
+  if (p.available_from !== undefined) q.availableFromGmt = p.available_from;
+  if (p.available_until !== undefined) q.availableUntilGmt = p.available_until;
+  if (p.currency !== undefined) q.currencies = p.currency.map((c) => c.toUpperCase());
+  if (p.attendee_information_available !== undefined) q.attendeeInformation = p.attendee_information_available;
   if (manage) {
     const a = between(req, 'attendees_min', 'attendees_max');
     const c = between(req, 'checkedin_min', 'checkedin_max');
@@ -171,8 +173,8 @@ async function listTickets(req: RestRequest, ctx: AppContext) {
 }
 
 /** `GET /tickets/{id}`. */
-async function getTicketHandler(req: RestRequest, ctx: AppContext) {
-  const readable = await readableTicket(ctx.db, req.user, req.params.id as number);
+async function getTicketHandler(req: ById, ctx: AppContext) {
+  const readable = await readableTicket(ctx.db, req.user, req.params.id);
   if (!('ticket' in readable)) return readable;
   const [object] = await ticketObjects(ctx, req, [readable.ticket.id], { single: true, preloaded: new Map([[readable.ticket.id, readable.ticket]]) });
   return object;
@@ -207,8 +209,8 @@ async function createTicketHandler(req: RestRequest, ctx: AppContext) {
 }
 
 /** `POST|PUT|PATCH /tickets/{id}`: changes only the fields sent. */
-async function updateTicketHandler(req: RestRequest, ctx: AppContext) {
-  const ticketId = req.params.id as number;
+async function updateTicketHandler(req: ById, ctx: AppContext) {
+  const ticketId = req.params.id;
   const post = await editorAllowed(req, ctx, req.params.post_id, 'edit_ticket_nonce', ticketId);
   if (!post) return TicketErrors.forbidden();
   const readable = await readableTicket(ctx.db, req.user, ticketId);
@@ -222,8 +224,8 @@ async function updateTicketHandler(req: RestRequest, ctx: AppContext) {
 }
 
 /** `DELETE /tickets/{id}`: 202 with a bare `true`. */
-async function deleteTicketHandler(req: RestRequest, ctx: AppContext) {
-  const ticketId = req.params.id as number;
+async function deleteTicketHandler(req: ById, ctx: AppContext) {
+  const ticketId = req.params.id;
   const readable = await readableTicket(ctx.db, req.user, ticketId);
   if (!('ticket' in readable)) return readable;
   const post = await editorAllowed(req, ctx, req.params.post_id, 'remove_ticket_nonce', ticketId);
@@ -237,8 +239,8 @@ export const ticketRouteDefs: RouteDef<AppContext>[] = [
   {
     path: '/tickets/{id}',
     endpoints: [
-      { methods: READABLE, args: { id: ID_ARG }, permission: allowAll, handler: getTicketHandler },
-      {
+      endpoint({ methods: READABLE, args: { id: ID_ARG }, permission: allowAll, handler: getTicketHandler }),
+      endpoint({
         methods: EDITABLE,
         args: {
           id: ID_ARG,
@@ -248,8 +250,8 @@ export const ticketRouteDefs: RouteDef<AppContext>[] = [
         },
         permission: allowAll,
         handler: updateTicketHandler,
-      },
-      {
+      }),
+      endpoint({
         methods: DELETABLE,
         args: {
           id: ID_ARG,
@@ -258,14 +260,14 @@ export const ticketRouteDefs: RouteDef<AppContext>[] = [
         },
         permission: allowAll,
         handler: deleteTicketHandler,
-      },
+      }),
     ],
   },
   {
     path: '/tickets',
     endpoints: [
-      { methods: READABLE, args: TICKET_LIST_ARGS, permission: allowAll, handler: listTickets },
-      { methods: CREATABLE, args: { description: TICKET_FIELD_ARGS.description! }, permission: allowAll, handler: createTicketHandler },
+      endpoint({ methods: READABLE, args: TICKET_LIST_ARGS, permission: allowAll, handler: listTickets }),
+      endpoint({ methods: CREATABLE, args: { description: TICKET_FIELD_ARGS.description! }, permission: allowAll, handler: createTicketHandler }),
     ],
   },
 ];

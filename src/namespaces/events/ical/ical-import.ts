@@ -21,7 +21,7 @@ import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../../app-context.js';
 import { DB_FORMAT, normaliseZone, siteTimeZone, siteTimeZoneSetting, toDbDate } from '../../../content/posts.js';
-import { RemoteRequestError, safeHttpGet } from '../../../remote/oembed-client.js';
+import { RemoteRequestError, safeHttpGet } from '../../../remote/http.js';
 import { isRestError } from '../../../rest/errors.js';
 import type { RestUser } from '../../../rest/route.js';
 import { getEventsByIds, saveEvent, type EventInput } from '../index.js';
