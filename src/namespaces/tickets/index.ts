@@ -9,7 +9,7 @@ import { defineRoutes } from '../../rest/route.js';
 import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
-import { PROVIDERS } from './providers.js';
+import { DEFAULT_PROVIDER_OPTION, DEFAULT_PROVIDER_SLUG, PROVIDERS } from './providers.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
@@ -25,6 +25,9 @@ export const ticketsArea = defineArea({
     { type: p.orderType, label: `${p.slug} orders`, public: false },
   ]),
   capabilities: { administrator: ['tribe_manage_attendees'] },
+  settings: {
+    [DEFAULT_PROVIDER_OPTION]: { default: DEFAULT_PROVIDER_SLUG, description: 'Provider of tickets created without one (`rsvp` or `tribe-commerce`).' },
+  },
   // The `ticketed` filter, the ticket fields of event objects and check-in key access.
   contributes: ticketEventContributions,
 });
@@ -36,3 +39,4 @@ export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './or
 export { getOrder } from './orders.repo.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { CURRENCY_OPTION } from './money.js';
+export { DEFAULT_PROVIDER_OPTION } from './providers.js';
