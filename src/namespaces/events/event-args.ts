@@ -285,7 +285,7 @@ export function termArchiveArgs(hierarchical: boolean): ArgSchemas {
   if (hierarchical) args.parent = { description: 'Limit result set to terms assigned to a specific parent.', type: 'integer' };
   args.post = { description: 'Limit result set to terms assigned to a specific post.', type: 'integer' };
   args.event = { description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter).', type: 'integer' };
-  args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'string' };
+  args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'string', validate: isNonEmptyString };
   return args;
 }
 
@@ -298,8 +298,9 @@ export function termReadArgs(kind: 'category' | 'tag'): ArgSchemas {
 export function termWriteArgs(kind: 'category' | 'tag', create: boolean): ArgSchemas {
   const args: ArgSchemas = {
     name: { type: 'string', description: `The event ${kind} term name`, ...(create ? { required: true } : {}), validate: isNonEmptyString },
-    description: { type: 'string', description: `The event ${kind} term description`, validate: isStringValue },
-    slug: { type: 'string', description: `The event ${kind} term slug`, validate: isStringValue },
+    // Sent on create, they must say something (an empty one is refused, not stored).
+    description: { type: 'string', description: `The event ${kind} term description`, validate: create ? isNonEmptyString : isStringValue },
+    slug: { type: 'string', description: `The event ${kind} term slug`, validate: create ? isNonEmptyString : isStringValue },
   };
   if (kind === 'category') args.parent = { type: 'integer', description: 'The event category term parent term ID' };
   return args;

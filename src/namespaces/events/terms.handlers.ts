@@ -9,7 +9,7 @@ import { createTerm, deleteTerm, getTerm, getTermsByIds, TermExistsError, update
 import { parseIdList, parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
-import { can, CATEGORY_TAXONOMY, EVENT_TYPE } from './caps.js';
+import { can, canTerms, CATEGORY_TAXONOMY, EVENT_TYPE, type TermCapability } from './caps.js';
 import { checked, checkEventParam, type Check } from './checks.js';
 import { eventError, invalidParam } from './errors.js';
 import { pageSize } from './events.handlers.js';
@@ -34,23 +34,40 @@ function termListCheck(taxonomy: string, param: 'include' | 'exclude'): Check {
   };
 }
 
-/** Writes need the era's "edit events" capability (contributors included). */
-function canEditTerms(req: RestRequest): boolean {
-  return can(req.user, EVENT_TYPE, 'edit');
+/** `parent` filter: 0 or an existing term of the taxonomy. */
+function termParentCheck(taxonomy: string): Check {
+  return async (req, ctx, failures) => {
+    if (!req.has('parent')) return;
+    const id = Number(req.params.parent);
+    if (id !== 0 && !(await getTerm(ctx.db, taxonomy, id))) failures.parent = undefined;
+  };
+}
+
+/**
+ * Writes need "edit events" (the era's rule) and the taxonomy's term capability (the newer rule), so
+ * editors and up: contributors may assign terms to their events but not create or change them.
+ */
+function canWriteTerms(req: RestRequest, taxonomy: string, capability: TermCapability): boolean {
+  return can(req.user, EVENT_TYPE, 'edit') && canTerms(req.user, taxonomy, capability);
 }
 
 export function canListTerms(taxonomy: string): Permission<AppContext> {
-  return checked([termListCheck(taxonomy, 'include'), termListCheck(taxonomy, 'exclude'), checkEventParam('post'), checkEventParam('event')], () => true);
+  return checked(
+    [termListCheck(taxonomy, 'include'), termListCheck(taxonomy, 'exclude'), termParentCheck(taxonomy), checkEventParam('post'), checkEventParam('event')],
+    () => true,
+  );
 }
 
 export function canReadTerm(taxonomy: string): Permission<AppContext> {
   return checked([termIdCheck(taxonomy)], () => true);
 }
 
-export const canCreateTerm: Permission<AppContext> = (req) => canEditTerms(req);
+export function canCreateTerm(taxonomy: string): Permission<AppContext> {
+  return (req) => canWriteTerms(req, taxonomy, 'manage_terms');
+}
 
-export function canChangeTerm(taxonomy: string): Permission<AppContext> {
-  return checked([termIdCheck(taxonomy)], (req) => canEditTerms(req));
+export function canChangeTerm(taxonomy: string, capability: 'edit_terms' | 'delete_terms'): Permission<AppContext> {
+  return checked([termIdCheck(taxonomy)], (req) => canWriteTerms(req, taxonomy, capability));
 }
 
 async function resolveParent(ctx: AppContext, taxonomy: string, req: RestRequest): Promise<number | undefined> {
@@ -156,7 +173,8 @@ export function listTermsHandler(taxonomy: string) {
     const direction = String(p.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
     const rows = await q
       .selectAll('t')
-      .orderBy(`t.${column}` as 't.name', direction)
+      // Case-insensitive, as the originals' collation (utf8mb4_unicode_ci) sorts names.
+      .orderBy(column === 'name' || column === 'description' ? sql`lower(${sql.ref(`t.${column}`)})` : sql.ref(`t.${column}`), direction)
       .orderBy('t.id', direction)
       .limit(perPage)
       .offset((page - 1) * perPage)

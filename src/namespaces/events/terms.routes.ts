@@ -23,7 +23,7 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: termArchiveArgs(kind === 'category'), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
-        { methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm, handler: createTermHandler(taxonomy) },
+        { methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm(taxonomy), handler: createTermHandler(taxonomy) },
       ],
     },
     {
@@ -31,8 +31,8 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: termReadArgs(kind), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
-        { methods: EDITABLE, allowBatch: true, args: { ...termReadArgs(kind), ...termWriteArgs(kind, false) }, permission: canChangeTerm(taxonomy), handler: updateTermHandler(taxonomy) },
-        { methods: DELETABLE, allowBatch: true, args: termReadArgs(kind), permission: canChangeTerm(taxonomy), handler: deleteTermHandler(taxonomy) },
+        { methods: EDITABLE, allowBatch: true, args: { ...termReadArgs(kind), ...termWriteArgs(kind, false) }, permission: canChangeTerm(taxonomy, 'edit_terms'), handler: updateTermHandler(taxonomy) },
+        { methods: DELETABLE, allowBatch: true, args: termReadArgs(kind), permission: canChangeTerm(taxonomy, 'delete_terms'), handler: deleteTermHandler(taxonomy) },
       ],
     },
   ];
