@@ -391,6 +391,22 @@ function fullYear(text: string): number {
  * `3 days ago`, `next friday`, `last month`, `first day of next month`). Text without a zone is read in
  * `zone`. Returns the moment in `zone`, or undefined when the text is not a date.
  */
+/**
+ * A wall time that occurs twice (the autumn repeated hour) at its first occurrence, as PHP resolves
+ * it; Luxon picks the second. Other times are returned unchanged.
+ */
+export function firstOccurrence<T extends DateTime>(dt: T): T {
+  if (!dt.isValid || dt.zone.type === 'fixed') return dt;
+  const ts = dt.toMillis();
+  const wall = ts + dt.offset * 60_000;
+  let first = ts;
+  for (const offset of [dt.zone.offset(ts - 86_400_000), dt.zone.offset(ts + 86_400_000)]) {
+    const candidate = wall - offset * 60_000;
+    if (candidate < first && dt.zone.offset(candidate) === offset) first = candidate;
+  }
+  return first === ts ? dt : (DateTime.fromMillis(first, { zone: dt.zone }) as T);
+}
+
 export function parseDateTime(input: unknown, zone: string, now: Date): DateTime | undefined {
   const z = normaliseZone(zone) ?? 'UTC';
   if (typeof input === 'number') return Number.isFinite(input) ? DateTime.fromSeconds(Math.trunc(input), { zone: z }) : undefined;
@@ -413,7 +429,7 @@ export function parseDateTime(input: unknown, zone: string, now: Date): DateTime
     };
     const dt = offset !== undefined
       ? DateTime.fromObject(fields, { zone: FixedOffsetZone.instance(offset) }).setZone(z)
-      : DateTime.fromObject(fields, { zone: z });
+      : firstOccurrence(DateTime.fromObject(fields, { zone: z }));
     return dt.isValid && dt.day === fields.day ? dt : undefined;
   }
 
@@ -428,7 +444,7 @@ export function parseDateTime(input: unknown, zone: string, now: Date): DateTime
     dt = candidate;
   }
   if (parts.resetTime || parts.date) dt = dt.startOf('day');
-  if (parts.time) dt = dt.set({ hour: parts.time.h, minute: parts.time.mi, second: parts.time.s, millisecond: 0 });
+  if (parts.time) dt = firstOccurrence(dt.set({ hour: parts.time.h, minute: parts.time.mi, second: parts.time.s, millisecond: 0 }));
   if (Object.keys(parts.rel).length > 0) dt = dt.plus(parts.rel);
   if (parts.dayOf) dt = parts.dayOf === 'first' ? dt.startOf('month') : dt.endOf('month').startOf('day');
   if (parts.weekday) {

@@ -15,6 +15,7 @@ import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from './caps.js';
 import { invalidParams } from './errors.js';
 import { existingEventIds } from './events.repo.js';
 import { existingLinkedIds, type LinkedKind } from './linked.repo.js';
+import { attachmentByUrl } from './post-write.js';
 import { linkedRefs, termRefs } from './validators.js';
 
 type Failures = Record<string, string | undefined>;
@@ -78,7 +79,10 @@ export const checkAuthor: Check = async (req, ctx, failures) => {
   if (!Number.isInteger(id) || id <= 0 || !(await userExists(ctx, id))) failures.author = undefined;
 };
 
-/** `image` given as an ID must be an image attachment. */
+/**
+ * `image` must be an image attachment: by ID, or by URL when the URL is one of this site's media (the
+ * original side-loads other URLs into its media library; there is no media library to load into here).
+ */
 export const checkImage: Check = async (req, ctx, failures) => {
   if (!req.has('image')) return;
   const v = req.params.image;
@@ -86,6 +90,8 @@ export const checkImage: Check = async (req, ctx, failures) => {
     if (Number(v) === 0) return;
     const row = await ctx.db.selectFrom('posts').select('id').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
     if (!row) failures.image = undefined;
+  } else if (typeof v === 'string' && v.trim() !== '' && !(await attachmentByUrl(ctx.db, v))) {
+    failures.image = undefined;
   }
 };
 

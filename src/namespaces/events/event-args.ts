@@ -10,7 +10,7 @@ import { parseIdList, parseList, phpIntval } from '../../rest/php-query.js';
 import type { ArgSchema, ArgSchemas, RestRequest } from '../../rest/route.js';
 import { can, type CalendarPostType } from './caps.js';
 import {
-  checkOrganizerFields, checkVenueFields, isImage, isNonEmptyString, isPositiveInt, isPositiveIntList, isPostStatus, isStringValue,
+  checkOrganizerFields, checkVenueFields, isEventPathId, isImage, isNonEmptyString, isPositiveInt, isPositiveIntList, isPostStatus, isStringValue,
   isTime, isTimezoneOrEmpty, isUrlOrEmpty, linkedRefs, termRefs,
 } from './validators.js';
 
@@ -117,7 +117,7 @@ export function eventArchiveArgs(): ArgSchemas {
 /** `id` (+ `password`) of GET/DELETE /events/{id}. */
 export function eventReadArgs(): ArgSchemas {
   return {
-    id: { type: 'integer', description: 'the event post ID', required: true, validate: isPositiveInt },
+    id: { type: 'integer', description: 'the event post ID', required: true, validate: isEventPathId },
     password: { type: 'string', description: 'The event password, required to read a password-protected event' },
   };
 }

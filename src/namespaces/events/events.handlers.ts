@@ -14,13 +14,13 @@ import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from './caps.js';
 import { checked, EVENT_LIST_CHECKS, EVENT_WRITE_CHECKS, perRequest, type Check } from './checks.js';
 import { eventError, EVENT_MESSAGES, invalidParam } from './errors.js';
-import { countEvents, findEventIdBySlug, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
+import { countEvents, findEventIdBySlug, withChildTerms, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
 import {
   assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, publishDueEvents, reloadEvent, saveEvent,
   trashEvent,
 } from './events.service.js';
 import { EVENTS_NAMESPACE } from './linked.present.js';
-import { isTruthy } from './validators.js';
+import { isTruthy, MAX_POST_ID } from './validators.js';
 
 /** Largest page the archives serve; larger `per_page` values are clamped (not refused). */
 export const MAX_PER_PAGE = 50;
@@ -41,7 +41,7 @@ function loadTarget(req: RestRequest, ctx: AppContext): Promise<EventRecord | un
   return perRequest(req, 'event-target', async () => {
     const slug = req.urlParams.slug;
     const id = slug !== undefined ? await findEventIdBySlug(ctx.db, slug) : Number(req.params.id);
-    return id !== undefined && Number.isInteger(id) && id > 0 ? getEvent(ctx.db, id) : undefined;
+    return id !== undefined && Number.isInteger(id) && id > 0 && id <= MAX_POST_ID ? getEvent(ctx.db, id) : undefined;
   });
 }
 
@@ -56,7 +56,7 @@ const targetCheck: Check = async (req, ctx, failures) => {
     return;
   }
   const id = Number(req.params.id);
-  const other = Number.isInteger(id) && id > 0 ? await getPost(ctx.db, id) : undefined;
+  const other = Number.isInteger(id) && id > 0 && id <= MAX_POST_ID ? await getPost(ctx.db, id) : undefined;
   if (other) failures.id = undefined;
   else return eventError('rest-event-not-found', undefined, EVENT_MESSAGES.notFound(req.params.id));
 };
@@ -196,7 +196,8 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
 
   // ---- Other filters.
   if (req.has('search')) filter.search = searchTerms(String(p.search));
-  if (req.has('categories')) filter.categoryIds = (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, parseList(p.categories))).ids;
+  // A category also selects its child categories, as the original's taxonomy query (include_children).
+  if (req.has('categories')) filter.categoryIds = await withChildTerms(ctx.db, (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, parseList(p.categories))).ids);
   if (req.has('tags')) filter.tagIds = (await resolveTermRefs(ctx.db, TAG_TAXONOMY, parseList(p.tags))).ids;
   if (req.has('venue')) filter.venueIds = parseIdList(p.venue);
   if (req.has('organizer')) filter.organizerIds = parseIdList(p.organizer);

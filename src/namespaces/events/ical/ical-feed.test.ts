@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test-support/harness.js';
+import { insertAttachment } from '../fixtures.case.js';
 import { seedEvents } from '../index.js';
 import { buildIcalFeed, buildVtimezone, decodeEntities, offsetTransitions, plainText, type FeedEvent } from './ical-feed.js';
 
@@ -151,6 +152,7 @@ describe.each(DIALECTS)('iCalendar feed pages on %s', (engine) => {
     t = await startTestApp(engine, {}, { now: () => NOW });
     await t.ctx.options.set('blogname', 'Leeds Events');
     await t.ctx.options.set('timezone_string', 'Europe/London');
+    await insertAttachment(t, 'https://example.test/img/jazz.jpg');
     const fixture: [string, Json][] = [
       ['jazz', {
         title: 'Jazz & Blues Night', description: '<p>Bring <strong>friends</strong> &amp; family.</p>', timezone: 'America/New_York',
