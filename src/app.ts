@@ -9,7 +9,7 @@ import multipart from '@fastify/multipart';
 import { pino, type Logger } from 'pino';
 import type { AppContext } from './app-context.js';
 import { siteUrls, type Config } from './config.js';
-import { Options } from './content/options.js';
+import { Options, SITE_DEFAULTS } from './content/options.js';
 import { createMailer, type Mailer } from './remote/mailer.js';
 import { createAuthenticator } from './auth/index.js';
 import { applicationPasswordsAvailable } from './auth/availability.js';
@@ -52,14 +52,14 @@ const SITE_HEAD = ['blogname', 'blogdescription', 'gmt_offset', 'timezone_string
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, db } = options;
   const log = options.logger ?? pino({ level: config.logLevel });
-  const urls = siteUrls(config);
   const areas = new Areas(allAreas(), config.disabledAreas);
+  const urls = siteUrls(config, areas.postTypes);
   const ctx: AppContext = {
     db,
     config,
     urls,
     log,
-    options: new Options(db),
+    options: new Options(db, { ...SITE_DEFAULTS, ...areas.settingDefaults() }),
     mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom),
     now: options.now ?? (() => new Date()),
     areas,

@@ -98,6 +98,16 @@ export class Areas {
     return (this.#extensions.get(point) ?? []) as ExtensionPoints[K][];
   }
 
+  /** Defaults of every area's settings (declared whether or not the area is on). */
+  settingDefaults(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const def of this.all) for (const [name, setting] of Object.entries(def.settings ?? {})) {
+      if (name in out) throw new Error(`setting ${name} is declared twice (area ${def.id})`);
+      out[name] = setting.default;
+    }
+    return out;
+  }
+
   /** Capabilities the enabled areas add to `role`. */
   roleCapabilities(role: string): string[] {
     return this.enabled().flatMap((d) => [...(d.capabilities?.[role] ?? [])]);

@@ -109,10 +109,36 @@ export interface SiteUrls {
   admin: string;
   /** Absolute URL of a REST route (`/ns/v1/x`). */
   rest(route: string, query?: Record<string, string | number>): string;
+  /**
+   * The public URL of a post (`get_permalink`): `/<type base>/<slug>/` for published posts of a type
+   * with a URL base, `?post_type=<type>&p=<id>` for drafts, `?p=<id>` for types without one.
+   */
+  permalink(post: PermalinkTarget): string;
 }
 
-/** URLs derived from a configuration. */
-export function siteUrls(config: Pick<Config, 'baseUrl' | 'apiPath' | 'adminPath'>): SiteUrls {
+/** The identity of a post, enough to build its permalink (no status: published). */
+export interface PermalinkTarget {
+  id: number;
+  type: string;
+  slug: string;
+  status?: string;
+}
+
+const DRAFT_LIKE = new Set(['draft', 'pending', 'auto-draft', 'future']);
+
+/** Characters a slug may keep unencoded in a path segment; `%` stays so stored percent-encoded slugs are not encoded twice. */
+const SEGMENT_UNSAFE = /[^A-Za-z0-9\-._~%!$&'()*+,;=:@]/gu;
+
+/** Encodes what a path segment may not hold. */
+export function pathSegment(text: string): string {
+  return text.replace(SEGMENT_UNSAFE, (c) => encodeURIComponent(c));
+}
+
+/**
+ * URLs derived from a configuration and the declared post types (`permalinkBase` by type; without
+ * them every post has a plain `?p=` link).
+ */
+export function siteUrls(config: Pick<Config, 'baseUrl' | 'apiPath' | 'adminPath'>, postTypes?: { get(type: string): { permalinkBase?: string } | undefined }): SiteUrls {
   const apiRoot = `${config.baseUrl}${config.apiPath}/`;
   return {
     home: config.baseUrl,
@@ -122,6 +148,13 @@ export function siteUrls(config: Pick<Config, 'baseUrl' | 'apiPath' | 'adminPath
       const url = apiRoot + route.replace(/^\/+/, '');
       if (!query || Object.keys(query).length === 0) return url;
       return `${url}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
+    },
+    permalink(post) {
+      const home = config.baseUrl;
+      if (post.status !== undefined && (DRAFT_LIKE.has(post.status) || post.slug === '')) return `${home}/?post_type=${post.type}&p=${post.id}`;
+      const base = postTypes?.get(post.type)?.permalinkBase;
+      if (base === undefined || post.slug === '') return `${home}/?p=${post.id}`;
+      return `${home}/${base}/${pathSegment(post.slug)}/`;
     },
   };
 }

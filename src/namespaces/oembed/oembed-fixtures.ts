@@ -68,7 +68,7 @@ export function fixtureContext(db: Db, environment: 'local' | 'production' = 'lo
   return {
     db,
     config,
-    urls: siteUrls(config),
+    urls: siteUrls(config, areas.postTypes),
     log: pino({ level: 'silent' }),
     options: new Options(db),
     mailer: { configured: false, send: () => Promise.reject(new Error('no mail in tests')), close: () => {} },
