@@ -74,13 +74,25 @@ const seedCommand: CommandExtension = {
   },
 };
 
+/** A `--from`/`--until` date (`YYYY-MM-DD` or an ISO date-time, UTC unless it says otherwise). */
+function windowDate(value: string | boolean | undefined, name: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const text = typeof value === 'string' ? value.trim() : '';
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : new Date(text);
+  if (text === '' || Number.isNaN(date.getTime())) throw new Error(`--${name} needs a date (YYYY-MM-DD), not ${JSON.stringify(value)}`);
+  return date;
+}
+
 /** `import ics FILE|URL`: events from an iCalendar file, matched by UID. */
 const importCommand: CommandExtension = {
   name: 'import',
-  usage: `${'import ics FILE|URL'.padEnd(30)}create or update events from an iCalendar file or URL (by UID)\n      [--user LOGIN] [--json]`,
+  usage: `${'import ics FILE|URL'.padEnd(30)}create or update events from an iCalendar file or URL (by UID)\n      [--user LOGIN] [--from DATE] [--until DATE] [--json]   (recurring series are expanded from..until; default a year either side of today)`,
   async run({ values, args, withApp, print }) {
     const [kind, source] = args;
     if (kind !== 'ics' || !source) throw new Error('usage: eventsuite import ics FILE|URL');
+    const from = windowDate(values.from, 'from');
+    const until = windowDate(values.until, 'until');
+    if (from && until && from > until) throw new Error('--from must not be after --until');
     return withApp(async (app) => {
       let user;
       if (typeof values.user === 'string' && values.user !== '') {
@@ -89,7 +101,12 @@ const importCommand: CommandExtension = {
       }
       const bar = progressBar('events');
       try {
-        const result = await importIcs(app.ctx, source, { ...(user ? { user } : {}), onProgress: (done, total) => bar.update(done, total) });
+        const result = await importIcs(app.ctx, source, {
+          ...(user ? { user } : {}),
+          ...(from ? { from } : {}),
+          ...(until ? { until } : {}),
+          onProgress: (done, total) => bar.update(done, total),
+        });
         bar.stop();
         const lines = [`imported ${source}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.skipped.length} skipped`];
         for (const s of result.skipped) lines.push(`  skipped ${s.uid || '(no UID)'}: ${s.reason}`);

@@ -48,8 +48,9 @@ export async function attachmentByUrl(db: Db, url: string): Promise<{ url: strin
 }
 
 /**
- * A featured image from an attachment ID or the URL of an attachment: the URL to store and the
- * attachment ID. Undefined when neither names an image attachment. `""` removes the image.
+ * A featured image from an attachment ID or a URL: the URL to store and the attachment ID (0 for a
+ * URL that is none of this site's media, which only the importer may store: the REST routes refuse
+ * those). Undefined when the ID is not an image attachment. `""` removes the image.
  */
 export async function resolveImage(db: Db, value: unknown): Promise<{ url: string; id: number } | undefined> {
   if (value === '' || value === 0 || value === '0' || value === false) return { url: '', id: 0 };
@@ -57,7 +58,7 @@ export async function resolveImage(db: Db, value: unknown): Promise<{ url: strin
     const row = await db.selectFrom('posts').select(['id', 'image_url']).where('id', '=', Number(value)).where('type', '=', 'attachment').executeTakeFirst();
     return row && row.image_url ? { url: row.image_url, id: Number(row.id) } : undefined;
   }
-  return typeof value === 'string' ? attachmentByUrl(db, value) : undefined;
+  return typeof value === 'string' ? ((await attachmentByUrl(db, value)) ?? { url: value.trim(), id: 0 }) : undefined;
 }
 
 /** True for the unique-slug violation of `posts` (either engine). */

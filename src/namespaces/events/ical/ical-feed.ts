@@ -275,9 +275,8 @@ function buildVevent(ev: FeedEvent, calendar: FeedCalendar, host: string, stamp:
   comp.addPropertyWithValue('dtstamp', stamp);
   addUtc(comp, 'created', ev.date_utc);
   addUtc(comp, 'last-modified', ev.modified_utc);
-  const startEpoch = Math.floor(utcMillis(ev.utc_start_date) / 1000);
-  const endEpoch = Math.floor(utcMillis(ev.utc_end_date) / 1000);
-  comp.addPropertyWithValue('uid', `${ev.id}-${startEpoch}-${endEpoch}@${host}`);
+  // The event's identity only (not its times), so a rescheduled event updates in subscribers' calendars.
+  comp.addPropertyWithValue('uid', `${ev.id}@${host}`);
   comp.addPropertyWithValue('summary', plainText(ev.title));
   const description = plainText(ev.description ?? '');
   if (description !== '') comp.addPropertyWithValue('description', description);
