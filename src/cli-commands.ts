@@ -8,8 +8,9 @@ import type { App } from './app.js';
 import type { Config } from './config.js';
 import { findUserByLogin } from './auth/index.js';
 import { seedEvents } from './namespaces/events/index.js';
-import { importIcs } from './namespaces/events/ical/index.js';
+import { IMPORT_USAGE, runImportCommand } from './namespaces/event-import/index.js';
 import { generateCheckinApiKey, setCheckinApiKey } from './namespaces/tickets/index.js';
+import { createSignupForm } from './namespaces/mailing-list/index.js';
 
 export interface CommandInput {
   config: Config;
@@ -74,25 +75,11 @@ const seedCommand: CommandExtension = {
   },
 };
 
-/** A `--from`/`--until` date (`YYYY-MM-DD` or an ISO date-time, UTC unless it says otherwise). */
-function windowDate(value: string | boolean | undefined, name: string): Date | undefined {
-  if (value === undefined) return undefined;
-  const text = typeof value === 'string' ? value.trim() : '';
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : new Date(text);
-  if (text === '' || Number.isNaN(date.getTime())) throw new Error(`--${name} needs a date (YYYY-MM-DD), not ${JSON.stringify(value)}`);
-  return date;
-}
-
-/** `import ics FILE|URL`: events from an iCalendar file, matched by UID. */
+/** `import …`: one-off imports and import records (see `namespaces/event-import/cli.ts`). */
 const importCommand: CommandExtension = {
   name: 'import',
-  usage: `${'import ics FILE|URL'.padEnd(30)}create or update events from an iCalendar file or URL (by UID)\n      [--user LOGIN] [--from DATE] [--until DATE] [--json]   (recurring series are expanded from..until; default a year either side of today)`,
+  usage: IMPORT_USAGE,
   async run({ values, args, withApp, print }) {
-    const [kind, source] = args;
-    if (kind !== 'ics' || !source) throw new Error('usage: eventsuite import ics FILE|URL');
-    const from = windowDate(values.from, 'from');
-    const until = windowDate(values.until, 'until');
-    if (from && until && from > until) throw new Error('--from must not be after --until');
     return withApp(async (app) => {
       let user;
       if (typeof values.user === 'string' && values.user !== '') {
@@ -101,17 +88,14 @@ const importCommand: CommandExtension = {
       }
       const bar = progressBar('events');
       try {
-        const result = await importIcs(app.ctx, source, {
-          ...(user ? { user } : {}),
-          ...(from ? { from } : {}),
-          ...(until ? { until } : {}),
-          onProgress: (done, total) => bar.update(done, total),
+        return await runImportCommand({
+          ctx: app.ctx, args, values, ...(user ? { user } : {}),
+          progress: (done, total) => bar.update(done, total),
+          print: (data, human) => {
+            bar.stop();
+            print(data, human);
+          },
         });
-        bar.stop();
-        const lines = [`imported ${source}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.skipped.length} skipped`];
-        for (const s of result.skipped) lines.push(`  skipped ${s.uid || '(no UID)'}: ${s.reason}`);
-        print({ ...result }, lines.join('\n'));
-        return 0;
       } finally {
         bar.stop();
       }
@@ -137,4 +121,22 @@ const checkinKeyCommand: CommandExtension = {
   },
 };
 
-export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand];
+/** `mailinglist form create --name NAME --list ID[,ID…]`: a sign-up form for `POST /mailinglist/v1/form`. */
+const mailinglistCommand: CommandExtension = {
+  name: 'mailinglist',
+  usage: `${'mailinglist form create'.padEnd(30)}create a sign-up form: --name NAME --list ID[,ID…] [--json]`,
+  async run({ args, values, withApp, print }) {
+    const [kind, action] = args;
+    if (kind !== 'form' || action !== 'create') throw new Error('usage: eventsuite mailinglist form create --name NAME --list ID[,ID…]');
+    const name = typeof values.name === 'string' ? values.name.trim() : '';
+    const lists = typeof values.list === 'string' ? values.list.split(',').map((s) => s.trim()).filter(Boolean) : [];
+    if (!name || lists.length === 0) throw new Error('mailinglist form create needs --name NAME and --list ID[,ID…]');
+    return withApp(async (app) => {
+      const form = await createSignupForm(app.ctx, { title: name, lists });
+      print({ ...form }, `created sign-up form ${form.id} "${form.title}" for list(s) ${form.lists.join(', ')}`);
+      return 0;
+    });
+  },
+};
+
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand];

@@ -58,6 +58,10 @@ const OPTIONS = {
   key: { type: 'string' },
   from: { type: 'string' },
   until: { type: 'string' },
+  list: { type: 'string' },
+  origin: { type: 'string' },
+  source: { type: 'string' },
+  frequency: { type: 'string' },
 } as const;
 
 export type CliValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };

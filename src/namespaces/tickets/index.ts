@@ -10,6 +10,7 @@ import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
 import { DEFAULT_PROVIDER_OPTION, DEFAULT_PROVIDER_SLUG, PROVIDERS } from './providers.js';
+import { ticketJobs, ticketSchedules } from './jobs.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
@@ -30,6 +31,8 @@ export const ticketsArea = defineArea({
   },
   // The `ticketed` filter, the ticket fields of event objects and check-in key access.
   contributes: ticketEventContributions,
+  jobs: ticketJobs,
+  schedules: ticketSchedules,
 });
 
 export { TICKETS_NS } from './common.js';
@@ -40,3 +43,7 @@ export { getOrder } from './orders.repo.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { CURRENCY_OPTION } from './money.js';
 export { DEFAULT_PROVIDER_OPTION } from './providers.js';
+export { TICKET_TYPES as TICKET_POST_TYPES } from './providers.js';
+export { addTicket, type NewTicket } from './tickets.public.js';
+export { countTestOrders, deleteTestOrders } from './test-orders.js';
+export { PAYMENTS_TEST_MODE_OPTION } from './common.js';
