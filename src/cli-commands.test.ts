@@ -103,6 +103,34 @@ describe('eventsuite seed and import', () => {
     expect(await countEvents()).toBe(44);
   });
 
+  it('expands recurring series within --from/--until and reports series outside the window', async () => {
+    const series = path.join(dir, 'series.ics');
+    fs.writeFileSync(series, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//cli//EN',
+      'BEGIN:VEVENT', 'UID:club@example.org', 'DTSTART:20100105T180000Z', 'DTEND:20100105T190000Z', 'RRULE:FREQ=WEEKLY;COUNT=3', 'SUMMARY:Book club', 'END:VEVENT',
+      'END:VCALENDAR', ''].join('\r\n'));
+    const outside = await run(['import', 'ics', series, ...dbFlag]);
+    expect(outside.out).toMatch(/0 created, 0 updated, 0 unchanged, 1 skipped\n  skipped club@example\.org: recurring series with no occurrence between \d{4}-\d\d-\d\d and \d{4}-\d\d-\d\d \(the import window; see --from and --until\)\n$/);
+    const inside = await run(['import', 'ics', series, '--from', '2010-01-01', '--until', '2010-01-13', '--json', ...dbFlag]);
+    expect(JSON.parse(inside.out)).toMatchObject({ created: 2, updated: 0, unchanged: 0, skipped: [] });
+    await expect(run(['import', 'ics', series, '--from', 'someday', ...dbFlag])).rejects.toThrow('--from needs a date');
+    await expect(run(['import', 'ics', series, '--from', '2011-01-01', '--until', '2010-01-01', ...dbFlag])).rejects.toThrow('--from must not be after --until');
+  });
+
+  it('prints the generated password of a user created without --password', async () => {
+    const res = await run(['user', 'create', '--login', 'ada', '--email', 'ada@example.org', '--json', ...dbFlag]);
+    const created = JSON.parse(res.out);
+    expect(created.password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const human = await run(['user', 'create', '--login', 'bob', '--email', 'bob@example.org', ...dbFlag]);
+    expect(human.out).toMatch(/^created user bob \(id \d+\)\n {2}password: [A-Za-z0-9_-]{16}\n$/);
+    const given = await run(['user', 'create', '--login', 'cy', '--email', 'cy@example.org', '--password', 'cy-secret-1', '--json', ...dbFlag]);
+    expect(JSON.parse(given.out).password).toBeUndefined();
+  });
+
+  it('refuses a DATABASE_URL of an engine it does not support', async () => {
+    await expect(run(['migrate', '--database-url', 'mysql://root@127.0.0.1/site'])).rejects.toThrow(/mysql.*not supported/i);
+    expect(fs.existsSync('mysql:')).toBe(false);
+  });
+
   it('reports bad input as errors', async () => {
     await expect(run(['seed', ...dbFlag])).rejects.toThrow('seed needs --events N');
     await expect(run(['seed', '--events', 'many', ...dbFlag])).rejects.toThrow('seed needs --events N');
@@ -112,6 +140,6 @@ describe('eventsuite seed and import', () => {
     fs.writeFileSync(path.join(dir, 'junk.ics'), 'not a calendar');
     await expect(run(['import', 'ics', path.join(dir, 'junk.ics'), ...dbFlag])).rejects.toThrow('not an iCalendar file');
     await expect(run(['import', 'ics', file, '--user', 'nobody', ...dbFlag])).rejects.toThrow('no user with login nobody');
-    expect(await countEvents()).toBe(44);
+    expect(await countEvents()).toBe(46);
   });
 });

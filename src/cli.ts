@@ -4,6 +4,7 @@
  * The `eventsuite` command line: serve, migrate, user create, app-password create, seed, import.
  * Create commands take their values as flags (no prompts) and print JSON with `--json`.
  */
+import crypto from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ Commands:
   migrate                       bring the database schema up to date
   user create                   create a user
       --login NAME --email ADDRESS [--role ROLE] [--password PASSWORD] [--display-name NAME] [--json]
+      (without --password a password is generated and printed once)
   app-password create           create an application password for a user
       --user LOGIN --name NAME [--app-id UUID] [--json]
 ${commandExtensions.map((c) => `  ${c.usage}`).join('\n')}
@@ -54,6 +56,8 @@ const OPTIONS = {
   'app-id': { type: 'string' },
   events: { type: 'string' },
   key: { type: 'string' },
+  from: { type: 'string' },
+  until: { type: 'string' },
   list: { type: 'string' },
   origin: { type: 'string' },
   source: { type: 'string' },
@@ -118,14 +122,16 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'user create':
       return withApp(config, async (app) => {
+        // Without --password the user gets a generated one, printed once (else nobody could sign in).
+        const generated = v.password ? undefined : crypto.randomBytes(12).toString('base64url');
         const user = await createUser(app.ctx, {
           login: need(v, 'login'),
           email: need(v, 'email'),
           roles: [v.role ?? 'subscriber'],
-          ...(v.password ? { password: v.password } : {}),
+          password: v.password || generated!,
           ...(v['display-name'] ? { displayName: v['display-name'] } : {}),
         });
-        print(v, user, `created user ${user.login} (id ${user.id})`);
+        print(v, generated ? { ...user, password: generated } : user, `created user ${user.login} (id ${user.id})${generated ? `\n  password: ${generated}` : ''}`);
         return 0;
       });
     case 'app-password create':

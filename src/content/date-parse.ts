@@ -203,6 +203,22 @@ function fullYear(text: string): number {
 }
 
 /**
+ * A wall time that occurs twice (the autumn repeated hour) at its first occurrence, as PHP resolves
+ * it; Luxon picks the second. Other times are returned unchanged.
+ */
+export function firstOccurrence<T extends DateTime>(dt: T): T {
+  if (!dt.isValid || dt.zone.type === 'fixed') return dt;
+  const ts = dt.toMillis();
+  const wall = ts + dt.offset * 60_000;
+  let first = ts;
+  for (const offset of [dt.zone.offset(ts - 86_400_000), dt.zone.offset(ts + 86_400_000)]) {
+    const candidate = wall - offset * 60_000;
+    if (candidate < first && dt.zone.offset(candidate) === offset) first = candidate;
+  }
+  return first === ts ? dt : (DateTime.fromMillis(first, { zone: dt.zone }) as T);
+}
+
+/**
  * A `strtotime`-like parser for the date inputs the originals accept: Unix timestamps (numbers or
  * numeric strings), `YYYY-MM-DD[ HH:MM[:SS]]` (also with `T` and a `Z`/`±HH:MM` zone), `MM/DD/YYYY`,
  * `DD-MM-YYYY`, month names (`April 12, 2025`, `12 Apr 2025`), times (`14:00`, `9am`, `9:30 pm`,
@@ -232,7 +248,7 @@ export function parseDateTime(input: unknown, zone: string, now: Date): DateTime
     };
     const dt = offset !== undefined
       ? DateTime.fromObject(fields, { zone: FixedOffsetZone.instance(offset) }).setZone(z)
-      : DateTime.fromObject(fields, { zone: z });
+      : firstOccurrence(DateTime.fromObject(fields, { zone: z }));
     return dt.isValid && dt.day === fields.day ? dt : undefined;
   }
 
@@ -247,7 +263,7 @@ export function parseDateTime(input: unknown, zone: string, now: Date): DateTime
     dt = candidate;
   }
   if (parts.resetTime || parts.date) dt = dt.startOf('day');
-  if (parts.time) dt = dt.set({ hour: parts.time.h, minute: parts.time.mi, second: parts.time.s, millisecond: 0 });
+  if (parts.time) dt = firstOccurrence(dt.set({ hour: parts.time.h, minute: parts.time.mi, second: parts.time.s, millisecond: 0 }));
   if (Object.keys(parts.rel).length > 0) dt = dt.plus(parts.rel);
   if (parts.dayOf) dt = parts.dayOf === 'first' ? dt.startOf('month') : dt.endOf('month').startOf('day');
   if (parts.weekday) {

@@ -15,7 +15,7 @@ import type { PostsTable } from '../storage/tables/core.js';
 import { startsWith } from '../storage/dialect.js';
 
 export * from './post-dates.js';
-export { parseDateTime } from './date-parse.js';
+export { firstOccurrence, parseDateTime } from './date-parse.js';
 
 // ---------------------------------------------------------------------------------------------
 // Slugs

@@ -57,7 +57,12 @@ function withStatementCache(db: SQLite.Database): SqliteDatabase {
 
 /** The engine a database URL names. */
 export function engineOf(url: string): Engine {
-  return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite';
+  if (/^postgres(ql)?:\/\//i.test(url)) return 'postgres';
+  // Any other `scheme://` URL (mysql://, mariadb://) names an engine this service has no driver for;
+  // it must not become a SQLite file named after the URL.
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
+  if (scheme && scheme.toLowerCase() !== 'sqlite') throw new Error(`DATABASE_URL: ${scheme}:// databases are not supported (use postgres://… or a SQLite file path)`);
+  return 'sqlite';
 }
 
 /** Open the database a URL names. */

@@ -20,7 +20,8 @@ export interface ImportCommandIo {
 export const IMPORT_USAGE = [
   `${'import ics FILE|URL'.padEnd(30)}create or update events from an iCalendar file or URL (by UID)`,
   `  ${'import csv FILE|URL'.padEnd(30)}the same from a CSV file with the original's column names`,
-  `      [--user LOGIN] [--json]`,
+  `      [--user LOGIN] [--json]; ics: [--from DATE] [--until DATE] expands recurring series in that window`,
+  `      (default a year either side of today)`,
   `  ${'import create --origin ORIGIN'.padEnd(30)}new import record: --origin ics|csv|url --source FILE|URL`,
   `      [--frequency hourly|daily|weekly]; --origin remote waits for the import service's batches`,
   `  ${'import list | show ID'.padEnd(30)}import records and their outcome`,
@@ -59,6 +60,15 @@ async function recordArg(io: ImportCommandIo): Promise<ImportRecord> {
   return record;
 }
 
+/** A `--from`/`--until` date (`YYYY-MM-DD`, or an ISO date-time; UTC unless it says otherwise). */
+function windowDate(values: ImportCommandIo['values'], name: 'from' | 'until'): Date | undefined {
+  if (values[name] === undefined) return undefined;
+  const text = optionText(values, name);
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : new Date(text);
+  if (text === '' || Number.isNaN(date.getTime())) throw new Error(`--${name} needs a date (YYYY-MM-DD), not ${JSON.stringify(values[name])}`);
+  return date;
+}
+
 /** Prints a run's outcome; a failed run is an error (its reason is on the record too). */
 function printRun(io: ImportCommandIo, result: RunResult, source: string): number {
   if (result.status === 'failed') throw new Error(`import ${result.record} failed: ${result.message}`);
@@ -79,8 +89,11 @@ export async function runImportCommand(io: ImportCommandIo): Promise<number> {
       const source = args[1];
       if (!source) throw new Error(`usage: eventsuite import ${action} FILE|URL`);
       const origin: Origin = action;
+      const from = windowDate(values, 'from');
+      const until = windowDate(values, 'until');
+      if (from && until && from > until) throw new Error('--from must not be after --until');
       const record = await insertRecord(ctx.db, { origin, source, frequency: 'on_demand', status: 'draft' }, ctx.now());
-      return printRun(io, await runRecord(ctx, record, run), source);
+      return printRun(io, await runRecord(ctx, record, { ...run, window: { ...(from ? { from } : {}), ...(until ? { until } : {}) } }), source);
     }
     case 'create': {
       const origin = optionText(values, 'origin');

@@ -52,11 +52,16 @@ async function loadText(ctx: AppContext, origin: Origin, source: string): Promis
 }
 
 /** The items of a source's text: iCalendar when it starts like one, CSV otherwise. */
-export async function itemsOfText(ctx: AppContext, text: string, origin: Origin = 'url'): Promise<{ items: ImportedItem[]; skipped: SkippedItem[] }> {
+export async function itemsOfText(
+  ctx: AppContext,
+  text: string,
+  origin: Origin = 'url',
+  window: ExpansionWindow = {},
+): Promise<{ items: ImportedItem[]; skipped: SkippedItem[] }> {
   if (origin === 'ics' || (origin !== 'csv' && /^\uFEFF?\s*BEGIN:/i.test(text))) {
     const [siteZone, siteTimezone] = [await siteTimeZone(ctx.options), await siteTimeZoneSetting(ctx.options)];
     try {
-      const parsed = parseIcs(text, { now: ctx.now(), siteZone, siteTimezone });
+      const parsed = parseIcs(text, { now: ctx.now(), siteZone, siteTimezone, ...window });
       return { items: parsed.items.map((i) => ({ key: i.key, fields: fromIcsFields(i.fields) })), skipped: parsed.skipped };
     } catch (e) {
       throw new SourceError('invalid_source', e instanceof Error ? e.message : String(e));
@@ -69,9 +74,16 @@ export async function itemsOfText(ctx: AppContext, text: string, origin: Origin 
   }
 }
 
+/** Where recurring iCalendar series are expanded (default: a year either side of today). */
+export interface ExpansionWindow {
+  from?: Date;
+  until?: Date;
+}
+
 export interface RunOptions {
   user?: RestUser;
   onProgress?: (done: number, total: number) => void;
+  window?: ExpansionWindow;
 }
 
 export interface RunResult extends Omit<ApplyResult, 'activity'> {
@@ -89,7 +101,7 @@ export async function runRecord(ctx: AppContext, record: ImportRecord, options: 
   await updateRecord(ctx.db, record.id, { status: 'pending', message: '', messageSlug: '' }, ctx.now());
   let parsed;
   try {
-    parsed = await itemsOfText(ctx, await loadText(ctx, record.origin, record.source), record.origin);
+    parsed = await itemsOfText(ctx, await loadText(ctx, record.origin, record.source), record.origin, options.window);
   } catch (e) {
     if (!(e instanceof SourceError)) throw e;
     await updateRecord(ctx.db, record.id, { status: 'failed', message: e.message, messageSlug: e.slug }, ctx.now());

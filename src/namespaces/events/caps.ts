@@ -35,6 +35,24 @@ export function can(user: RestUser | null, type: CalendarPostType, primitive: Pr
   return user !== null && user.can(capName(type, primitive));
 }
 
+/** A taxonomy's term capabilities (`manage_terms` for create, `edit_terms`, `delete_terms`). */
+export type TermCapability = 'manage_terms' | 'edit_terms' | 'delete_terms';
+
+/**
+ * The primitive each term capability maps to. Neither taxonomy names its own, so WordPress's default
+ * applies: `manage_categories`, which editors and administrators hold.
+ */
+const TERM_CAPS: Record<string, Record<TermCapability, string>> = {
+  [CATEGORY_TAXONOMY]: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories' },
+  [TAG_TAXONOMY]: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories' },
+};
+
+/** The user holds the taxonomy's term capability. */
+export function canTerms(user: RestUser | null, taxonomy: string, capability: TermCapability): boolean {
+  const primitive = TERM_CAPS[taxonomy]?.[capability];
+  return user !== null && primitive !== undefined && user.can(primitive);
+}
+
 /** The parts of a post the meta capabilities look at. */
 export interface OwnedPost {
   status: string;

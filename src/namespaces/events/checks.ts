@@ -17,7 +17,8 @@ import { eventError, EVENT_MESSAGES } from './errors.js';
 import { existingEventIds, findEventIdBySlug, getEvent, type EventRecord } from './events.repo.js';
 import { existingLinkedIds, findLinkedIdBySlug, type LinkedKind } from './linked.repo.js';
 import { getLinked, type LinkedRecord } from './linked.service.js';
-import { linkedRefs, termRefs } from './validators.js';
+import { attachmentByUrl } from './post-write.js';
+import { linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
 
 declare module '../../rest/route.js' {
   interface RequestLocals {
@@ -43,14 +44,17 @@ const checkAuthor: Check = async (value, _req, ctx) => {
   return Number.isInteger(id) && id > 0 && (await userExists(ctx, id));
 };
 
-/** `image` given as an ID must be an image attachment. */
+/**
+ * `image` must be an image attachment: by ID, or by URL when the URL is one of this site's media (the
+ * original side-loads other URLs into its media library; there is no media library to load into here).
+ */
 const checkImage: Check = async (v, _req, ctx) => {
   if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
     if (Number(v) === 0) return true;
     const row = await ctx.db.selectFrom('posts').select('id').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
     return row !== undefined;
   }
-  return true;
+  return typeof v !== 'string' || v.trim() === '' || (await attachmentByUrl(ctx.db, v)) !== undefined;
 };
 
 /** IDs in `venue` / `organizer` write input must be existing venues / organizers. */
@@ -126,7 +130,7 @@ export function loadEvent(req: RestRequest, ctx: AppContext): Promise<EventRecor
   return loadOnce(req, 'event', async () => {
     const slug = req.urlParams.slug;
     const id = slug !== undefined ? await findEventIdBySlug(ctx.db, slug) : Number(req.params.id);
-    return id !== undefined && Number.isInteger(id) && id > 0 ? getEvent(ctx.db, id) : undefined;
+    return id !== undefined && Number.isInteger(id) && id > 0 && id <= MAX_POST_ID ? getEvent(ctx.db, id) : undefined;
   });
 }
 
@@ -139,7 +143,7 @@ const checkEventTarget: Check = async (value, req, ctx) => {
   if (await loadEvent(req, ctx)) return true;
   if (req.urlParams.slug !== undefined) return false;
   const id = Number(value);
-  if (Number.isInteger(id) && id > 0 && (await getPost(ctx.db, id))) return false;
+  if (Number.isInteger(id) && id > 0 && id <= MAX_POST_ID && (await getPost(ctx.db, id))) return false;
   throw eventError('rest-event-not-found', undefined, EVENT_MESSAGES.notFound(value));
 };
 
@@ -183,7 +187,15 @@ export function termTargetChecks(taxonomy: string): Record<string, Check> {
   return { id: async (_value, req, ctx) => (await loadTerm(taxonomy, req, ctx)) !== undefined };
 }
 
+/** `parent` filter of a term archive: 0 or an existing term of the taxonomy. */
+function checkTermParent(taxonomy: string): Check {
+  return async (value, _req, ctx) => {
+    const id = Number(value);
+    return id === 0 || (Number.isInteger(id) && id > 0 && id <= MAX_POST_ID && (await getTerm(ctx.db, taxonomy, id)) !== undefined);
+  };
+}
+
 /** Checks of a term archive. */
 export function termListChecks(taxonomy: string): Record<string, Check> {
-  return { include: checkTermList(taxonomy), exclude: checkTermList(taxonomy), post: checkEventId, event: checkEventId };
+  return { include: checkTermList(taxonomy), exclude: checkTermList(taxonomy), parent: checkTermParent(taxonomy), post: checkEventId, event: checkEventId };
 }

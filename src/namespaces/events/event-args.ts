@@ -11,7 +11,7 @@ import { paginationArgs, type PaginationOptions } from '../../rest/pagination.js
 import type { ArgSchema, ArgSchemas, RestRequest } from '../../rest/route.js';
 import { can, type CalendarPostType } from './caps.js';
 import {
-  checkOrganizerFields, checkVenueFields, isImage, isNonEmptyString, isPositiveInt, isPositiveIntList, isPostStatus, isStringValue,
+  checkOrganizerFields, checkVenueFields, isEventPathId, isImage, isNonEmptyString, isPositiveInt, isPositiveIntList, isPostStatus, isStringValue,
   isTime, isTimezoneOrEmpty, isUrlOrEmpty, linkedRefs, termRefs,
 } from './validators.js';
 
@@ -110,7 +110,7 @@ export function eventArchiveArgs(): ArgSchemas {
 /** `id` (+ `password`) of GET/DELETE /events/{id}. */
 export function eventReadArgs(): ArgSchemas {
   return {
-    id: { type: 'integer', description: 'the event post ID', required: true, validate: isPositiveInt },
+    id: { type: 'integer', description: 'the event post ID', required: true, validate: isEventPathId },
     password: { type: 'string', description: 'The event password, required to read a password-protected event' },
   };
 }
@@ -279,7 +279,7 @@ export function termArchiveArgs(hierarchical: boolean): ArgSchemas {
   if (hierarchical) args.parent = { description: 'Limit result set to terms assigned to a specific parent.', type: 'integer' };
   args.post = { description: 'Limit result set to terms assigned to a specific post.', type: 'integer' };
   args.event = { description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter).', type: 'integer' };
-  args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'string' };
+  args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'string', validate: isNonEmptyString };
   return args;
 }
 
@@ -292,8 +292,9 @@ export function termReadArgs(kind: 'category' | 'tag'): ArgSchemas {
 export function termWriteArgs(kind: 'category' | 'tag', create: boolean): ArgSchemas {
   const args: ArgSchemas = {
     name: { type: 'string', description: `The event ${kind} term name`, ...(create ? { required: true } : {}), validate: isNonEmptyString },
-    description: { type: 'string', description: `The event ${kind} term description`, validate: isStringValue },
-    slug: { type: 'string', description: `The event ${kind} term slug`, validate: isStringValue },
+    // Sent on create, they must say something (an empty one is refused, not stored).
+    description: { type: 'string', description: `The event ${kind} term description`, validate: create ? isNonEmptyString : isStringValue },
+    slug: { type: 'string', description: `The event ${kind} term slug`, validate: create ? isNonEmptyString : isStringValue },
   };
   if (kind === 'category') args.parent = { type: 'integer', description: 'The event category term parent term ID' };
   return args;

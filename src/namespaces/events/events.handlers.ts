@@ -16,7 +16,7 @@ import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAX
 import { loadEvent } from './checks.js';
 import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
-import { countEvents, findEventIdBySlug, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
+import { countEvents, findEventIdBySlug, withChildTerms, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
 import {
   assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, reloadEvent, saveEvent,
   trashEvent,
@@ -159,7 +159,8 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
 
   // ---- Other filters.
   if (req.has('search')) filter.search = searchTerms(String(p.search));
-  if (req.has('categories')) filter.categoryIds = (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, parseList(p.categories))).ids;
+  // A category also selects its child categories, as the original's taxonomy query (include_children).
+  if (req.has('categories')) filter.categoryIds = await withChildTerms(ctx.db, (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, parseList(p.categories))).ids);
   if (req.has('tags')) filter.tagIds = (await resolveTermRefs(ctx.db, TAG_TAXONOMY, parseList(p.tags))).ids;
   if (req.has('venue')) filter.venueIds = parseIdList(p.venue);
   if (req.has('organizer')) filter.organizerIds = parseIdList(p.organizer);

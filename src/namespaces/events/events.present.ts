@@ -79,8 +79,9 @@ export function eventJsonLd(page: EventPage, ev: EventRecord, venues: VenueRecor
 
 /** The event object. Keys are in the originals' order; extension fields are merged last. */
 export function presentEvent(page: EventPage, ev: EventRecord, options: PresentOptions): Record<string, unknown> {
-  const venues = (page.venueIds.get(ev.id) ?? []).map((id) => page.venues.get(id)).filter((v): v is VenueRecord => v !== undefined);
-  const organizers = (page.organizerIds.get(ev.id) ?? []).map((id) => page.organizers.get(id)).filter((o): o is OrganizerRecord => o !== undefined);
+  // A trashed venue/organizer is never shown, even if a link to it was left behind.
+  const venues = (page.venueIds.get(ev.id) ?? []).map((id) => page.venues.get(id)).filter((v): v is VenueRecord => v !== undefined && v.status !== 'trash');
+  const organizers = (page.organizerIds.get(ev.id) ?? []).map((id) => page.organizers.get(id)).filter((o): o is OrganizerRecord => o !== undefined && o.status !== 'trash');
   const terms = page.terms.get(ev.id) ?? [];
   const url = page.urls.permalink(ev);
   const r = options.redact;

@@ -326,3 +326,15 @@ export async function updateEventRows(db: Db, id: number, post: Partial<NewPostR
   if (Object.keys(post).length > 0) await db.updateTable('posts').set(post).where('id', '=', id).execute();
   if (Object.keys(details).length > 0) await db.updateTable('event_details').set(details).where('post_id', '=', id).execute();
 }
+
+/** `ids` and every term below them (children, grandchildren, …). */
+export async function withChildTerms(db: Db, ids: readonly number[]): Promise<number[]> {
+  const seen = new Set(ids);
+  let frontier = [...seen];
+  while (frontier.length > 0) {
+    const rows = await db.selectFrom('terms').select('id').where('parent', 'in', frontier).execute();
+    frontier = rows.map((r) => Number(r.id)).filter((id) => !seen.has(id));
+    for (const id of frontier) seen.add(id);
+  }
+  return [...seen];
+}

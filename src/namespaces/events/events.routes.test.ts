@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
+import { insertAttachment } from './fixtures.case.js';
 
 const NS = '/eventsuite/events/v1';
 const NOW = new Date('2025-04-01T12:00:00Z');
@@ -165,14 +166,16 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(res.body).toMatchObject({ all_day: true, start_date: '2025-06-01 00:00:00', end_date: '2025-06-02 23:59:59' });
     });
 
-    it('takes a featured image URL from uploaders only', async () => {
-      const res = await create({ title: 'Pictured', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'https://cdn.example.org/2025/fair.JPG' });
-      expect(res.body.image).toEqual({ url: 'https://cdn.example.org/2025/fair.JPG', extension: 'jpg' });
+    it('takes a featured image URL of this site’s media from uploaders only', async () => {
+      const id = await insertAttachment(t, 'http://example.test/wp-content/uploads/2025/fair.JPG');
+      await insertAttachment(t, 'http://example.test/wp-content/uploads/a.png');
+      const res = await create({ title: 'Pictured', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'http://example.test/wp-content/uploads/2025/fair.JPG' });
+      expect(res.body.image).toEqual({ url: 'http://example.test/wp-content/uploads/2025/fair.JPG', id, extension: 'jpg' });
       const removed = await t.request('PATCH', `${NS}/events/${res.body.id}`, { as: t.admin, json: { image: '' } });
       expect(removed.body.image).toBe(false);
       expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'https://cdn.example.org/file.pdf' })).status).toBe(400);
       expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 123456 })).status).toBe(400);
-      expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'https://cdn.example.org/a.png' }, contributor)).status).toBe(400);
+      expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'http://example.test/wp-content/uploads/a.png' }, contributor)).status).toBe(400);
     });
 
     it('accepts relative and timestamp dates', async () => {

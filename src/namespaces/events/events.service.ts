@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import type { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import {
-  fromDbDate, normaliseZone, parseDateTime, siteTimeZone, siteTimeZoneSetting, toDbDate, uniquePostSlug, zoneAbbreviation,
+  fromDbDate, normaliseZone, parseDateTime, siteTimeZone, siteTimeZoneSetting, toDbDate, uniquePostSlug,
 } from '../../content/posts.js';
 import {
   createTerm, getTermByName, getTermBySlug, recountTerms, setPostTerms, termIdsOfPosts, termsOfPosts, TermExistsError,
@@ -31,6 +31,7 @@ import { getOrganizersByIds, getVenuesByIds } from './linked.repo.js';
 import { createLinked } from './linked.service.js';
 import { nowDates, publicationDates, resolveImage, resolveStatus, withSlugRetry } from './post-write.js';
 import { linkedRefs, termRefs } from './validators.js';
+import { zoneAbbr } from './zone-names.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pages of event objects
@@ -203,7 +204,7 @@ export async function saveEvent(ctx: AppContext, input: EventInput, user: RestUs
   if (create || input.start_date !== undefined || input.end_date !== undefined || input.timezone !== undefined || input.all_day !== undefined) {
     Object.assign(details, {
       start_local: toDbDate(start), end_local: toDbDate(end), start_utc: toDbDate(start.toUTC()), end_utc: toDbDate(end.toUTC()),
-      timezone: tz, timezone_abbr: zoneAbbreviation(start), all_day: allDay ? 1 : 0,
+      timezone: tz, timezone_abbr: zoneAbbr(start), all_day: allDay ? 1 : 0,
     });
   }
   if (input.cost !== undefined) {

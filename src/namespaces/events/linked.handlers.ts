@@ -10,7 +10,7 @@ import { ANY_STATUSES, siteTimeZone, toDbDate } from '../../content/posts.js';
 import { parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
-import { can, canDeletePost, canEditPost } from './caps.js';
+import { can, canDeletePost, canEditPost, EVENT_TYPE } from './caps.js';
 import { loadLinked } from './checks.js';
 import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
@@ -119,6 +119,16 @@ export function deleteLinkedHandler(kind: LinkedKind) {
   };
 }
 
+/**
+ * Statuses of the events `only_with_upcoming` looks at: those the caller may read (editors see
+ * private, draft and pending events; readers of private events see private ones).
+ */
+function readableEventStatuses(user: RestRequest['user']): string[] {
+  if (can(user, EVENT_TYPE, 'edit_others')) return ['publish', 'future', 'private', 'draft', 'pending'];
+  if (can(user, EVENT_TYPE, 'read_private')) return ['publish', 'private'];
+  return ['publish'];
+}
+
 export function listLinkedHandler(kind: LinkedKind) {
   return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
     const p = req.params;
@@ -131,7 +141,9 @@ export function listLinkedHandler(kind: LinkedKind) {
     if (req.has('search')) filter.search = String(p.search);
     if (req.has('event')) filter.eventId = Number(p.event);
     if (req.has('has_events')) filter.hasEvents = isTruthy(p.has_events);
-    if (isTruthy(p.only_with_upcoming ?? false)) filter.upcomingAfterUtc = toDbDate(DateTime.fromJSDate(ctx.now()).toUTC());
+    if (isTruthy(p.only_with_upcoming ?? false)) {
+      filter.upcoming = { afterUtc: toDbDate(DateTime.fromJSDate(ctx.now()).toUTC()), eventStatuses: readableEventStatuses(req.user) };
+    }
 
     const [total, ids] = await Promise.all([countLinked(ctx.db, filter), listLinkedIds(ctx.db, filter, perPage, (page - 1) * perPage)]);
     if (ids.length === 0 && page > 1) throw eventError(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');

@@ -178,12 +178,14 @@ export async function existingLinkedIds(db: Db, kind: LinkedKind, ids: readonly 
 }
 
 /**
- * An existing, not trashed venue/organizer with exactly this title (and description, when given): the
- * originals return it instead of creating a duplicate.
+ * An existing, not trashed venue/organizer with this title (and description, when given): the
+ * originals return it instead of creating a duplicate. Compared case-insensitively, as the originals'
+ * collation (utf8mb4_unicode_ci) compares them.
  */
 export async function findDuplicate(db: Db, kind: LinkedKind, title: string, description?: string): Promise<number | undefined> {
-  let q = db.selectFrom('posts').select('id').where('type', '=', linkedType(kind)).where('title', '=', title).where('status', '!=', 'trash');
-  if (description !== undefined && description !== '') q = q.where('content', '=', description);
+  const same = (column: 'title' | 'content', value: string) => sql<SqlBool>`lower(${sql.ref(column)}) = lower(${value})`;
+  let q = db.selectFrom('posts').select('id').where('type', '=', linkedType(kind)).where(same('title', title)).where('status', '!=', 'trash');
+  if (description !== undefined && description !== '') q = q.where(same('content', description));
   const row = await q.orderBy('id').executeTakeFirst();
   return row ? Number(row.id) : undefined;
 }
@@ -201,9 +203,12 @@ export interface LinkedListFilter {
   eventId?: number;
   /** true: linked to at least one event that is not a draft or pending; false: linked to none. */
   hasEvents?: boolean;
-  /** Only those with an event ending after this UTC time. */
-  upcomingAfterUtc?: string;
+  /** Only those with an event ending after this UTC time, among events of these statuses. */
+  upcoming?: { afterUtc: string; eventStatuses: readonly string[] };
 }
+
+const VENUE_SEARCH_COLUMNS = ['address', 'city', 'province', 'state', 'stateprovince', 'country', 'zip', 'phone'] as const;
+const ORGANIZER_SEARCH_COLUMNS = ['phone', 'email', 'website'] as const;
 
 function linkedConditions(db: Db, f: LinkedListFilter) {
   return (eb: any): Expression<SqlBool> => {
@@ -215,10 +220,11 @@ function linkedConditions(db: Db, f: LinkedListFilter) {
     }
     const linkTable = f.kind === 'venue' ? 'event_venues' : 'event_organizers';
     const linkColumn = f.kind === 'venue' ? 'venue_id' : 'organizer_id';
-    if (f.search !== undefined && f.search !== '') {
-      const pattern = containsPattern(f.search);
+    // Every word of the search, in any order, somewhere in the post or its details.
+    for (const word of (f.search ?? '').split(/\s+/).filter((w) => w !== '')) {
+      const pattern = containsPattern(word);
       const fields = [eb.ref('p.title'), eb.ref('p.content'), eb.ref('p.excerpt')];
-      const detailColumns = f.kind === 'venue' ? ['address', 'city', 'province', 'state', 'zip', 'phone'] : ['phone', 'email', 'website'];
+      const detailColumns = f.kind === 'venue' ? VENUE_SEARCH_COLUMNS : ORGANIZER_SEARCH_COLUMNS;
       const detailTable = f.kind === 'venue' ? 'venue_details' : 'organizer_details';
       const detailMatch = db
         .selectFrom(`${detailTable} as d` as 'venue_details as d')
@@ -238,8 +244,8 @@ function linkedConditions(db: Db, f: LinkedListFilter) {
       const sub = links().where('ed.status', 'not in', ['draft', 'pending', 'auto-draft', 'trash']);
       list.push(f.hasEvents ? eb.exists(sub) : eb.not(eb.exists(sub)));
     }
-    if (f.upcomingAfterUtc !== undefined) {
-      list.push(eb.exists(links().where('ed.end_utc', '>=', f.upcomingAfterUtc).where('ed.status', '=', 'publish')));
+    if (f.upcoming !== undefined) {
+      list.push(eb.exists(links().where('ed.end_utc', '>=', f.upcoming.afterUtc).where('ed.status', 'in', [...f.upcoming.eventStatuses])));
     }
     return eb.and(list);
   };

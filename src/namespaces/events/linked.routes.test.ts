@@ -109,6 +109,60 @@ describe.each(DIALECTS)('venue and organizer routes on %s', (engine) => {
     });
   });
 
+  describe('trash, rights and search', () => {
+    it('finds a duplicate venue whatever the case of its title', async () => {
+      const a = await post('/venues', { venue: 'Case Hall' });
+      const b = await post('/venues', { venue: 'CASE hall' });
+      expect(b.status).toBe(201);
+      expect(b.body.id).toBe(a.body.id);
+    });
+
+    it('unlinks a trashed venue or organizer from its events, and never shows a trashed one in event JSON', async () => {
+      const v = await post('/venues', { venue: 'Doomed Venue' });
+      const o = await post('/organizers', { organizer: 'Doomed Org', email: 'doomed@example.org' });
+      const ev = await post('/events', { title: 'Linked', start_date: '2025-06-01 10:00', end_date: '2025-06-01 12:00', venue: v.body.id, organizer: [o.body.id] });
+      expect(ev.body.venue.id).toBe(v.body.id);
+      await t.request('DELETE', `${NS}/venues/${v.body.id}`, { as: t.admin });
+      await t.request('DELETE', `${NS}/organizers/${o.body.id}`, { as: t.admin });
+      const after = await t.request('GET', `${NS}/events/${ev.body.id}`);
+      expect(after.body.venue).toEqual([]);
+      expect(after.body.organizer).toEqual([]);
+      expect(after.text).not.toContain('doomed@example.org');
+      expect(await t.db.selectFrom('event_organizers').select('event_id').where('organizer_id', '=', o.body.id).execute()).toEqual([]);
+
+      // A link left behind (data from before this rule) is not shown either.
+      const o2 = await post('/organizers', { organizer: 'Stale Org', email: 'stale@example.org' });
+      const ev2 = await post('/events', { title: 'Stale', start_date: '2025-06-02 10:00', end_date: '2025-06-02 12:00', organizer: [o2.body.id] });
+      await t.db.updateTable('posts').set({ status: 'trash' }).where('id', '=', o2.body.id).execute();
+      const stale = await t.request('GET', `${NS}/events/${ev2.body.id}`);
+      expect(stale.body.organizer).toEqual([]);
+      expect(stale.text).not.toContain('stale@example.org');
+    });
+
+    it('lets editors see venues and organizers of their private, draft and pending upcoming events with only_with_upcoming', async () => {
+      const editor = await t.createUser('editor');
+      const names: string[] = [];
+      for (const status of ['private', 'draft', 'pending']) {
+        const v = await post('/venues', { venue: `Upcoming ${status} venue` });
+        await post('/events', { title: `Upcoming ${status}`, status, start_date: '2025-07-01 10:00', end_date: '2025-07-01 12:00', venue: v.body.id });
+        names.push(`Upcoming ${status} venue`);
+      }
+      const list = (as: TestUser | null) =>
+        t.request('GET', `${NS}/venues`, { query: { only_with_upcoming: 'true', search: 'Upcoming', per_page: 50 }, as }).then((r) => (r.body.venues ?? []).map((v: Json) => v.venue).sort());
+      expect(await list(null)).toEqual([]);
+      expect(await list(editor)).toEqual(names.sort());
+    });
+
+    it('matches venue search words in any order across the fields, state/province included', async () => {
+      const v = await post('/venues', { venue: 'Harbour Lights', city: 'Halifax', stateprovince: 'Nova Scotia', country: 'Canada' });
+      const found = async (search: string) => (await t.request('GET', `${NS}/venues`, { query: { search } })).body.venues?.map((x: Json) => x.id) ?? [];
+      expect(await found('Nova Scotia')).toEqual([v.body.id]);
+      expect(await found('halifax harbour')).toEqual([v.body.id]);
+      expect(await found('scotia lights')).toEqual([v.body.id]);
+      expect(await found('halifax zanzibar')).toEqual([]);
+    });
+  });
+
   describe('organizers', () => {
     it('creates, reads, updates, lists and trashes organizers', async () => {
       const res = await post('/organizers', { organizer: 'Parks Dept', email: 'parks@example.org', phone: '555', website: 'https://parks.example.org' });

@@ -114,11 +114,18 @@ export async function updateLinked(ctx: AppContext, db: Db, kind: LinkedKind, cu
   }
 }
 
-/** Moves a venue/organizer to the trash; 410 when it is there already. */
+/**
+ * Moves a venue/organizer to the trash and unlinks it from its events, as the originals do when one is
+ * trashed; 410 when it is there already.
+ */
 export async function trashLinked(ctx: AppContext, kind: LinkedKind, current: LinkedRecord): Promise<void> {
   if (current.status === 'trash') throw eventError(kind === 'venue' ? 'venue-is-in-trash' : 'organizer-is-in-trash');
   const stamp = nowDates(ctx.now(), await siteTimeZone(ctx.options));
-  await ctx.db.updateTable('posts').set({ status: 'trash', modified: stamp.local, modified_gmt: stamp.gmt }).where('id', '=', current.id).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('posts').set({ status: 'trash', modified: stamp.local, modified_gmt: stamp.gmt }).where('id', '=', current.id).execute();
+    if (kind === 'venue') await trx.deleteFrom('event_venues').where('venue_id', '=', current.id).execute();
+    else await trx.deleteFrom('event_organizers').where('organizer_id', '=', current.id).execute();
+  });
 }
 
 /** A venue/organizer the user may read, or the originals' errors. */

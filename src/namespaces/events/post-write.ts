@@ -41,9 +41,16 @@ export function nowDates(now: Date, siteZone: string): { local: string; gmt: str
   return postDatePair(now, siteZone);
 }
 
+/** The image attachment (this site's media) whose file URL is `url`. */
+export async function attachmentByUrl(db: Db, url: string): Promise<{ url: string; id: number } | undefined> {
+  const row = await db.selectFrom('posts').select(['id', 'image_url']).where('type', '=', 'attachment').where('image_url', '=', url.trim()).orderBy('id').executeTakeFirst();
+  return row && row.image_url ? { url: row.image_url, id: Number(row.id) } : undefined;
+}
+
 /**
  * A featured image from an attachment ID or a URL: the URL to store and the attachment ID (0 for a
- * bare URL). Undefined when the ID is not an image attachment. `""` removes the image.
+ * URL that is none of this site's media, which only the importer may store: the REST routes refuse
+ * those). Undefined when the ID is not an image attachment. `""` removes the image.
  */
 export async function resolveImage(db: Db, value: unknown): Promise<{ url: string; id: number } | undefined> {
   if (value === '' || value === 0 || value === '0' || value === false) return { url: '', id: 0 };
@@ -51,7 +58,7 @@ export async function resolveImage(db: Db, value: unknown): Promise<{ url: strin
     const row = await db.selectFrom('posts').select(['id', 'image_url']).where('id', '=', Number(value)).where('type', '=', 'attachment').executeTakeFirst();
     return row && row.image_url ? { url: row.image_url, id: Number(row.id) } : undefined;
   }
-  return typeof value === 'string' ? { url: value.trim(), id: 0 } : undefined;
+  return typeof value === 'string' ? ((await attachmentByUrl(db, value)) ?? { url: value.trim(), id: 0 }) : undefined;
 }
 
 /** True for the unique-slug violation of `posts` (either engine). */

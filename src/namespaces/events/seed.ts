@@ -11,7 +11,8 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
-import { normaliseZone, sanitizeTitle, siteTimeZone, siteTimeZoneSetting, toDbDate, zoneAbbreviation } from '../../content/posts.js';
+import { normaliseZone, sanitizeTitle, siteTimeZone, siteTimeZoneSetting, toDbDate } from '../../content/posts.js';
+import { zoneAbbr } from './zone-names.js';
 import { recountTaxonomy } from '../../content/terms.js';
 import type { Db } from '../../storage/db.js';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from './caps.js';
@@ -228,7 +229,7 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
     let info = offsetCache.get(key);
     if (!info) {
       const dt = toZoned(w, zone);
-      info = { offset: dt.offset, abbr: zoneAbbreviation(dt) };
+      info = { offset: dt.offset, abbr: zoneAbbr(dt) };
       offsetCache.set(key, info);
     }
     return info;

@@ -9,16 +9,19 @@ import { createTerm, deleteTerm, getTerm, TermExistsError, updateTerm, type Term
 import { parseIdList, parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
-import { can, CATEGORY_TAXONOMY, EVENT_TYPE } from './caps.js';
+import { can, canTerms, CATEGORY_TAXONOMY, EVENT_TYPE, type TermCapability } from './caps.js';
 import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
 import { CALENDAR_PAGING } from './event-args.js';
 import { EVENTS_NAMESPACE, presentTerm, termRouteBase } from './linked.present.js';
 import { paginate, paginationHeaders, totalPages } from '../../rest/pagination.js';
 
-/** Writes need the era's "edit events" capability (contributors included). */
-function canEditTerms(req: RestRequest): boolean {
-  return can(req.user, EVENT_TYPE, 'edit');
+/**
+ * Writes need "edit events" (the era's rule) and the taxonomy's term capability (the newer rule), so
+ * editors and up: contributors may assign terms to their events but not create or change them.
+ */
+function canWriteTerms(req: RestRequest, taxonomy: string, capability: TermCapability): boolean {
+  return can(req.user, EVENT_TYPE, 'edit') && canTerms(req.user, taxonomy, capability);
 }
 
 export function canListTerms(_taxonomy: string): Permission<AppContext> {
@@ -29,10 +32,12 @@ export function canReadTerm(_taxonomy: string): Permission<AppContext> {
   return () => true;
 }
 
-export const canCreateTerm: Permission<AppContext> = (req) => canEditTerms(req);
+export function canCreateTerm(taxonomy: string): Permission<AppContext> {
+  return (req) => canWriteTerms(req, taxonomy, 'manage_terms');
+}
 
-export function canChangeTerm(_taxonomy: string): Permission<AppContext> {
-  return (req) => canEditTerms(req);
+export function canChangeTerm(taxonomy: string, capability: 'edit_terms' | 'delete_terms'): Permission<AppContext> {
+  return (req) => canWriteTerms(req, taxonomy, capability);
 }
 
 async function resolveParent(ctx: AppContext, taxonomy: string, req: RestRequest): Promise<number | undefined> {
@@ -137,7 +142,8 @@ export function listTermsHandler(taxonomy: string) {
     const direction = String(p.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
     const rows = await q
       .selectAll('t')
-      .orderBy(`t.${column}` as 't.name', direction)
+      // Case-insensitive, as the originals' collation (utf8mb4_unicode_ci) sorts names.
+      .orderBy(column === 'name' || column === 'description' ? sql`lower(${sql.ref(`t.${column}`)})` : sql.ref(`t.${column}`), direction)
       .orderBy('t.id', direction)
       .limit(perPage)
       .offset((page - 1) * perPage)

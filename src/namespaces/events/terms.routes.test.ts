@@ -10,12 +10,13 @@ describe.each(DIALECTS)('category and tag routes on %s', (engine) => {
   let t: TestApp;
   let subscriber: TestUser;
   let contributor: TestUser;
+  let editor: TestUser;
 
   const post = (path: string, json: Json, as: TestUser | null = t.admin) => t.request('POST', `${NS}${path}`, { as, json });
 
   beforeAll(async () => {
     t = await startTestApp(engine, {}, { now: () => NOW });
-    [subscriber, contributor] = await Promise.all([t.createUser('subscriber'), t.createUser('contributor')]);
+    [subscriber, contributor, editor] = await Promise.all([t.createUser('subscriber'), t.createUser('contributor'), t.createUser('editor')]);
   });
   afterAll(() => t.close());
 
@@ -52,10 +53,41 @@ describe.each(DIALECTS)('category and tag routes on %s', (engine) => {
     expect((await t.request('GET', `${NS}/tags/${res.body.id}`)).status).toBe(400);
   });
 
-  it('checks permissions (era: anyone who can edit events)', async () => {
+  it('needs the taxonomy manage/edit/delete terms capability (editors and up): 403 for contributors', async () => {
     expect((await post('/tags', { name: 'Anon' }, null)).status).toBe(401);
     expect((await post('/tags', { name: 'Sub' }, subscriber)).status).toBe(403);
-    expect((await post('/tags', { name: 'Contrib' }, contributor)).status).toBe(201);
+    const refused = await post('/tags', { name: 'Contrib' }, contributor);
+    expect(refused.status).toBe(403);
+    expect((await post('/categories', { name: 'Contrib' }, contributor)).status).toBe(403);
+    const made = await post('/categories', { name: 'Editorial' }, editor);
+    expect(made.status).toBe(201);
+    expect((await t.request('PATCH', `${NS}/categories/${made.body.id}`, { as: contributor, json: { name: 'X' } })).status).toBe(403);
+    expect((await t.request('DELETE', `${NS}/categories/${made.body.id}`, { as: contributor })).status).toBe(403);
+    expect((await t.request('PATCH', `${NS}/categories/${made.body.id}`, { as: editor, json: { name: 'Editorial 2' } })).status).toBe(200);
+    expect((await t.request('DELETE', `${NS}/categories/${made.body.id}`, { as: editor })).status).toBe(200);
+  });
+
+  it('refuses an empty description or slug on create, and an unknown parent or empty slug filter on the list', async () => {
+    for (const extra of [{ description: '' }, { slug: '' }]) {
+      const res = await post('/categories', { name: 'Blank', ...extra });
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.body.code).toBe('rest_invalid_param');
+      expect(Object.keys(res.body.data.params)).toEqual(Object.keys(extra));
+    }
+    const parent = await t.request('GET', `${NS}/categories`, { query: { parent: 999999 } });
+    expect(parent.status).toBe(400);
+    expect(Object.keys(parent.body.data.params)).toEqual(['parent']);
+    expect((await t.request('GET', `${NS}/categories`, { query: { parent: 0 } })).status).toBe(200);
+    const slug = await t.request('GET', `${NS}/tags`, { query: { slug: '' } });
+    expect(slug.status).toBe(400);
+    expect(Object.keys(slug.body.data.params)).toEqual(['slug']);
+  });
+
+  it('orders names case-insensitively', async () => {
+    for (const name of ['Banana split', 'apple pie', 'cherry tart']) await post('/tags', { name });
+    const res = await t.request('GET', `${NS}/tags`, { query: { hide_empty: 'false', search: ' ', orderby: 'name', per_page: 50 } });
+    const names = res.body.tags.map((x: Json) => x.name).filter((n: string) => ['Banana split', 'apple pie', 'cherry tart'].includes(n));
+    expect(names).toEqual(['apple pie', 'Banana split', 'cherry tart']);
   });
 
   it('reads, updates and hard-deletes terms', async () => {

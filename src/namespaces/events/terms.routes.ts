@@ -25,7 +25,7 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(termArchiveArgs(kind === 'category'), termListChecks(taxonomy)), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
-        { methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm, handler: createTermHandler(taxonomy) },
+        { methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm(taxonomy), handler: createTermHandler(taxonomy) },
       ],
     },
     {
@@ -33,8 +33,8 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       schema,
       endpoints: [
         { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
-        { methods: EDITABLE, allowBatch: true, args: withChecks({ ...termReadArgs(kind), ...termWriteArgs(kind, false) }, termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy), handler: updateTermHandler(taxonomy) },
-        { methods: DELETABLE, allowBatch: true, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy), handler: deleteTermHandler(taxonomy) },
+        { methods: EDITABLE, allowBatch: true, args: withChecks({ ...termReadArgs(kind), ...termWriteArgs(kind, false) }, termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy, 'edit_terms'), handler: updateTermHandler(taxonomy) },
+        { methods: DELETABLE, allowBatch: true, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy, 'delete_terms'), handler: deleteTermHandler(taxonomy) },
       ],
     },
   ];

@@ -36,6 +36,14 @@ export function isPositiveInt(value: unknown): boolean {
 }
 
 /** `is_positive_int_list`: CSV or array of positive integers. */
+/** Largest ID the posts table holds (a 32-bit serial): larger IDs name nothing. */
+export const MAX_POST_ID = 2_147_483_647;
+
+/** An event ID in the path: 0 or more (0 and unknown IDs answer 404, not 400, as the newer original). */
+export function isEventPathId(value: unknown): boolean {
+  return (typeof value === 'string' || typeof value === 'number') && /^\d+$/.test(String(value).trim());
+}
+
 export function isPositiveIntList(value: unknown): boolean {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return false;
   const list = parseList(value);

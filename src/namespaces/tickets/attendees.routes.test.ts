@@ -160,6 +160,15 @@ describe.each(DIALECTS)('attendees routes on %s', (engine) => {
       expect(past.body.code).toBe('invalid-page-number');
     });
 
+    it('answers 400 rest_invalid_param for page and per_page outside the spec bounds (not clamped)', async () => {
+      for (const query of <Record<string, number>[]>[{ per_page: 0 }, { per_page: 101 }, { page: 0 }]) {
+        const res = await t.request('GET', `${NS}/attendees`, { query, as: t.admin });
+        expect(res.status, JSON.stringify(query)).toBe(400);
+        expect(res.body.code).toBe('rest_invalid_param');
+      }
+      expect((await t.request('GET', `${NS}/attendees`, { query: { per_page: 100 }, as: t.admin })).status).toBe(200);
+    });
+
     it('GET /attendees/{id}: 404 for managers when not an attendee, 401 attendee-not-accessible for the public', async () => {
       expect((await t.request('GET', `${NS}/attendees/${publicOne}`)).body).toMatchObject({ id: publicOne, title: 'Bea Public', optout: false });
       const hiddenOne = await t.request('GET', `${NS}/attendees/${optedOut}`);

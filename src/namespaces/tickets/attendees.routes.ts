@@ -19,8 +19,8 @@ import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { providerBySlug, providerFilter, RSVP } from './providers.js';
 import { checkinLink, qrPng } from './qr.service.js';
 import {
-  absintArg,
   csvArg,
+  pageArg,
   emailArg,
   idListArg,
   isPostId,
@@ -39,8 +39,8 @@ const int = (description: string) => ({ description, type: 'integer' }) as const
 
 /** `GET /attendees` filters. */
 export const ATTENDEE_LIST_ARGS = defineArgs({
-  page: absintArg('The page of results to return; defaults to 1', { default: 1, minimum: 1 }),
-  per_page: absintArg('How many attendees to return per results page; defaults to posts_per_page.', { default: 10, minimum: 1, maximum: 100 }),
+  page: pageArg('The page of results to return; defaults to 1', { default: 1, minimum: 1 }),
+  per_page: pageArg('How many attendees to return per results page; defaults to posts_per_page.', { default: 10, minimum: 1, maximum: 100 }),
   provider: csvArg('Limit results to attendees whose ticket is provided by one of the providers specified in the CSV list or array; defaults to all the available.', 'string', { type: 'string' }),
   search: stringArg('Limit results to attendees containing the specified string in the title or description.'),
   offset: int('Offset the results by a specific number of items.'),
@@ -90,7 +90,7 @@ const requireManage = async (req: RestRequest, ctx: AppContext) => hasManageAcce
 async function listAttendees(req: TypedRequest<typeof ATTENDEE_LIST_ARGS>, ctx: AppContext) {
   const manage = await hasManageAccess(req, ctx);
   const p = req.params;
-  const perPage = Math.min(100, Math.max(1, Number(p.per_page)));
+  const perPage = Number(p.per_page);
   const page = clampCount(Math.max(1, Number(p.page)));
   const offset = req.has('offset') ? clampCount(Number(p.offset)) : 0;
   const orderStatuses = p.order_status !== undefined ? p.order_status : [manage ? 'any' : 'public'];

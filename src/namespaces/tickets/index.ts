@@ -9,7 +9,7 @@ import { defineRoutes } from '../../rest/route.js';
 import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
-import { PROVIDERS } from './providers.js';
+import { DEFAULT_PROVIDER_OPTION, DEFAULT_PROVIDER_SLUG, PROVIDERS } from './providers.js';
 import { ticketJobs, ticketSchedules } from './jobs.js';
 import './extensions.js';
 
@@ -27,6 +27,9 @@ export const ticketsArea = defineArea({
     { type: p.orderType, label: `${p.slug} orders`, public: false },
   ]),
   capabilities: { administrator: ['tribe_manage_attendees'] },
+  settings: {
+    [DEFAULT_PROVIDER_OPTION]: { default: DEFAULT_PROVIDER_SLUG, description: 'Provider of tickets created without one (`rsvp` or `tribe-commerce`).' },
+  },
   // The `ticketed` filter, the ticket fields of event objects and check-in key access.
   contributes: ticketEventContributions,
   jobs: ticketJobs,
@@ -40,6 +43,7 @@ export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './or
 export { countOrders, getOrder, listOrders, type OrderRecord, type OrderStatus } from './orders.repo.js';
 export { type OrderChangeEvent, type OrderChangedHook } from './extensions.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
+export { DEFAULT_PROVIDER_OPTION } from './providers.js';
 export { TICKET_TYPES as TICKET_POST_TYPES } from './providers.js';
 export { addTicket, type NewTicket } from './tickets.public.js';
 export { countTestOrders, deleteTestOrders } from './test-orders.js';

@@ -5,6 +5,7 @@
  * has its post types, attendee/order statuses and the names clients use for it (slug, aliases and the
  * original PHP class names the block editor sends).
  */
+import type { Options } from '../../content/options.js';
 
 export type ProviderSlug = 'rsvp' | 'tribe-commerce';
 
@@ -94,4 +95,15 @@ export function normaliseStatus(provider: TicketProvider, status: string): strin
   const s = status.trim().toLowerCase();
   const mapped = provider.statusAliases[s] ?? s;
   return provider.statuses.includes(mapped) ? mapped : undefined;
+}
+
+/** The site setting naming the provider of tickets created without one. */
+export const DEFAULT_PROVIDER_OPTION = 'tickets-default-provider';
+
+/** RSVP: free tickets need no payment gateway, so they work on every site. */
+export const DEFAULT_PROVIDER_SLUG: ProviderSlug = 'rsvp';
+
+/** The provider named by the site setting (RSVP when unset or naming no provider). */
+export async function defaultProvider(ctx: { options: Options }): Promise<TicketProvider> {
+  return resolveProvider(await ctx.options.get<unknown>(DEFAULT_PROVIDER_OPTION, DEFAULT_PROVIDER_SLUG)) ?? RSVP;
 }

@@ -1,7 +1,7 @@
 /**
  * @module namespaces/tickets/ticket-args
  * Arg fragments of the tickets namespace, after the original's validator (ET
- * `REST/V1/Validator/Base.php`): `absint` page sizes (not range-checked), CSV-or-array lists, ID lists,
+ * `REST/V1/Validator/Base.php`): page sizes held to the spec's bounds, CSV-or-array lists, ID lists,
  * `is_time` dates, `is_string`, `is_numeric`, `is_email`. Checks that need the database (an ID names a
  * post, a ticket) are attached with `withChecks` and run before the permission check, in WordPress's order.
  */
@@ -21,6 +21,23 @@ export const LIST_ARGS = new WeakMap<ArgSchema, 'string' | 'integer'>();
 /** An integer passed through `absint` only: declared bounds are shown, not enforced. */
 export function absintArg(description: string, defaults: { default?: number; minimum?: number; maximum?: number } = {}): TypedArg<number> {
   return { description, type: 'integer', ...defaults, sanitize: (v) => absint(v) };
+}
+
+/**
+ * A page number or size, held to the bounds the spec states (400 `rest_invalid_param` outside them).
+ * CASE: upstream only passes these through `absint`, never rejecting 0 or 101.
+ */
+export function pageArg(description: string, bounds: { default: number; minimum: number; maximum?: number }): TypedArg<number> {
+  return { description, type: 'integer', ...bounds };
+}
+
+/**
+ * A ticket or attendee ID in the path: any positive integer. IDs past what the table can hold name
+ * nothing and are left for the handler to answer 404 (the original's "not found").
+ */
+export function pathIdArg(description: string): TypedArg<number> & { required: true } {
+  const digits = (v: unknown) => (typeof v === 'number' || typeof v === 'string') && /^\s*0*[1-9]\d*\s*$/.test(String(v));
+  return { description, type: 'integer', required: true, validate: digits, sanitize: (v) => Number(String(v).trim()) };
 }
 
 /** A CSV list or array of strings (`list_to_array`). */
@@ -97,7 +114,8 @@ export const isPostId: ArgCheck = async (value, _req, ctx) => {
 /** `is_post_id_list`: every ID an existing post. */
 export const isPostIdList: ArgCheck = async (value, _req, ctx) => {
   const ids = Array.isArray(value) ? (value as number[]) : positiveIntList(value);
-  if (!ids) return false;
+  // An empty list names no post (`include_post=`): refused rather than read as "no filter".
+  if (!ids || ids.length === 0) return false;
   const found = await existingPostIds(ctx.db, ids);
   return ids.every((id) => found.has(id));
 };

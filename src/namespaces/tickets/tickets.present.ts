@@ -102,7 +102,8 @@ export function presentTicket(ctx: Pick<AppContext, 'urls'>, t: TicketRecord, vi
     cost: formatCost(price, t.currency),
     cost_details: costDetails(t.price, t.currency),
     sale_price_data: [],
-    on_sale: false,
+    // Only the WooCommerce provider sets the ticket object's `on_sale`; for the others it stays null.
+    on_sale: null,
     iac: t.iac,
     price_suffix: null,
     supports_attendee_information: false,

@@ -7,7 +7,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { getPostsByIds, ANY_STATUSES, type PostRecord } from '../../content/posts.js';
-import { TICKET_TYPES } from './providers.js';
+import { PROVIDERS, TICKET_TYPES } from './providers.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 
@@ -292,6 +292,8 @@ export interface TicketListQuery {
   offset: number;
 }
 
+const PAID_PROVIDERS = PROVIDERS.filter((p) => p.paid).map((p) => p.slug);
+
 function listBase(db: Db, q: TicketListQuery) {
   let query = db
     .selectFrom('ticket_details as t')
@@ -320,7 +322,8 @@ function listBase(db: Db, q: TicketListQuery) {
   if (q.availableUntilGmt) query = query.where((eb) => eb.or([eb('t.start_gmt', '=', ''), eb('t.start_gmt', '<=', q.availableUntilGmt!)]));
   if (q.postStatuses) query = query.where('pp.status', 'in', q.postStatuses.length ? q.postStatuses : ['']);
   if (q.statuses) query = query.where('tp.status', 'in', q.statuses.length ? q.statuses : ['']);
-  if (q.currencies) query = q.currencies.length ? query.where('t.currency', 'in', q.currencies) : query.where(sql<SqlBool>`1 = 0`);
+  // Free RSVP tickets are priced in no currency, whatever the site's currency setting says.
+  if (q.currencies) query = q.currencies.length ? query.where('t.currency', 'in', q.currencies).where('t.provider', 'in', PAID_PROVIDERS) : query.where(sql<SqlBool>`1 = 0`);
   if (q.attendeeInformation === true) query = query.where(sql<SqlBool>`1 = 0`);
   const countOf = (extra: Expression<SqlBool> | null) =>
     sql<number>`(SELECT COUNT(*) FROM ticket_attendees a WHERE a.ticket_id = t.ticket_id${extra ? sql` AND ${extra}` : sql``})`;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
+import { signInForTest } from '../../auth/test-sessions.js';
 import { addNonce, addTicket, makePost, NS } from './fixtures.case.js';
+import { DEFAULT_PROVIDER_OPTION } from './providers.js';
 
 describe.each(DIALECTS)('tickets routes on %s', (engine) => {
   let t: TestApp;
@@ -17,10 +19,33 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
   afterAll(() => t.close());
 
   describe('POST /eventsuite/tickets/v1/tickets', () => {
-    it('answers 403 forbidden "Invalid nonce" without a nonce (no arg validation upstream)', async () => {
-      const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'rsvp', name: 'Free' }, as: t.admin });
+    it('answers 403 forbidden "Invalid nonce" to a cookie session without a nonce (no arg validation upstream)', async () => {
+      const s = await signInForTest(t.ctx, t.admin.id);
+      const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'rsvp', name: 'Free' }, headers: { cookie: s.cookie, 'x-wp-nonce': s.nonce } });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ code: 'forbidden', message: 'Invalid nonce', data: { status: 403 } });
+    });
+
+    it('creates for a cookie session with the add_ticket_nonce of the post', async () => {
+      const s = await signInForTest(t.ctx, t.admin.id);
+      const cookie = { cookie: s.cookie, 'x-wp-nonce': s.nonce };
+      const list = await t.request('GET', `${NS}/tickets`, { query: { include_post: event }, headers: cookie });
+      const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'rsvp', add_ticket_nonce: list.body.add_ticket_nonce }, headers: cookie });
+      expect(res.status).toBe(202);
+    });
+
+    it('needs no nonce from an application-password client, and takes the default provider when none is sent', async () => {
+      const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, name: 'Walk-in' }, as: t.admin });
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ title: 'Walk-in', provider: 'rsvp', cost: '$0.00' });
+      await t.ctx.options.set(DEFAULT_PROVIDER_OPTION, 'tribe-commerce');
+      try {
+        const paid = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, name: 'Paid walk-in', price: '7' }, as: t.admin });
+        expect(paid.status).toBe(202);
+        expect(paid.body).toMatchObject({ provider: 'tribe-commerce', cost: '$7.00' });
+      } finally {
+        await t.ctx.options.set(DEFAULT_PROVIDER_OPTION, 'rsvp');
+      }
     });
 
     it('answers 403 for a user who cannot edit the post, even with a nonce of theirs', async () => {
@@ -28,11 +53,15 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(nonce).toBe('');
       const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'rsvp', add_ticket_nonce: 'abc' }, as: subscriber });
       expect(res.status).toBe(403);
+      expect((await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'rsvp' } })).status).toBe(403);
     });
 
-    it('refuses a nonce issued for another post', async () => {
+    it('refuses a cookie session a nonce issued for another post', async () => {
       const other = await makePost(t);
-      const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'rsvp', add_ticket_nonce: await addNonce(t, other) }, as: t.admin });
+      const s = await signInForTest(t.ctx, t.admin.id);
+      const cookie = { cookie: s.cookie, 'x-wp-nonce': s.nonce };
+      const list = await t.request('GET', `${NS}/tickets`, { query: { include_post: other }, headers: cookie });
+      const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'rsvp', add_ticket_nonce: list.body.add_ticket_nonce }, headers: cookie });
       expect(res.status).toBe(403);
     });
 
@@ -85,7 +114,7 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
         cost: '$12.00',
         cost_details: { currency_symbol: '$', currency_position: 'prefix', values: ['12'], suffix: null },
         sale_price_data: [],
-        on_sale: false,
+        on_sale: null,
         iac: 'none',
         price_suffix: null,
         supports_attendee_information: false,
@@ -286,11 +315,14 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(res.body).not.toHaveProperty('add_ticket_nonce');
     });
 
-    it('does not range-check page and per_page (absint), clamping per_page to 1…100', async () => {
-      const zero = await t.request('GET', `${NS}/tickets`, { query: { include_post: listPost, per_page: 0 } });
-      expect(zero.status).toBe(200);
-      expect(zero.body.tickets).toHaveLength(1);
-      const big = await t.request('GET', `${NS}/tickets`, { query: { include_post: listPost, per_page: 101 } });
+    it('answers 400 rest_invalid_param for page and per_page outside the spec bounds (not clamped)', async () => {
+      for (const query of <Record<string, string | number>[]>[{ per_page: 0 }, { per_page: 101 }, { page: 0 }, { per_page: 'x' }]) {
+        const res = await t.request('GET', `${NS}/tickets`, { query: { include_post: listPost, ...query } });
+        expect(res.status, JSON.stringify(query)).toBe(400);
+        expect(res.body.code).toBe('rest_invalid_param');
+        expect(Object.keys(res.body.data.params)).toEqual(Object.keys(query));
+      }
+      const big = await t.request('GET', `${NS}/tickets`, { query: { include_post: listPost, per_page: 100 } });
       expect(big.status).toBe(200);
       expect(big.body.tickets).toHaveLength(3);
     });
@@ -311,6 +343,9 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
 
     it('answers 400 for include_post naming no post and for a bad date', async () => {
       expect((await t.request('GET', `${NS}/tickets`, { query: { include_post: '999999' } })).status).toBe(400);
+      const empty = await t.request('GET', `${NS}/tickets`, { query: { include_post: '' } });
+      expect(empty.status).toBe(400);
+      expect(empty.body.code).toBe('rest_invalid_param');
       expect((await t.request('GET', `${NS}/tickets`, { query: { include: 'a,b' } })).status).toBe(400);
       expect((await t.request('GET', `${NS}/tickets`, { query: { after: 'not a date' } })).status).toBe(400);
     });
@@ -324,7 +359,8 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(await q({ provider: 'edd' })).toEqual([]);
       expect(await q({ is_available: false })).toEqual(['Alpha']);
       expect(await q({ is_available: true })).toEqual(['Bravo', 'Charlie']);
-      expect(await q({ currency: 'usd' })).toHaveLength(3);
+      // Free RSVP tickets are priced in no currency.
+      expect(await q({ currency: 'usd' })).toEqual(['Alpha', 'Charlie']);
       expect(await q({ currency: 'EUR' })).toEqual([]);
       expect(await q({ include: `${ids[2]},${ids[0]}`, orderby: 'include' })).toEqual(['Charlie', 'Alpha']);
       expect(await q({ exclude: ids[0]! })).toEqual(['Bravo', 'Charlie']);
@@ -355,9 +391,27 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(oneAttendee.body.total).toBe(0);
     });
 
+    it('applies each manage-only bound alone', async () => {
+      const titles = (query: Record<string, number>) =>
+        t.request('GET', `${NS}/tickets`, { query: { include_post: listPost, ...query }, as: t.admin }).then((r) => r.body.tickets.map((x: any) => x.title));
+      expect(await titles({ capacity_min: 1 })).toEqual(['Charlie']);
+      expect(await titles({ capacity_max: 0 })).toEqual(['Alpha']);
+      expect(await titles({ attendees_min: 1 })).toEqual([]);
+      expect(await titles({ attendees_max: 0 })).toEqual(['Alpha', 'Bravo', 'Charlie']);
+      expect(await titles({ checkedin_min: 1 })).toEqual([]);
+      expect(await titles({ checkedin_max: 0 })).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    });
+
+    it('answers null on_sale in a public single ticket (no provider here sets it)', async () => {
+      const res = await t.request('GET', `${NS}/tickets/${ids[0]}`);
+      expect(res.status).toBe(200);
+      expect(res.body.on_sale).toBeNull();
+    });
+
     it('answers 4xx, never 500, for IDs and bounds beyond what the database holds', async () => {
       const huge = '99999999999';
-      expect((await t.request('GET', `${NS}/tickets/${huge}`)).status).toBe(400);
+      expect((await t.request('GET', `${NS}/tickets/${huge}`)).status).toBe(404);
+      expect((await t.request('GET', `${NS}/tickets/2147483648`)).body.code).toBe('ticket-not-found');
       expect((await t.request('GET', `${NS}/tickets`, { query: { include_post: huge } })).status).toBe(400);
       expect((await t.request('GET', `${NS}/tickets`, { query: { offset: '1e30', page: 1 } })).status).toBe(200);
       expect((await t.request('GET', `${NS}/tickets`, { query: { capacity_min: 0, capacity_max: huge }, as: t.admin })).status).toBe(200);

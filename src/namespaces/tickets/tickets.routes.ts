@@ -12,14 +12,15 @@ import { allowAll } from '../../rest/permissions.js';
 import { defineArgs, endpoint, type TypedRequest } from '../../rest/typed.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, respond, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canEditTicketsOf, hasManageAccess } from './access.js';
-import { clampCount, listRestUrl } from './common.js';
+import { clampCount, listRestUrl, MAX_POST_ID } from './common.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
-import { providerBySlug, providerFilter, resolveProvider } from './providers.js';
+import { defaultProvider, providerBySlug, providerFilter, resolveProvider } from './providers.js';
 import {
-  absintArg,
   csvArg,
+  pageArg,
   idListArg,
   isPostIdList,
+  pathIdArg,
   positiveIntArg,
   stringArg,
   timeArg,
@@ -38,8 +39,8 @@ const int = (description: string) => ({ description, type: 'integer' }) as const
 
 /** `GET /tickets` filters, as the original declares them (spec defaults for order and orderby). */
 export const TICKET_LIST_ARGS = defineArgs({
-  page: absintArg('The page of results to return; defaults to 1', { default: 1, minimum: 1 }),
-  per_page: absintArg('How many tickets to return per results page; defaults to posts_per_page.', { default: 10, minimum: 1, maximum: 100 }),
+  page: pageArg('The page of results to return; defaults to 1', { default: 1, minimum: 1 }),
+  per_page: pageArg('How many tickets to return per results page; defaults to posts_per_page.', { default: 10, minimum: 1, maximum: 100 }),
   search: stringArg('Limit results to tickets containing the specified string in the title or description.'),
   offset: int('Offset the results by a specific number of items.'),
   order: { description: 'Sort results in ASC or DESC order. Defaults to ASC.', type: 'string', enum: ['ASC', 'DESC'], default: 'ASC' },
@@ -71,7 +72,7 @@ export const TICKET_LIST_ARGS = defineArgs({
   attendee_information_available: bool('Limit results to tickets that provide attendees the possibility to fill in additional information or not; requires ET+.'),
 });
 
-const ID_ARG = positiveIntArg('The ticket post ID', true);
+const ID_ARG = pathIdArg('The ticket post ID');
 type ById = TypedRequest<{ id: typeof ID_ARG }>;
 
 /** The block editor's ticket fields (ET `ticket_args`): strings defaulting to `""`. */
@@ -110,15 +111,17 @@ function sentFields(req: RestRequest): TicketFields {
   return out as TicketFields;
 }
 
+/** A `_min`/`_max` pair as bounds; either end works alone (the other is open). */
 function between(req: RestRequest, min: string, max: string): [number, number] | undefined {
-  return req.has(min) && req.has(max) ? [clampCount(Number(req.params[min])), clampCount(Number(req.params[max]))] : undefined;
+  if (!req.has(min) && !req.has(max)) return undefined;
+  return [req.has(min) ? clampCount(Number(req.params[min])) : 0, req.has(max) ? clampCount(Number(req.params[max])) : MAX_POST_ID];
 }
 
 /** `GET /tickets`. */
 async function listTickets(req: TypedRequest<typeof TICKET_LIST_ARGS>, ctx: AppContext) {
   const manage = await hasManageAccess(req, ctx);
   const p = req.params;
-  const perPage = Math.min(100, Math.max(1, Number(p.per_page)));
+  const perPage = Number(p.per_page);
   const page = clampCount(Math.max(1, Number(p.page)));
   const offset = req.has('offset') ? clampCount(Number(p.offset)) : 0;
   const q: TicketListQuery = {
@@ -180,12 +183,24 @@ async function getTicketHandler(req: ById, ctx: AppContext) {
   return object;
 }
 
-/** Nonce and "edit posts" of the post's type, else 403 `forbidden` "Invalid nonce". */
-async function editorAllowed(req: RestRequest, ctx: AppContext, postId: unknown, action: 'add_ticket_nonce' | 'edit_ticket_nonce' | 'remove_ticket_nonce', boundTo: number | undefined) {
+/**
+ * "Edit posts" of the post's type plus the nonce, else 403 `forbidden` "Invalid nonce". `nonceOptional`
+ * (create only): an application-password request needs none, since nonces guard cookie sessions
+ * against forged requests and such a client has no session to forge.
+ */
+async function editorAllowed(
+  req: RestRequest,
+  ctx: AppContext,
+  postId: unknown,
+  action: 'add_ticket_nonce' | 'edit_ticket_nonce' | 'remove_ticket_nonce',
+  boundTo: number | undefined,
+  nonceOptional = false,
+) {
   const id = typeof postId === 'number' ? postId : Number(postId);
   if (!Number.isSafeInteger(id) || id <= 0) return undefined;
   const post = await getPost(ctx.db, id);
   if (!post || !canEditTicketsOf(req.user, post)) return undefined;
+  if (nonceOptional && req.auth.method === 'app-password') return post;
   return (await ticketNonceValid(ctx, req, action, boundTo ?? id, req.params[action])) ? post : undefined;
 }
 
@@ -196,12 +211,13 @@ async function singleView(req: RestRequest, ctx: AppContext, id: number) {
 
 /**
  * `POST /tickets`. CASE: the original's declared args are malformed (nested under numeric keys), so
- * `post_id`, `add_ticket_nonce` and `provider` are not enforced as args: a missing nonce is 403.
+ * `post_id`, `add_ticket_nonce` and `provider` are not enforced as args: a cookie session without the
+ * nonce is 403. Without `provider` the site's default ticket provider is used.
  */
 async function createTicketHandler(req: RestRequest, ctx: AppContext) {
-  const post = await editorAllowed(req, ctx, req.params.post_id, 'add_ticket_nonce', undefined);
+  const post = await editorAllowed(req, ctx, req.params.post_id, 'add_ticket_nonce', undefined, true);
   if (!post) return TicketErrors.forbidden();
-  const provider = resolveProvider(req.params.provider);
+  const provider = req.has('provider') ? resolveProvider(req.params.provider) : await defaultProvider(ctx);
   if (!provider) return TicketErrors.badRequest();
   const id = await createTicket(ctx, req.user?.id ?? 0, post, provider, sentFields(req));
   if (typeof id !== 'number') return id;

@@ -12,7 +12,7 @@ import { isPhpNumeric, phpString } from '../../rest/php-query.js';
 import type { RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { canReadUnpublished } from './access.js';
-import { nowPair } from './common.js';
+import { MAX_POST_ID, nowPair } from './common.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { CURRENCY_OPTION, DEFAULT_CURRENCY, CURRENCY_CODES } from './money.js';
 import { deletePost, insertPost, updatePost } from './posts.repo.js';
@@ -52,7 +52,8 @@ export type Readable = { ticket: TicketRecord; parent: PostRecord } | RestError;
 
 /** `is_ticket_readable`: 404 when there is no such ticket, 401 when it or its post may not be read. */
 export async function readableTicket(db: Db, user: RestUser | null, id: number): Promise<Readable> {
-  const ticket = await getTicket(db, id);
+  // IDs past what the posts table holds name nothing (and must not reach a 32-bit column).
+  const ticket = id <= MAX_POST_ID ? await getTicket(db, id) : undefined;
   if (!ticket) return TicketErrors.ticketNotFound();
   if (ticket.post.status !== 'publish' && !canReadUnpublished(user, ticket.post)) return TicketErrors.ticketNotAccessible();
   const parent = await getPost(db, ticket.postId);

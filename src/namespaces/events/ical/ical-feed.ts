@@ -13,7 +13,8 @@
  */
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
-import { normaliseZone, zoneAbbreviation } from '../../../content/posts.js';
+import { normaliseZone } from '../../../content/posts.js';
+import { zoneAbbr } from '../zone-names.js';
 
 /** The parts of a REST event object (reference 1.1) the feed reads. */
 export interface FeedEvent {
@@ -166,20 +167,6 @@ export function offsetTransitions(zone: string, from: number, to: number): numbe
   return out;
 }
 
-/** Locales whose short zone names cover most zones' abbreviations (EST, CET, BST, AEST, IST). */
-const NAME_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN'];
-
-/** TZNAME: the zone's common abbreviation at that moment, else what WordPress prints (`+09`, `UTC+5`). */
-function tzName(dt: DateTime): string {
-  if (dt.zone.type !== 'fixed') {
-    for (const locale of NAME_LOCALES) {
-      const short = dt.setLocale(locale).offsetNameShort ?? '';
-      if (short !== '' && !/^GMT[+-]/.test(short)) return short;
-    }
-  }
-  return zoneAbbreviation(dt);
-}
-
 function observance(zone: string, at: number, fromOffset: number): ICAL.Component {
   const dt = DateTime.fromMillis(at, { zone });
   const comp = new ICAL.Component(dt.isInDST ? 'daylight' : 'standard');
@@ -188,7 +175,7 @@ function observance(zone: string, at: number, fromOffset: number): ICAL.Componen
   comp.addPropertyWithValue('dtstart', floatingTime({ year: before.year, month: before.month, day: before.day, hour: before.hour, minute: before.minute, second: before.second }));
   comp.addPropertyWithValue('tzoffsetfrom', ICAL.UtcOffset.fromSeconds(fromOffset * 60));
   comp.addPropertyWithValue('tzoffsetto', ICAL.UtcOffset.fromSeconds(dt.offset * 60));
-  comp.addPropertyWithValue('tzname', tzName(dt));
+  comp.addPropertyWithValue('tzname', zoneAbbr(dt));
   return comp;
 }
 
@@ -288,9 +275,8 @@ function buildVevent(ev: FeedEvent, calendar: FeedCalendar, host: string, stamp:
   comp.addPropertyWithValue('dtstamp', stamp);
   addUtc(comp, 'created', ev.date_utc);
   addUtc(comp, 'last-modified', ev.modified_utc);
-  const startEpoch = Math.floor(utcMillis(ev.utc_start_date) / 1000);
-  const endEpoch = Math.floor(utcMillis(ev.utc_end_date) / 1000);
-  comp.addPropertyWithValue('uid', `${ev.id}-${startEpoch}-${endEpoch}@${host}`);
+  // The event's identity only (not its times), so a rescheduled event updates in subscribers' calendars.
+  comp.addPropertyWithValue('uid', `${ev.id}@${host}`);
   comp.addPropertyWithValue('summary', plainText(ev.title));
   const description = plainText(ev.description ?? '');
   if (description !== '') comp.addPropertyWithValue('description', description);

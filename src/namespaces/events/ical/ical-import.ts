@@ -16,6 +16,7 @@
  * const result = await importIcs(ctx, 'https://calendar.example/feed.ics', { onProgress: (done, total) => bar.update(done) });
  * // { created: 12, updated: 0, unchanged: 0, skipped: [] }
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
@@ -85,6 +86,9 @@ export interface ParseOptions {
   siteTimezone: string;
   horizonDays?: number;
   maxOccurrences?: number;
+  /** Expansion window of recurring series; default `horizonDays` either side of `now`. */
+  from?: Date;
+  until?: Date;
 }
 
 export interface IcsImportOptions {
@@ -92,6 +96,9 @@ export interface IcsImportOptions {
   onProgress?: (done: number, total: number) => void;
   /** Who imports (capabilities and author); default: the site itself, authored by the first administrator. */
   user?: RestUser;
+  /** Expansion window of recurring series (see {@link ParseOptions}). */
+  from?: Date;
+  until?: Date;
 }
 
 export interface IcsImportResult {
@@ -372,8 +379,22 @@ function occurrenceOf(comp: ICAL.Component, start: ICAL.Time, end: ICAL.Time, tz
   };
 }
 
+/** A stable UID for a VEVENT without one: a hash of its SUMMARY, DTSTART, DTEND and LOCATION. */
+function derivedUid(comp: ICAL.Component): string {
+  const text = (name: string) => comp.getFirstProperty(name)?.toICALString() ?? '';
+  const hash = crypto.createHash('sha256').update(['summary', 'dtstart', 'dtend', 'location'].map(text).join('\n')).digest('hex');
+  return `derived-${hash.slice(0, 16)}`;
+}
+
 /** Items of one series (or one single event). */
-function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required<Pick<ParseOptions, 'horizonDays' | 'maxOccurrences'>> & { now: Date }, out: ParsedIcs): void {
+interface Limits {
+  maxOccurrences: number;
+  /** The expansion window (epoch ms). */
+  from: number;
+  to: number;
+}
+
+function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Limits, out: ParsedIcs): void {
   const master = event.component;
   const masterTzids = { start: tzidOf(master, 'dtstart'), end: tzidOf(master, 'dtend') };
   if (!event.isRecurring()) {
@@ -387,8 +408,14 @@ function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required
     return;
   }
 
-  const from = options.now.getTime() - options.horizonDays * 86_400_000;
-  const to = options.now.getTime() + options.horizonDays * 86_400_000;
+  const { from, to } = options;
+  const reported = out.skipped.length;
+  // A series none of whose occurrences falls in the window would vanish without a word: say so.
+  const outsideWindow = () => {
+    if (count > 0 || out.skipped.length > reported) return;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    out.skipped.push({ uid, reason: `recurring series with no occurrence between ${day(from)} and ${day(to)} (the import window; see --from and --until)` });
+  };
   // Occurrences are skipped or ended on their wall-clock time read as UTC, with two days' slack for
   // zone offsets, before any zone arithmetic.
   const slack = 2 * 86_400_000;
@@ -402,9 +429,9 @@ function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required
       return;
     }
     const next = iterator.next();
-    if (!next) return;
+    if (!next) return outsideWindow();
     const at = wallMs(next);
-    if (at - slack > to) return;
+    if (at - slack > to) return outsideWindow();
     if (at + span + slack < from) continue;
     const details = event.getOccurrenceDetails(next);
     const comp = details.item.component;
@@ -437,7 +464,12 @@ function expandEvent(event: ICAL.Event, uid: string, env: Env, options: Required
  */
 export function parseIcs(text: string, options: ParseOptions): ParsedIcs {
   const out: ParsedIcs = { items: [], skipped: [] };
-  const limits = { horizonDays: options.horizonDays ?? HORIZON_DAYS, maxOccurrences: options.maxOccurrences ?? MAX_OCCURRENCES, now: options.now };
+  const horizon = (options.horizonDays ?? HORIZON_DAYS) * 86_400_000;
+  const limits: Limits = {
+    maxOccurrences: options.maxOccurrences ?? MAX_OCCURRENCES,
+    from: options.from?.getTime() ?? options.now.getTime() - horizon,
+    to: options.until?.getTime() ?? options.now.getTime() + horizon,
+  };
   for (const cal of parseCalendars(text, out.skipped)) {
     let calZone: string | undefined;
     try {
@@ -462,17 +494,8 @@ export function parseIcs(text: string, options: ParseOptions): ParsedIcs {
       } catch {
         uid = '';
       }
-      if (uid === '') {
-        const summary = (() => {
-          try {
-            return str(comp.getFirstPropertyValue('summary')).trim();
-          } catch {
-            return '';
-          }
-        })();
-        out.skipped.push({ uid: '', reason: `VEVENT${summary ? ` "${summary}"` : ''} has no UID` });
-        continue;
-      }
+      // No UID: one derived from what the VEVENT says, the same on every run of the same file.
+      if (uid === '') uid = derivedUid(comp);
       if (comp.hasProperty('recurrence-id')) overrides.set(uid, [...(overrides.get(uid) ?? []), comp]);
       else if (masters.has(uid)) out.skipped.push({ uid, reason: 'another VEVENT has the same UID' });
       else masters.set(uid, comp);
@@ -637,7 +660,7 @@ async function applyItem(ctx: AppContext, item: ImportItem, user: RestUser): Pro
 export async function importIcs(ctx: AppContext, source: string | Buffer, options: IcsImportOptions = {}): Promise<IcsImportResult> {
   const text = await loadSource(ctx, source);
   const [siteZone, siteTimezone] = [await siteTimeZone(ctx.options), await siteTimeZoneSetting(ctx.options)];
-  const parsed = parseIcs(text, { now: ctx.now(), siteZone, siteTimezone });
+  const parsed = parseIcs(text, { now: ctx.now(), siteZone, siteTimezone, ...(options.from ? { from: options.from } : {}), ...(options.until ? { until: options.until } : {}) });
   const user = options.user ?? (await siteImporter(ctx));
   const result: IcsImportResult = { created: 0, updated: 0, unchanged: 0, skipped: [...parsed.skipped] };
   const total = parsed.items.length;
