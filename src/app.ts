@@ -30,6 +30,7 @@ import { isClientDataError } from './storage/data-errors.js';
 import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { Jobs, type RunnerOptions } from './jobs/index.js';
+import { registerHealthRoutes } from './http/health.js';
 import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
 
@@ -150,6 +151,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const authenticator = createAuthenticator(ctx);
   registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery: getDiscovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
+  registerHealthRoutes(app, ctx);
 
   // ---- Area pages, each in its own scope that answers 404 while the area is off.
   const host: PageHost = { ctx, authenticator, dispatcher };

@@ -10,6 +10,7 @@ import { findUserByLogin } from './auth/index.js';
 import { seedEvents } from './namespaces/events/index.js';
 import { importIcs } from './namespaces/events/ical/index.js';
 import { generateCheckinApiKey, setCheckinApiKey } from './namespaces/tickets/index.js';
+import { jobsCommand } from './jobs/jobs.command.js';
 
 export interface CommandInput {
   config: Config;
@@ -120,4 +121,4 @@ const checkinKeyCommand: CommandExtension = {
   },
 };
 
-export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand];
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, jobsCommand];

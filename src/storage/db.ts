@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -55,6 +55,21 @@ function withStatementCache(db: SQLite.Database): SqliteDatabase {
   };
 }
 
+/**
+ * SQLite transactions take the write lock when they begin (`BEGIN IMMEDIATE`): a transaction in
+ * another process then waits for it (busy timeout) instead of failing with `SQLITE_BUSY` when it
+ * turns from reading to writing (several server processes, instances migrating together).
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 /** The engine a database URL names. */
 export function engineOf(url: string): Engine {
   return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite';
@@ -79,5 +94,5 @@ export function createDb(options: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
 }
