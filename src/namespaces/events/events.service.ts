@@ -19,7 +19,8 @@ import type { RestRequest, RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { can, canEditPost, canReadPost, CATEGORY_TAXONOMY, EVENT_TYPE, hasManageAccess, TAG_TAXONOMY } from './caps.js';
 import { parseCost } from './cost.js';
-import { ARG_MESSAGES, eventError, invalidParam } from './errors.js';
+import { invalidParam } from '../../rest/errors.js';
+import { ARG_MESSAGES, eventError } from './errors.js';
 import { presentEvent, type EventPage } from './events.present.js';
 import {
   getEvent, getEventsByIds, insertEventDetails, insertPostRow, linksOfEvents, setEventOrganizers, setEventVenues,

@@ -39,3 +39,7 @@ export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './or
 export { getOrder } from './orders.repo.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { CURRENCY_OPTION } from './money.js';
+export { TICKET_TYPES as TICKET_POST_TYPES } from './providers.js';
+export { addTicket, type NewTicket } from './tickets.public.js';
+export { countTestOrders, deleteTestOrders } from './test-orders.js';
+export { PAYMENTS_TEST_MODE_OPTION } from './common.js';

@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import type { RestError } from '../../rest/errors.js';
+import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
 import { attendeeIdsOfOrder, insertAttendeeDetails, setOrderAttendeesStatus, touchAttendees } from './attendees.repo.js';
 import { newSecurityCode } from './attendees.service.js';
@@ -100,6 +101,8 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     returnUrl: input.returnUrl || orderUrl(ctx, { id: orderId, key }),
   });
 
+  const testMode = (await ctx.options.get<string>(PAYMENTS_TEST_MODE_OPTION, 'no')) === 'yes';
+
   // ---- Reserve seats and write the order, all or nothing.
   let orderId: number;
   try {
@@ -132,6 +135,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
           customer_user_id: input.customer.userId,
           cart_key: input.cartKey,
           created_gmt: now.gmt,
+          test_mode: gateway?.id === 'remote' && testMode ? 1 : 0,
         },
         items,
       );
@@ -229,6 +233,13 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     return true;
   });
+}
+
+/** Cancels an order whatever it was (seats back on sale, attendees follow); false when it was already closed. */
+export async function cancelOrder(ctx: AppContext, orderId: number): Promise<boolean> {
+  const order = await getOrder(ctx.db, orderId);
+  if (!order || (order.status !== 'pending' && order.status !== 'completed')) return false;
+  return closeOrder(ctx, orderId, order.status, 'cancelled');
 }
 
 /** Status changes a client may ask for. */
