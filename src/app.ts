@@ -33,6 +33,7 @@ import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { registerHealthRoutes } from './http/health.js';
+import { startInvalidation } from './storage/invalidation.js';
 import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
 
@@ -189,7 +190,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     return reply.type('application/json; charset=UTF-8').header('Access-Control-Allow-Origin', '*').send(openapi.text);
   });
 
+  const stopInvalidation = await startInvalidation(ctx);
   app.addHook('onClose', async () => {
+    await stopInvalidation();
     await ctx.jobs.stop();
     ctx.mailer.close();
   });

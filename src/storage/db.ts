@@ -75,6 +75,13 @@ export function engineOf(url: string): Engine {
   return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite';
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The connection pool behind a PostgreSQL database (for LISTEN, which needs a connection of its own). */
+export function pgPoolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** Open the database a URL names. */
 export function createDb(options: DbOptions): Db {
   if (engineOf(options.url) === 'postgres') {
@@ -85,7 +92,9 @@ export function createDb(options: DbOptions): Db {
     });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   const file = options.url.replace(/^sqlite:(\/\/)?/i, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
