@@ -16,6 +16,7 @@ import { seoArea } from './seo/index.js';
 import { shopAdminArea } from './shop-admin/index.js';
 import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
+import { shopAnalyticsArea } from './shop-analytics/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
 export const NAMESPACE_ORDER: readonly string[] = Object.freeze([
@@ -64,10 +65,8 @@ const placeholderArea = defineArea({
   required: true,
   namespaces: [
     'shop/v3',
-    'eventsuite/event-aggregator/v1',
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
-    'shop-analytics',
     'shop/store',
     'shop/store/v1',
     'shop/private',
@@ -94,6 +93,7 @@ export function allAreas(): AreaDef[] {
     ticketsArea,
     eventImportArea,
     shopAdminArea,
+    shopAnalyticsArea,
     spamfilterArea,
     contactFormsArea,
     mailingListArea,

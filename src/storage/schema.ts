@@ -11,6 +11,7 @@ import type { IntegrationTables } from './tables/integrations.js';
 import type { JobTables } from './tables/jobs.js';
 import type { SeoTables } from './tables/seo.js';
 import type { ShopAdminTables } from './tables/shop-admin.js';
+import type { ShopAnalyticsTables } from './tables/shop-analytics.js';
 import type { TicketTables } from './tables/tickets.js';
 
 /** One line per area's tables, so areas added side by side merge cleanly. */
@@ -22,5 +23,6 @@ export interface Database
     IntegrationTables,
     JobTables,
     ShopAdminTables,
+    ShopAnalyticsTables,
     FormTables,
     SeoTables {}

@@ -14,14 +14,14 @@ import { asRestError, blogSigner, hubOf } from './hub.js';
 import { authorizeUrl, tryRegistration } from './registration.service.js';
 import { forgetConnection, hasConnectedOwner, isRegistered, isUserConnected, loadState, saveState, userSigningToken } from './state.js';
 
-export async function connectionStatus(ctx: AppContext) {
+export async function connectionStatus(ctx: AppContext, user: RestUser | null) {
   const state = await loadState(ctx);
   const blogPublic = await ctx.options.get<unknown>('blog_public', 1);
   return {
     isActive: hasConnectedOwner(state),
     isStaging: false,
     isRegistered: isRegistered(state),
-    isUserConnected: false,
+    isUserConnected: user !== null && isUserConnected(state, user.id),
     hasConnectedOwner: hasConnectedOwner(state),
     offlineMode: offlineMode(ctx),
     isPublic: String(blogPublic) === '1',
@@ -94,10 +94,13 @@ export async function setConnectionOwner(ctx: AppContext, newOwnerId: number) {
   return { code: 'success' };
 }
 
+/** Longest user token accepted (the hub's are far shorter). */
+const MAX_TOKEN_LENGTH = 512;
+
 /** `user-token`: the hub hands a user token `key.secret.<user id>` to the site. */
 export async function updateUserToken(ctx: AppContext, token: string, isOwner: boolean | undefined) {
   const parts = token.split('.');
-  if (parts.length !== 3 || !/^[1-9]\d*$/.test(parts[2]!) || parts[0] === '' || parts[1] === '') throw ConnectorErrors.invalidUserToken();
+  if (token.length > MAX_TOKEN_LENGTH || parts.length !== 3 || !/^[1-9]\d*$/.test(parts[2]!) || parts[0] === '' || parts[1] === '') throw ConnectorErrors.invalidUserToken();
   const userId = Number(parts[2]);
   if (!(await getUser(ctx, userId))) throw ConnectorErrors.invalidUserId();
   const state = await loadState(ctx);

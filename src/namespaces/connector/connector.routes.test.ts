@@ -96,7 +96,8 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'authorized' });
     expect(hub.calls.find((c) => c.path === '/oauth/token')).toMatchObject({ signed: true, body: { code: 'code-1', client_id: HUB_SITE_ID } });
-    expect((await t.request('GET', `${NS}/connection`)).body).toMatchObject({ isActive: true, hasConnectedOwner: true });
+    expect((await t.request('GET', `${NS}/connection`)).body).toMatchObject({ isActive: true, hasConnectedOwner: true, isUserConnected: false });
+    expect((await t.request('GET', `${NS}/connection`, { as: t.admin })).body.isUserConnected).toBe(true);
   });
 
   it('a replayed, tampered or stale signed request is refused and recorded for verify_xmlrpc_error', async () => {

@@ -20,6 +20,14 @@ export const CONNECTOR_NS = 'connector/v4';
 /** The nonce action of `connection/register` for cookie-authenticated callers. */
 export const REGISTRATION_NONCE_ACTION = 'jetpack-registration-nonce';
 
+/**
+ * Parameters of a hub handshake: the request body only, since a signed request's query string holds
+ * the signature's own `token`, `timestamp` and `nonce`.
+ */
+function handshakeParams(req: RestRequest): Record<string, unknown> {
+  return { ...req.body, ...(req.json ?? {}) };
+}
+
 async function handleVerifyRegistration(req: RestRequest, ctx: AppContext) {
   // CASE: the original registers this route only while the site has no connected owner.
   if (hasConnectedOwner(await loadState(ctx))) return CoreErrors.noRoute();
@@ -29,12 +37,13 @@ async function handleVerifyRegistration(req: RestRequest, ctx: AppContext) {
 /** `remote_authorize` is a public route; the request itself must carry the blog-token signature. */
 async function handleRemoteAuthorize(req: RestRequest, ctx: AppContext) {
   if (!(await isSignedWithBlogToken(req, ctx))) return permissionError('invalid_permission_remote_authorize', req.user !== null);
-  return remoteAuthorize(ctx, req.params);
+  return remoteAuthorize(ctx, handshakeParams(req));
 }
 
 /** Signed by the hub, or an application-password user allowed to connect (without `local_user`). */
 async function canRemoteProvision(req: RestRequest, ctx: AppContext) {
-  const noLocalUser = req.params.local_user === undefined || req.params.local_user === '';
+  const localUser = handshakeParams(req).local_user;
+  const noLocalUser = localUser === undefined || localUser === '';
   if (noLocalUser && req.auth.method === 'app-password') {
     return (await userCan(ctx, req.user, 'connect_user')) || permissionError('invalid_user_permission_remote_provision', true);
   }
@@ -42,7 +51,7 @@ async function canRemoteProvision(req: RestRequest, ctx: AppContext) {
 }
 
 async function handleRemoteProvision(req: RestRequest, ctx: AppContext) {
-  const params = { ...req.params };
+  const params = handshakeParams(req);
   if (req.auth.method === 'app-password' && req.user && (await userCan(ctx, req.user, 'connect_user'))) params.local_user = req.user.id;
   return remoteProvision(ctx, params);
 }
@@ -83,10 +92,10 @@ export const connectorRoutes = defineRoutes<AppContext>(CONNECTOR_NS, [
   { path: '/verify_registration', endpoints: [{ methods: EDITABLE, permission: allowAll, handler: handleVerifyRegistration }] },
   { path: '/remote_authorize', endpoints: [{ methods: EDITABLE, permission: allowAll, handler: handleRemoteAuthorize }] },
   { path: '/remote_provision', endpoints: [{ methods: EDITABLE, permission: canRemoteProvision, handler: handleRemoteProvision }] },
-  { path: '/remote_register', endpoints: [{ methods: EDITABLE, permission: canRemoteRegister, handler: (req, ctx) => remoteRegister(ctx, req.params) }] },
+  { path: '/remote_register', endpoints: [{ methods: EDITABLE, permission: canRemoteRegister, handler: (req, ctx) => remoteRegister(ctx, handshakeParams(req)) }] },
   {
     path: '/remote_connect',
-    endpoints: [{ methods: EDITABLE, permission: requireMeta(null, 'invalid_permission_remote_connect', { signed: true }), handler: (req, ctx) => remoteConnect(ctx, req.params) }],
+    endpoints: [{ methods: EDITABLE, permission: requireMeta(null, 'invalid_permission_remote_connect', { signed: true }), handler: (req, ctx) => remoteConnect(ctx, handshakeParams(req)) }],
   },
   {
     path: '/connection/check',
@@ -95,7 +104,7 @@ export const connectorRoutes = defineRoutes<AppContext>(CONNECTOR_NS, [
   {
     path: '/connection',
     endpoints: [
-      { methods: READABLE, permission: allowAll, handler: (_req, ctx) => connectionStatus(ctx) },
+      { methods: READABLE, permission: allowAll, handler: (req, ctx) => connectionStatus(ctx, req.user) },
       {
         methods: EDITABLE,
         args: {

@@ -30,6 +30,10 @@ export interface TestHub {
   /** User tokens the hub knows (`key.secret`) → profile. */
   profiles: Map<string, Record<string, unknown>>;
   tokenHealthy: boolean;
+  /** `remote_connect` nonces → user token the hub hands out. */
+  userTokens: Map<string, string>;
+  /** Partner nonces `remote_register` may use. */
+  partnerNonces: Set<string>;
   close(): Promise<void>;
 }
 
@@ -50,7 +54,7 @@ export async function startHub(): Promise<TestHub> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const hub: TestHub = {
-    url, calls: [], registerStatus: 200, codes: new Map(), profiles: new Map(), tokenHealthy: true,
+    url, calls: [], registerStatus: 200, codes: new Map(), profiles: new Map(), tokenHealthy: true, userTokens: new Map(), partnerNonces: new Set(),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
   const server = http.createServer((req, res) => {
@@ -81,6 +85,15 @@ export async function startHub(): Promise<TestHub> {
         return send(200, { access_token: token, token_type: 'X_CONNECTOR' });
       }
       if (path === '/me') return signed ? send(200, hub.profiles.get([...hub.profiles.keys()].find((k) => req.headers.authorization?.includes(`${k.split('.')[0]}:1:`)) ?? '') ?? {}) : send(403, {});
+      if (path === `/sites/${HUB_SITE_ID}/user-token` && req.method === 'POST') {
+        const token = hub.userTokens.get(body?.nonce);
+        return signed && token ? send(200, { token }) : send(400, { error: 'invalid_nonce' });
+      }
+      if (path.startsWith('/partner-provision-nonce-check')) {
+        const nonce = new URL(path, url).searchParams.get('nonce') ?? '';
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end(hub.partnerNonces.has(nonce) ? 'OK' : 'NO');
+      }
       if (path === `/sites/${HUB_SITE_ID}/token-health`) return send(signed && hub.tokenHealthy ? 200 : 403, {});
       if (path.startsWith(`/sites/${HUB_SITE_ID}/`)) return send(signed ? 200 : 403, {});
       return send(404, { error: 'not_found' });

@@ -20,6 +20,9 @@ function isUrl(value: unknown): boolean {
   }
 }
 
+/** How long a signed-out head answer may be reused (any write in this process starts afresh). */
+export const HEAD_CACHE_MS = 2_000;
+
 export async function getHead(req: RestRequest, ctx: AppContext) {
   // CASE: the original registers the route only while headless endpoints are enabled.
   if (!(await getSeoOption<boolean>(ctx, 'enable_headless_rest_endpoints'))) return CoreErrors.noRoute();
@@ -32,6 +35,8 @@ export const headRouteDefs: RouteDef<AppContext>[] = [
     path: '/get_head',
     endpoints: [{
       methods: READABLE,
+      // Like the calendar's own public reads: a signed-out head may be reused for a moment.
+      publicCacheMs: HEAD_CACHE_MS,
       args: { url: { description: 'The url to get the head for.', required: true, validate: (v) => isUrl(v) || SEO_MESSAGES.invalidUrl } },
       permission: allowAll,
       handler: getHead,

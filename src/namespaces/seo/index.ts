@@ -34,6 +34,8 @@ export const seoArea = defineArea({
   namespaces: [seoRoutes],
   capabilities: { administrator: ['wpseo_manage_options'] },
   jobs: { [ANALYSE_JOB]: runAnalyseJob },
+  // Content written anywhere (events, venues, pages) is scored within minutes, outside the write request.
+  schedules: [{ name: 'seo.analyse-stale', kind: ANALYSE_JOB, every: '5m' }],
   // The head builder reads other areas' public representations through the dispatcher.
   pages: (_app, host) => rememberDispatcher(host.ctx, host.dispatcher),
 });

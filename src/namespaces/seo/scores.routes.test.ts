@@ -56,9 +56,16 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
     await fs.rm(uploads, { recursive: true, force: true });
   });
 
-  it('the analysis job scores every stale post once and again only after its content changes', async () => {
+  it('reading the scores queues the analysis on the jobs runner, which scores every stale post', async () => {
     expect((await stalePostIds(t.db, 100)).length).toBeGreaterThanOrEqual(6);
-    await runAnalyseJob(t.ctx, {});
+    await t.request('GET', `${NS}/seo_scores`, { query: { contentType: 'tribe_events' }, as: t.admin });
+    const queued = await t.db.selectFrom('jobs').select(['kind', 'status']).where('kind', '=', 'seo.analyse').execute();
+    expect(queued.length).toBeGreaterThanOrEqual(1);
+    await t.ctx.jobs.runDue();
+    expect(await stalePostIds(t.db, 100)).toEqual([]);
+  });
+
+  it('the analysis job scores a post again only after its content changes', async () => {
     expect(await stalePostIds(t.db, 100)).toEqual([]);
     const before = await t.db.selectFrom('seo_scores').selectAll().where('post_id', '=', ids.bad).executeTakeFirstOrThrow();
     await setContent(ids.bad, GOOD_CONTENT('harbour jazz'), '2026-05-03 10:00:00');

@@ -5,6 +5,7 @@
  * expiring cache.
  */
 import type { AppContext } from '../../app-context.js';
+import { noteWrite } from '../../rest/write-generation.js';
 import type { Db } from '../../storage/db.js';
 import { toGmt } from './time.js';
 
@@ -55,6 +56,7 @@ export async function getSeoOption<T = unknown>(ctx: AppContext, key: SeoKey | s
 
 export async function setSeoOption(ctx: AppContext, key: SeoKey | string, value: unknown): Promise<void> {
   await ctx.options.set(optionName(key), value);
+  noteWrite();
 }
 
 // ---- per-user values ---------------------------------------------------------------------------
@@ -104,6 +106,8 @@ export async function setPostMeta(db: Db, postId: number, values: Record<string,
       .onConflict((oc) => oc.columns(['post_id', 'meta_key']).doUpdateSet({ meta_value }))
       .execute();
   }
+  // Heads and scores read these fields: cached public answers must not outlive them.
+  noteWrite();
 }
 
 // ---- expiring cache ----------------------------------------------------------------------------

@@ -79,17 +79,17 @@ export async function runAnalyseJob(ctx: AppContext, payload: unknown): Promise<
   }
 }
 
-/** The jobs runner, once the app has one (`ctx.jobs`); see the report on branch `jobs`. */
-interface JobQueue {
-  enqueue(kind: string, payload?: unknown, options?: { dedupeKey?: string }): Promise<unknown>;
-}
-
-/** Queues an analysis of stale posts (at most one pending at a time). False when no runner exists. */
-export async function requestAnalysis(ctx: AppContext, postIds?: readonly number[]): Promise<boolean> {
-  const jobs = (ctx as unknown as { jobs?: JobQueue }).jobs;
-  if (!jobs) return false;
-  await jobs.enqueue(ANALYSE_JOB, postIds ? { postIds } : {}, postIds ? {} : { dedupeKey: ANALYSE_JOB });
-  return true;
+/**
+ * Queues an analysis on the jobs runner: of `postIds`, or of every stale post (at most one such job
+ * per minute, whoever asks).
+ */
+export async function requestAnalysis(ctx: AppContext, postIds?: readonly number[]): Promise<void> {
+  if (postIds) {
+    await ctx.jobs.enqueue(ANALYSE_JOB, { postIds: [...postIds] });
+    return;
+  }
+  const minute = Math.floor(ctx.now().getTime() / 60_000);
+  await ctx.jobs.enqueue(ANALYSE_JOB, {}, { dedupeKey: `${ANALYSE_JOB}:stale:${minute}` });
 }
 
 /** True when some analysed post has no current scores. */

@@ -6,6 +6,7 @@
  */
 import type { AppContext } from '../../../app-context.js';
 import type { Dispatcher } from '../../../rest/dispatch.js';
+import { JsonText } from '../../../rest/json-text.js';
 import { createRestRequest } from '../../../rest/request.js';
 
 const dispatchers = new WeakMap<AppContext, Dispatcher<AppContext>>();
@@ -20,6 +21,8 @@ export async function publicGet(ctx: AppContext, route: string, query: Record<st
   const dispatcher = dispatchers.get(ctx);
   if (!dispatcher) return undefined;
   const req = createRestRequest({ method: 'GET', route, query, user: null, auth: { method: 'none' } });
-  const res = await dispatcher.execute(dispatcher.prepare(req));
-  return res.status === 200 ? res.data : undefined;
+  // Through the whole pipeline, so the routes' own short reuse of public answers applies.
+  const res = await dispatcher.dispatch(req);
+  if (res.status !== 200) return undefined;
+  return res.data instanceof JsonText ? res.data.value() : res.data;
 }
