@@ -32,6 +32,9 @@ import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { redactUrl } from './http/log-url.js';
 import { registerRestHost } from './http/rest-host.js';
 import { Jobs, type RunnerOptions } from './jobs/index.js';
+import { registerHealthRoutes } from './http/health.js';
+import { startInvalidation } from './storage/invalidation.js';
+import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
 import { edgeClientErrorHandler, edgeErrorHandler, edgeFrameworkErrors, edgeNotFound } from './http/edge-errors.js';
 
@@ -156,6 +159,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const authenticator = createAuthenticator(ctx);
   registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery: getDiscovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
+  registerHealthRoutes(app, ctx);
 
   // ---- Area pages, each in its own scope that answers 404 while the area is off.
   const host: PageHost = { ctx, authenticator, dispatcher };
@@ -179,7 +183,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     return reply.type('application/json; charset=UTF-8').header('Access-Control-Allow-Origin', '*').send(openapi.text);
   });
 
+  const stopInvalidation = await startInvalidation(ctx);
   app.addHook('onClose', async () => {
+    await stopInvalidation();
     await ctx.jobs.stop();
     ctx.mailer.close();
   });

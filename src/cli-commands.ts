@@ -11,6 +11,7 @@ import { seedEvents } from './namespaces/events/index.js';
 import { IMPORT_USAGE, runImportCommand } from './namespaces/event-import/index.js';
 import { generateCheckinApiKey, setCheckinApiKey } from './namespaces/tickets/index.js';
 import { createSignupForm } from './namespaces/mailing-list/index.js';
+import { jobsCommand } from './jobs/jobs.command.js';
 
 export interface CommandInput {
   config: Config;
@@ -139,4 +140,4 @@ const mailinglistCommand: CommandExtension = {
   },
 };
 
-export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand];
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand, jobsCommand];

@@ -62,6 +62,9 @@ const OPTIONS = {
   origin: { type: 'string' },
   source: { type: 'string' },
   frequency: { type: 'string' },
+  status: { type: 'string' },
+  kind: { type: 'string' },
+  limit: { type: 'string' },
 } as const;
 
 export type CliValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };

@@ -11,12 +11,21 @@ import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
 import { createDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrate.js';
+import { withInstanceLock } from './storage/dialect.js';
 import { createApplicationPassword, createUser } from './auth/index.js';
 
-/** Opens and migrates the configured database. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl'>): Promise<Db> {
-  const db = createDb({ url: config.databaseUrl });
-  await migrateToLatest(db);
+/**
+ * Opens and migrates the configured database. Instances starting together migrate one at a time
+ * (see `migrateToLatest`). `pgSchema`: a PostgreSQL schema other than the default (tests).
+ */
+export async function openDatabase(config: Pick<Config, 'databaseUrl'>, options: { pgSchema?: string } = {}): Promise<Db> {
+  const db = createDb({ url: config.databaseUrl, ...options });
+  try {
+    await migrateToLatest(db, options.pgSchema);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
   return db;
 }
 
@@ -26,12 +35,26 @@ export interface FirstAdmin {
   appPassword: string;
 }
 
-/** On an empty site, creates the administrator and an application password (returned once). */
-export async function ensureFirstAdmin(ctx: AppContext): Promise<FirstAdmin | undefined> {
+/**
+ * On an empty site, creates the administrator and an application password (returned once). Of
+ * several instances starting together, one creates it; the others find it.
+ */
+export function ensureFirstAdmin(ctx: AppContext): Promise<FirstAdmin | undefined> {
+  return withInstanceLock(ctx.db, () => createFirstAdmin(ctx));
+}
+
+async function createFirstAdmin(ctx: AppContext): Promise<FirstAdmin | undefined> {
   const existing = await ctx.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (existing) return undefined;
   const password = crypto.randomBytes(12).toString('base64url');
-  const user = await createUser(ctx, { login: 'admin', email: 'admin@localhost.localdomain', password, roles: ['administrator'], displayName: 'Administrator' });
+  let user;
+  try {
+    user = await createUser(ctx, { login: 'admin', email: 'admin@localhost.localdomain', password, roles: ['administrator'], displayName: 'Administrator' });
+  } catch (err) {
+    // SQLite has no start-up lock across processes: another instance created it first.
+    if (await ctx.db.selectFrom('users').select('id').limit(1).executeTakeFirst()) return undefined;
+    throw err;
+  }
   const { password: appPassword } = await createApplicationPassword(ctx, user.id, { name: 'eventsuite CLI' });
   return { login: user.login, password, appPassword };
 }

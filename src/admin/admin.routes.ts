@@ -1,7 +1,7 @@
 /**
  * @module admin/admin.routes
  * Registers the server-rendered admin pages under `config.adminPath`: `wp-login.php`, `index.php`
- * (dashboard), `authorize-application.php` and `admin-ajax.php`.
+ * (dashboard), `jobs.php`, `authorize-application.php` and `admin-ajax.php`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
@@ -10,6 +10,7 @@ import type { Dispatcher } from '../rest/dispatch.js';
 import { authorizeApplication } from './authorize-application.page.js';
 import { adminAjax, showDashboard } from './dashboard.page.js';
 import { redirect } from './html.js';
+import { showJobs } from './jobs.page.js';
 import { showLogin, submitLogin } from './login.page.js';
 import { adminUrl } from './session.js';
 
@@ -35,6 +36,7 @@ export async function registerAdminPages(
   app.post(`${base}/wp-login.php`, page(submitLogin));
   app.get(`${base}/`, page(showDashboard));
   app.get(`${base}/index.php`, page(showDashboard));
+  app.get(`${base}/jobs.php`, page(showJobs));
   app.get(base, async (_request, reply) => redirect(reply, adminUrl(ctx)));
   app.route({ method: ['GET', 'POST'], url: `${base}/authorize-application.php`, handler: page(authorizeApplication) });
   app.route({ method: ['GET', 'POST'], url: `${base}/admin-ajax.php`, handler: page(adminAjax) });

@@ -2,9 +2,9 @@
  * @module auth/auth-state
  * Per-application authentication state held in memory: short-lived bounded caches (verified
  * application passwords, users behind sign-in cookies), the failed-sign-in limiter, and an epoch that
- * revocations bump so this process stops honouring cached credentials at once. Other processes stop
- * within {@link AUTH_CACHE_TTL_MS}; that short window is the price of not hashing and querying on
- * every request of a busy client.
+ * revocations bump so this process stops honouring cached credentials at once. On PostgreSQL the
+ * other processes hear of it over LISTEN/NOTIFY and bump theirs (`storage/invalidation.ts`); without
+ * that channel (SQLite) they stop within {@link AUTH_CACHE_TTL_MS}.
  */
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../app-context.js';
@@ -89,7 +89,20 @@ export function authState(ctx: AppContext): AuthState {
   return s;
 }
 
-/** Forget every cached credential and user of this process (after a revocation). */
+const announcers = new WeakMap<AppContext, () => void>();
+
+/** Forget every cached credential and user (after a revocation), here and, when told how, elsewhere. */
 export function bumpAuthEpoch(ctx: AppContext): void {
   authState(ctx).epoch++;
+  announcers.get(ctx)?.();
+}
+
+/** A revocation made by another process: forget here, tell nobody. */
+export function bumpLocalAuthEpoch(ctx: AppContext): void {
+  authState(ctx).epoch++;
+}
+
+/** How this application tells the other processes of a revocation (`storage/invalidation.ts`). */
+export function setAuthAnnouncer(ctx: AppContext, announce: () => void): void {
+  announcers.set(ctx, announce);
 }

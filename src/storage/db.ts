@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -55,6 +55,21 @@ function withStatementCache(db: SQLite.Database): SqliteDatabase {
   };
 }
 
+/**
+ * SQLite transactions take the write lock when they begin (`BEGIN IMMEDIATE`): a transaction in
+ * another process then waits for it (busy timeout) instead of failing with `SQLITE_BUSY` when it
+ * turns from reading to writing (several server processes, instances migrating together).
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 /** The engine a database URL names. */
 export function engineOf(url: string): Engine {
   if (/^postgres(ql)?:\/\//i.test(url)) return 'postgres';
@@ -63,6 +78,13 @@ export function engineOf(url: string): Engine {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
   if (scheme && scheme.toLowerCase() !== 'sqlite') throw new Error(`DATABASE_URL: ${scheme}:// databases are not supported (use postgres://… or a SQLite file path)`);
   return 'sqlite';
+}
+
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The connection pool behind a PostgreSQL database (for LISTEN, which needs a connection of its own). */
+export function pgPoolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
 }
 
 /** Open the database a URL names. */
@@ -75,7 +97,9 @@ export function createDb(options: DbOptions): Db {
     });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   const file = options.url.replace(/^sqlite:(\/\/)?/i, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -84,5 +108,5 @@ export function createDb(options: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
 }

@@ -30,6 +30,45 @@ export function skippingLockedRows<QB extends SelectQueryBuilder<any, any, any>>
   return isPostgres(db) ? (query.forUpdate().skipLocked() as QB) : query;
 }
 
+/**
+ * Runs `fn` while no other instance on the same database runs it: a PostgreSQL session advisory
+ * lock (per schema), held on one pooled connection while `fn` uses the others. SQLite instances share
+ * one file on one host and have no such lock: `fn` runs as it is, and must cope with another instance
+ * having done the work (see {@link inExclusiveWrite}).
+ */
+export async function withInstanceLock<T>(db: Kysely<any>, fn: () => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return fn();
+  return db.connection().execute(async (conn) => {
+    const key = sql`hashtext('eventsuite-startup:' || current_schema())`;
+    await sql`select pg_advisory_lock(${key})`.execute(conn);
+    try {
+      return await fn();
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(conn).catch(() => undefined);
+    }
+  });
+}
+
+/**
+ * On SQLite, runs `fn` on the one connection inside `BEGIN IMMEDIATE`: the single writer of every
+ * process, until it commits (`fn` must not begin transactions of its own). On PostgreSQL `fn` gets
+ * `db` as it is (pair it with {@link withInstanceLock}).
+ */
+export async function inExclusiveWrite<T>(db: Kysely<any>, fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return fn(db);
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
 /** Adds an auto-increment integer primary key `id` to a table being created. */
 export function withIdColumn<T extends string, C extends string>(db: Kysely<any>, table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C | 'id'> {
   return isPostgres(db)
