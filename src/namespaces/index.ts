@@ -8,6 +8,8 @@ import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { eventImportArea } from './event-import/index.js';
+import { calendarViewsArea } from './calendar-views/index.js';
+import { onboardingArea } from './onboarding/index.js';
 import { oembedArea } from './oembed/index.js';
 import { ticketsArea } from './tickets/index.js';
 
@@ -61,8 +63,6 @@ const placeholderArea = defineArea({
     'contact-form/v1',
     'shop/v3',
     'seo/v1',
-    'eventsuite/views/v2',
-    'calendar/v2/onboarding',
     'connector/v4',
     'mailinglist/v1',
     'shop-admin',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, eventImportArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, eventImportArea, calendarViewsArea, onboardingArea, placeholderArea];
 }

@@ -278,8 +278,16 @@ describe.each(DIALECTS)('iCalendar feed pages on %s', (engine) => {
     expect((await feed(`/event/${slugs.draft}/?ical=1`)).status).toBe(404);
     expect((await feed(`/event/${slugs.draft}/?ical=1`, { authorization: t.admin.authorization })).status).toBe(200);
     expect((await feed('/event/no-such-event/?ical=1')).status).toBe(404);
-    expect((await feed('/events/')).status).toBe(404);
-    expect((await feed(`/event/${slugs.jazz}/`)).status).toBe(404);
+    // Without ical these URLs are the calendar's HTML pages (calendar views area), 404 while that area is off.
+    expect((await feed('/events/')).headers['content-type']).toBe('text/html; charset=UTF-8');
+    expect((await feed(`/event/${slugs.jazz}/`)).headers['content-type']).toBe('text/html; charset=UTF-8');
+    t.ctx.areas.setEnabled('calendar-views', false);
+    try {
+      expect((await feed('/events/')).status).toBe(404);
+      expect((await feed(`/event/${slugs.jazz}/`)).status).toBe(404);
+    } finally {
+      t.ctx.areas.setEnabled('calendar-views', true);
+    }
   });
 });
 
