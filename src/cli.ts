@@ -57,6 +57,7 @@ const OPTIONS = {
   origin: { type: 'string' },
   source: { type: 'string' },
   frequency: { type: 'string' },
+  list: { type: 'string' },
 } as const;
 
 export type CliValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };

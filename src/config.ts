@@ -39,8 +39,16 @@ export interface Config {
   trustProxy: boolean | string[];
   /** Endpoints of remote services, by name (`REMOTE_<NAME>_URL`). */
   remotes: Record<string, string>;
+  /** Bearer key of the OpenAI-compatible service at `REMOTE_AI_URL` (`AI_API_KEY`). */
+  aiApiKey: string | undefined;
   /** Ids of areas switched off (`DISABLED_AREAS`, a comma list such as `spamfilter,seo`). */
   disabledAreas: string[];
+  /** Spam-filter API key fixed by the environment (`SPAMFILTER_API_KEY`); read-only through the API. */
+  spamfilterApiKey: string | undefined;
+  /** Directory of the site's media files, served under `{base}/wp-content/uploads/` (`UPLOADS_DIR`, default `data/uploads`). */
+  uploadsDir: string;
+  /** Site connection offline mode (`CONNECTOR_OFFLINE_MODE=1`): connecting is refused. */
+  connectorOffline: boolean;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -93,7 +101,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     workers: int(env.WORKERS, 1) || 1,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     remotes,
+    aiApiKey: env.AI_API_KEY || undefined,
     disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    spamfilterApiKey: env.SPAMFILTER_API_KEY?.trim() || undefined,
+    uploadsDir: env.UPLOADS_DIR || path.join('data', 'uploads'),
+    connectorOffline: env.CONNECTOR_OFFLINE_MODE === '1' || env.CONNECTOR_OFFLINE_MODE === 'true',
     ...overrides,
   };
   return Object.freeze(config);
