@@ -1,3 +1,4 @@
+import { switchArea } from '../../area-state.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 
@@ -138,13 +139,13 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
   });
 
   it('pages answer 404 while the area is off', async () => {
-    t.ctx.areas.setEnabled('calendar-views', false);
+    await switchArea(t.ctx, 'calendar-views', false);
     try {
       expect((await page('/events/month/2026-05/')).statusCode).toBe(404);
       expect((await page('/events/')).statusCode).toBe(404);
       expect((await page('/events/?ical=1')).statusCode).toBe(200);
     } finally {
-      t.ctx.areas.setEnabled('calendar-views', true);
+      await switchArea(t.ctx, 'calendar-views', true);
     }
   });
 });

@@ -1,3 +1,4 @@
+import { switchArea } from '../../area-state.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNonce } from '../../auth/index.js';
 import { signInForTest } from '../../auth/test-sessions.js';
@@ -101,7 +102,7 @@ describe.each(DIALECTS)('onboarding wizard on %s', (engine) => {
     expect(bad.body.success).toBe(true);
     expect(bad.body.message.at(-1)).toBe('Failed to save option timezone_string.');
 
-    t.ctx.areas.setEnabled('tickets', false);
+    await switchArea(t.ctx, 'tickets', false);
     const tickets = await t.request('POST', ROUTE, { as: t.admin, json: { action_nonce: nonce, currentTab: 5, finished: true, eventTickets: true, venue: { venueId: 3 } } });
     expect(tickets.status).toBe(200);
     expect(tickets.body.message).toContain('Existing venue. Step skipped.');

@@ -4,6 +4,7 @@
  * the capability, as WordPress runs validate callbacks first: a bad nonce is the validator's
  * `tec_invalid_nonce` (403 in its data) wrapped in a 400 `rest_invalid_param`.
  */
+import { switchArea } from '../../area-state.js';
 import type { AppContext } from '../../app-context.js';
 import { verifyNonce } from '../../auth/index.js';
 import { CoreErrors, MESSAGES, RestError } from '../../rest/errors.js';
@@ -49,8 +50,9 @@ async function wizard(req: RestRequest, ctx: AppContext): Promise<RestResponse> 
   const answer = await runWizard(ctx, { ...req.query, ...req.body, ...req.json }, {
     create: creator(ctx, req),
     ticketsOn: () => ctx.areas.isEnabled('tickets'),
-    enableTickets: () => {
-      ctx.areas.setEnabled('tickets', true);
+    // "Install and activate Event Tickets": the tickets area, switched on for every process and kept so.
+    enableTickets: async () => {
+      await switchArea(ctx, 'tickets', true);
       return ctx.areas.isEnabled('tickets');
     },
   });

@@ -123,7 +123,7 @@ async function linked(kind: 'organizer' | 'venue', params: Record<string, unknow
 }
 
 /** Runs the wizard for one request's params. `enableTickets` switches the tickets area on. */
-export async function runWizard(ctx: AppContext, params: Record<string, unknown>, deps: { create: LinkedCreator; enableTickets(): boolean; ticketsOn(): boolean }): Promise<WizardAnswer> {
+export async function runWizard(ctx: AppContext, params: Record<string, unknown>, deps: { create: LinkedCreator; enableTickets(): Promise<boolean>; ticketsOn(): boolean }): Promise<WizardAnswer> {
   const messages: string[] = [];
   const body: WizardAnswer['body'] = { success: true, message: messages };
   let ok = true;
@@ -136,7 +136,7 @@ export async function runWizard(ctx: AppContext, params: Record<string, unknown>
   if (ok && tab >= 5) {
     if (!truthy(params.eventTickets)) messages.push('Event Tickets install not requested.');
     else if (deps.ticketsOn()) messages.push('Event Tickets plugin already installed and activated.');
-    else if (deps.enableTickets()) messages.push('Event Tickets plugin installed and activated.');
+    else if (await deps.enableTickets()) messages.push('Event Tickets plugin installed and activated.');
     else {
       messages.push('Failed to activate plugin.');
       ok = false;
