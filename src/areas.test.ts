@@ -14,6 +14,8 @@ describe('Areas', () => {
     expect(() => new Areas(allAreas(), ['core'])).toThrow(/cannot be switched off/);
     const dup = defineArea({ id: 'events', title: 'x', description: 'x', namespaces: [] });
     expect(() => new Areas([...allAreas(), dup])).toThrow(/declared twice/);
+    const squatter = defineArea({ id: 'squatter', title: 'x', description: 'x', namespaces: allAreas()[0]!.namespaces });
+    expect(() => new Areas([...allAreas(), squatter])).toThrow(/declared by areas core and squatter/);
   });
 
   it('switches off the areas that require a switched-off area', () => {

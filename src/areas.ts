@@ -28,6 +28,14 @@ export class Areas {
       this.#byId.set(def.id, def);
     }
     for (const def of defs) for (const dep of def.requires ?? []) if (!this.#byId.has(dep)) throw new Error(`area ${def.id} requires unknown area ${dep}`);
+    const owners = new Map<string, string>();
+    for (const def of defs) {
+      for (const { namespace } of def.namespaces) {
+        const owner = owners.get(namespace);
+        if (owner !== undefined) throw new Error(`namespace ${namespace} is declared by areas ${owner} and ${def.id}`);
+        owners.set(namespace, def.id);
+      }
+    }
     this.all = Object.freeze([...defs]);
     // Post types are declared whether or not the area is on: stored rows keep their meaning.
     this.postTypes = new PostTypes([...CORE_POST_TYPES, ...defs.flatMap((d) => d.postTypes ?? [])]);

@@ -9,15 +9,16 @@ import { connectorArea } from './connector/index.js';
 import { contactFormsArea } from './contact-forms/index.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
+import { mailingListArea } from './mailing-list/index.js';
 import { eventImportArea } from './event-import/index.js';
 import { calendarViewsArea } from './calendar-views/index.js';
 import { onboardingArea } from './onboarding/index.js';
-import { mailingListArea } from './mailing-list/index.js';
 import { oembedArea } from './oembed/index.js';
 import { seoArea } from './seo/index.js';
 import { shopAdminArea } from './shop-admin/index.js';
 import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
+import { shopAnalyticsArea } from './shop-analytics/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
 export const NAMESPACE_ORDER: readonly string[] = Object.freeze([
@@ -66,7 +67,6 @@ const placeholderArea = defineArea({
   required: true,
   namespaces: [
     'shop/v3',
-    'shop-analytics',
     'shop/store',
     'shop/store/v1',
     'shop/private',
@@ -91,13 +91,14 @@ export function allAreas(): AreaDef[] {
     oembedArea,
     eventsArea,
     ticketsArea,
+    eventImportArea,
     shopAdminArea,
+    shopAnalyticsArea,
     spamfilterArea,
     contactFormsArea,
     mailingListArea,
     seoArea,
     connectorArea,
-    eventImportArea,
     calendarViewsArea,
     onboardingArea,
     placeholderArea,

@@ -52,7 +52,7 @@ export async function activeThemeCss(ctx: AppContext): Promise<string> {
 
 export function registerThemeStylesheet(app: FastifyInstance, ctx: AppContext): void {
   app.get('/theme.css', async (_request, reply) =>
-    reply.header('Content-Type', 'text/css; charset=UTF-8').header('Cache-Control', 'public, max-age=60').header('X-Content-Type-Options', 'nosniff').send(await activeThemeCss(ctx)),
+    reply.header('Content-Type', 'text/css; charset=UTF-8').header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(await activeThemeCss(ctx)),
   );
 }
 

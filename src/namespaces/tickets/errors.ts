@@ -51,6 +51,7 @@ export const TicketErrors = {
   qrTicketNotAccessible: () => new RestError('ticket-not-accessible', TICKET_MESSAGES.ticketNotAccessible, 403),
   invalidPageNumber: () => new RestError('invalid-page-number', TICKET_MESSAGES.invalidPageNumber, 400),
   forbidden: () => new RestError('forbidden', TICKET_MESSAGES.invalidNonce, 403),
+  invalidCoupon: (message: string) => new RestError('invalid-coupon', message, 400),
   badRequest: (message: string = TICKET_MESSAGES.commerceModuleInvalid) => new RestError('bad_request', message, 400),
   notAcceptable: () => new RestError('not_acceptable', TICKET_MESSAGES.notAcceptable, 406),
   invalidPrice: () => new RestError('tec-tickets-rest-invalid_price', TICKET_MESSAGES.invalidPrice, 400),

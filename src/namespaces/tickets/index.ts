@@ -11,6 +11,7 @@ import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
 import { PROVIDERS } from './providers.js';
 import { ticketJobs, ticketSchedules } from './jobs.js';
+import './extensions.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
@@ -36,10 +37,12 @@ export { TICKETS_NS } from './common.js';
 export { CHECKIN_KEY_OPTION, generateCheckinApiKey, getCheckinApiKey, hasManageAccess, setCheckinApiKey } from './access.js';
 export { issueAddTicketNonce, issueTicketNonces } from './ticket-nonces.js';
 export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './orders.service.js';
-export { getOrder } from './orders.repo.js';
+export { countOrders, getOrder, listOrders, type OrderRecord, type OrderStatus } from './orders.repo.js';
+export { type OrderChangeEvent, type OrderChangedHook } from './extensions.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
-export { CURRENCY_OPTION } from './money.js';
 export { TICKET_TYPES as TICKET_POST_TYPES } from './providers.js';
 export { addTicket, type NewTicket } from './tickets.public.js';
 export { countTestOrders, deleteTestOrders } from './test-orders.js';
 export { PAYMENTS_TEST_MODE_OPTION } from './common.js';
+export { createCoupon, getCouponByCode, type CouponRecord, type NewCoupon } from './coupons.repo.js';
+export { CURRENCY_OPTION, DEFAULT_CURRENCY, currencyConfig, formatNumber } from './money.js';

@@ -31,6 +31,8 @@ export function presentOrder(
     currency: order.currency,
     quantity: order.quantity,
     subtotal: order.subtotal,
+    coupon: order.couponCode || null,
+    discount: order.discount,
     total: order.total,
     formatted_total: formatCost(order.total, order.currency),
     customer: { name: order.customerName, email: order.customerEmail, user_id: order.customerUserId },

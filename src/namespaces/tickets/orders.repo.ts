@@ -3,7 +3,9 @@
  * Order and order-item queries. Status changes are conditional UPDATEs on the current status, so an
  * order is completed, refunded or cancelled exactly once even when requests race.
  */
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import type { TicketOrderItemsTable, TicketOrdersTable } from '../../storage/tables/tickets.js';
 import { getPost, type PostRecord } from '../../content/posts.js';
 import type { ProviderSlug } from './providers.js';
 
@@ -39,6 +41,9 @@ export interface OrderRecord {
   completedGmt: string;
   refundedGmt: string;
   cancelledGmt: string;
+  couponId: number;
+  couponCode: string;
+  discount: number;
   items: OrderItemRecord[];
   post: PostRecord;
 }
@@ -60,6 +65,9 @@ export interface NewOrder {
   created_gmt: string;
   /** 1 when paid through a gateway in test mode. */
   test_mode?: number;
+  coupon_id?: number;
+  coupon_code?: string;
+  discount?: number;
 }
 
 export async function insertOrderDetails(db: Db, orderId: number, order: NewOrder, items: readonly OrderItemRecord[]): Promise<void> {
@@ -82,15 +90,12 @@ export async function insertOrderDetails(db: Db, orderId: number, order: NewOrde
     .execute();
 }
 
-/** One order with its items and post row, or undefined. */
-export async function getOrder(db: Db, id: number): Promise<OrderRecord | undefined> {
-  const row = await db.selectFrom('ticket_orders').selectAll().where('order_id', '=', id).executeTakeFirst();
-  if (!row) return undefined;
-  const post = await getPost(db, id);
-  if (!post) return undefined;
-  const items = await db.selectFrom('ticket_order_items').selectAll().where('order_id', '=', id).orderBy('id').execute();
+type OrderRow = Selectable<TicketOrdersTable>;
+type ItemRow = Selectable<TicketOrderItemsTable>;
+
+function orderOf(row: OrderRow, items: readonly ItemRow[]): Omit<OrderRecord, 'post'> {
   return {
-    id,
+    id: Number(row.order_id),
     key: row.order_key,
     provider: row.provider as ProviderSlug,
     status: row.status as OrderStatus,
@@ -110,6 +115,9 @@ export async function getOrder(db: Db, id: number): Promise<OrderRecord | undefi
     completedGmt: row.completed_gmt,
     refundedGmt: row.refunded_gmt,
     cancelledGmt: row.cancelled_gmt,
+    couponId: Number(row.coupon_id),
+    couponCode: row.coupon_code,
+    discount: Number(row.discount),
     items: items.map((i) => ({
       ticketId: Number(i.ticket_id),
       postId: Number(i.post_id),
@@ -118,8 +126,45 @@ export async function getOrder(db: Db, id: number): Promise<OrderRecord | undefi
       unitPrice: Number(i.unit_price),
       total: Number(i.total),
     })),
-    post,
   };
+}
+
+/** One order with its items and post row, or undefined. */
+export async function getOrder(db: Db, id: number): Promise<OrderRecord | undefined> {
+  const row = await db.selectFrom('ticket_orders').selectAll().where('order_id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const post = await getPost(db, id);
+  if (!post) return undefined;
+  const items = await db.selectFrom('ticket_order_items').selectAll().where('order_id', '=', id).orderBy('id').execute();
+  return { ...orderOf(row, items), post };
+}
+
+/**
+ * A page of orders in ID order after `afterId` (created at or after `createdFromGmt` when given),
+ * with their items: two queries per page, for readers that walk every order (reports rebuilds).
+ */
+export async function listOrders(db: Db, page: { afterId: number; limit: number; createdFromGmt?: string }): Promise<Omit<OrderRecord, 'post'>[]> {
+  let q = db.selectFrom('ticket_orders').selectAll().where('order_id', '>', page.afterId);
+  if (page.createdFromGmt) q = q.where('created_gmt', '>=', page.createdFromGmt);
+  const rows = await q.orderBy('order_id').limit(page.limit).execute();
+  if (rows.length === 0) return [];
+  const items = await db.selectFrom('ticket_order_items').selectAll().where('order_id', 'in', rows.map((r) => r.order_id)).orderBy('id').execute();
+  const byOrder = new Map<number, ItemRow[]>();
+  for (const i of items) byOrder.set(Number(i.order_id), [...(byOrder.get(Number(i.order_id)) ?? []), i]);
+  return rows.map((r) => orderOf(r, byOrder.get(Number(r.order_id)) ?? []));
+}
+
+/** How many orders, and distinct purchasers (users by ID, guests by e-mail), were created at or after `createdFromGmt` (all without it). */
+export async function countOrders(db: Db, createdFromGmt?: string): Promise<{ orders: number; customers: number }> {
+  let q = db
+    .selectFrom('ticket_orders')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('orders'),
+      sql<number>`count(DISTINCT CASE WHEN customer_user_id > 0 THEN CAST(customer_user_id AS varchar(20)) ELSE '@' || lower(customer_email) END)`.as('customers'),
+    ]);
+  if (createdFromGmt) q = q.where('created_gmt', '>=', createdFromGmt);
+  const row = await q.executeTakeFirstOrThrow();
+  return { orders: Number(row.orders), customers: Number(row.customers) };
 }
 
 /** Records the gateway's payment reference and payment page. */

@@ -18,6 +18,8 @@ import { cartLines, removeCartTickets } from './cart.repo.js';
 import { cartKeyOf, checkLines, metaByTicket } from './cart.service.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { getOrder, type OrderRecord } from './orders.repo.js';
+import { couponProblem, getCouponByCode, type CouponRecord } from './coupons.repo.js';
+import { nowGmt } from './common.js';
 import { presentOrder } from './orders.present.js';
 import { changeOrderStatus, checkout, refreshPendingOrder, type OrderChange } from './orders.service.js';
 import { resolveProvider } from './providers.js';
@@ -61,6 +63,14 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
   if (lines.length === 0) return TicketErrors.emptyCart();
   if (new Set(lines.map((l) => l.ticket.currency)).size > 1) return TicketErrors.badRequest(TICKET_MESSAGES.mixedCurrencies);
 
+  let coupon: CouponRecord | undefined;
+  if (req.has('coupon') && String(req.params.coupon).trim() !== '') {
+    const code = String(req.params.coupon);
+    coupon = await getCouponByCode(ctx.db, code);
+    const problem = couponProblem(code, coupon, nowGmt(ctx));
+    if (problem) return TicketErrors.invalidCoupon(problem);
+  }
+
   const gateway = (req.has('gateway') ? req.params.gateway : defaultGatewayName(ctx.config)) as GatewayName;
   const id = await checkout(ctx, {
     provider,
@@ -70,6 +80,7 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
     rsvpGoing: req.params.rsvp_going !== false,
     cartKey,
     returnUrl: req.has('return_url') ? String(req.params.return_url) : '',
+    coupon,
   });
   if (typeof id !== 'number') return id;
   if (fromCart && cartKey) await removeCartTickets(ctx.db, cartKey, lines.map((l) => l.ticket.id));
@@ -120,6 +131,7 @@ export const orderRouteDefs: RouteDef<AppContext>[] = [
           purchaser_email: emailArg("The purchaser's e-mail; defaults to the signed-in user's."),
           gateway: { description: 'How a paid order is paid: `remote` (the configured payment gateway, the default when configured) or `offline` (at the door).', type: 'string', enum: [...GATEWAY_NAMES] },
           rsvp_going: { description: 'RSVP only: whether the guests are going.', type: 'boolean', default: true },
+          coupon: { description: 'A coupon code to apply to the order.', type: 'string', maxLength: 50 },
           return_url: { description: 'Where the remote gateway sends the buyer back after paying.', type: 'string', format: 'uri' },
         },
         permission: allowAll,

@@ -20,6 +20,8 @@ import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type Or
 import { insertPost } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
 import { queueOrderTickets } from './ticket-email.js';
+import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
+import { notifyOrderChanged } from './extensions.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 
 export interface CheckoutLine {
@@ -44,6 +46,8 @@ export interface CheckoutInput {
   cartKey: string;
   /** Where a remote gateway sends the buyer back. */
   returnUrl: string;
+  /** A coupon to apply (checked by the caller; its use is claimed with the seats). */
+  coupon?: CouponRecord;
 }
 
 const NAME_KEYS = ['full_name', 'name', 'holder_name'];
@@ -83,7 +87,9 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     const unit = provider.paid ? priceValue(l.ticket.price) : 0;
     return { ticketId: l.ticket.id, postId: l.ticket.postId, ticketTitle: l.ticket.post.title, quantity: l.quantity, unitPrice: unit, total: lineTotal(unit, l.quantity) };
   });
-  const total = sumAmounts(items.map((i) => i.total));
+  const subtotal = sumAmounts(items.map((i) => i.total));
+  const discount = input.coupon ? discountOf(input.coupon, subtotal) : 0;
+  const total = sumAmounts([subtotal, -discount]);
   const quantity = lines.reduce((n, l) => n + l.quantity, 0);
   // Free RSVPs and offline payments are settled at checkout; remote payments start pending.
   const settled = !gateway || gateway.settlesAtCheckout;
@@ -108,6 +114,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
   try {
     orderId = await ctx.db.transaction().execute(async (trx) => {
       if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, !settled);
+      if (input.coupon) await claimCoupon(trx, input.coupon, now.gmt);
       const id = await insertPost(trx, {
         type: provider.orderType,
         status: 'publish',
@@ -128,8 +135,11 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
           gateway_ref: payment?.ref ?? '',
           currency,
           quantity,
-          subtotal: total,
+          subtotal,
           total,
+          coupon_id: input.coupon?.id ?? 0,
+          coupon_code: input.coupon?.code ?? '',
+          discount,
           customer_name: input.customer.name,
           customer_email: input.customer.email,
           customer_user_id: input.customer.userId,
@@ -172,8 +182,10 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
       const t = lines.find((l) => l.ticket.id === e.ticketId)?.ticket;
       return TicketErrors.ticketCapacityNotAvailable(t?.post.title ?? String(e.ticketId), e.ticketId);
     }
+    if (e instanceof CouponError) return TicketErrors.invalidCoupon(e.message);
     throw e;
   }
+  await notifyOrderChanged(ctx, { orderId, from: null, to: settled ? 'completed' : 'pending' });
 
   if (!gateway || settled) return orderId;
 
@@ -213,6 +225,7 @@ export async function completeOrder(ctx: AppContext, orderId: number): Promise<b
     await queueOrderTickets(ctx, orderId, trx);
     return true;
   });
+  if (won) await notifyOrderChanged(ctx, { orderId, from: 'pending', to: 'completed' });
   return won;
 }
 
@@ -221,7 +234,7 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
   const order = await getOrder(ctx.db, orderId);
   if (!order) return false;
   const now = await nowPair(ctx);
-  return ctx.db.transaction().execute(async (trx) => {
+  const won = await ctx.db.transaction().execute(async (trx) => {
     if (!(await transitionOrder(trx, orderId, from, to, now.gmt))) return false;
     const seatsHeld = order.provider !== 'rsvp' || (await trx.selectFrom('ticket_attendees').select('order_status').where('order_id', '=', orderId).executeTakeFirst())?.order_status === 'yes';
     if (seatsHeld) {
@@ -229,10 +242,13 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
         await releaseSeats(trx, item.ticketId, item.quantity, from === 'pending');
       }
     }
+    if (to === 'cancelled' && order.couponId > 0) await releaseCoupon(trx, order.couponId);
     await setOrderAttendeesStatus(trx, orderId, order.provider === 'rsvp' ? 'no' : to);
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     return true;
   });
+  if (won) await notifyOrderChanged(ctx, { orderId, from, to });
+  return won;
 }
 
 /** Cancels an order whatever it was (seats back on sale, attendees follow); false when it was already closed. */

@@ -108,6 +108,26 @@ export interface TicketOrdersTable {
   cancelled_gmt: Generated<string>;
   /** 1 when paid while the payment gateway was in test mode (`eventsuite_payments_test_mode`). */
   test_mode: Generated<number>;
+  /** The coupon applied at checkout (0 = none), its code and the discount it gave. */
+  coupon_id: Generated<number>;
+  coupon_code: Generated<string>;
+  discount: Generated<number>;
+}
+
+/** A coupon of the ticket shop (migration 2026-11-23T1710). Codes are stored lower-case. */
+export interface TicketCouponsTable {
+  id: Generated<number>;
+  code: string;
+  /** `percent` or `fixed_cart`. */
+  discount_type: string;
+  amount: number;
+  /** 0 = unlimited. */
+  usage_limit: number;
+  /** Orders holding the coupon (cancelled orders give their use back). */
+  usage_count: Generated<number>;
+  /** UTC; '' = never expires. */
+  expires_gmt: string;
+  created_gmt: string;
 }
 
 export interface TicketOrderItemsTable {
@@ -144,4 +164,5 @@ export interface TicketTables {
   ticket_orders: TicketOrdersTable;
   ticket_order_items: TicketOrderItemsTable;
   ticket_cart_items: TicketCartItemsTable;
+  ticket_coupons: TicketCouponsTable;
 }
