@@ -7,6 +7,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   tickets: () => import('./tickets.bench.js'),
   seo: () => import('./seo.bench.js'),
   forms: () => import('./forms.bench.js'),
+  import: () => import('./import.bench.js'),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in suites));

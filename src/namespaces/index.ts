@@ -11,6 +11,8 @@ import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
 import { mailingListArea } from './mailing-list/index.js';
 import { eventImportArea } from './event-import/index.js';
+import { calendarViewsArea } from './calendar-views/index.js';
+import { onboardingArea } from './onboarding/index.js';
 import { oembedArea } from './oembed/index.js';
 import { seoArea } from './seo/index.js';
 import { shopAdminArea } from './shop-admin/index.js';
@@ -65,8 +67,6 @@ const placeholderArea = defineArea({
   required: true,
   namespaces: [
     'shop/v3',
-    'eventsuite/views/v2',
-    'calendar/v2/onboarding',
     'shop/store',
     'shop/store/v1',
     'shop/private',
@@ -99,6 +99,8 @@ export function allAreas(): AreaDef[] {
     mailingListArea,
     seoArea,
     connectorArea,
+    calendarViewsArea,
+    onboardingArea,
     placeholderArea,
   ];
 }

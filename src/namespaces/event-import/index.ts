@@ -6,7 +6,7 @@
  */
 import { defineArea } from '../../area.js';
 import { importRoutes } from './batch.routes.js';
-import { importJobs } from './jobs.js';
+import { importJobs, RUN_DUE_JOB } from './jobs.js';
 
 export const eventImportArea = defineArea({
   id: 'event-import',
@@ -18,6 +18,8 @@ export const eventImportArea = defineArea({
     import_batch_interval: { default: 10, description: 'Seconds the remote import service waits between batches (10–600).' },
   },
   jobs: importJobs,
+  // Scheduled URL imports: each minute the runner checks which are due (their own hourly/daily/weekly times and backoff).
+  schedules: [{ name: RUN_DUE_JOB, kind: RUN_DUE_JOB, every: '1m' }],
 });
 
 export { IMPORT_NS, importRoutes } from './batch.routes.js';

@@ -126,6 +126,16 @@ describe.each(DIALECTS)('import runs on %s', (engine) => {
     expect(events.body.total).toBe(1);
   });
 
+  it('the jobs runner runs the due scheduled imports', async () => {
+    const schedule = await insertRecord(t.db, { origin: 'url', source: `${base}/feed.ics`, frequency: 'hourly', status: 'schedule', nextRunGmt: '2000-01-01 00:00:00' }, t.ctx.now());
+    const job = await t.ctx.jobs.enqueue(RUN_DUE_JOB);
+    await t.ctx.jobs.runDue(job.id);
+    expect((await t.ctx.jobs.get(job.id))!.status).toBe('done');
+    const s = (await getRecord(t.db, schedule.id))!;
+    expect(s.nextRunGmt! > '2000-01-01 00:00:00').toBe(true);
+    expect((await listRecords(t.db, { parentId: schedule.id })).map((r) => r.status)).toEqual(['success']);
+  });
+
   it('backoff: 5 minutes doubling, never beyond the period', () => {
     const at = new Date('2026-01-01T00:00:00Z');
     expect(nextRunAfter('daily', at, 0)).toBe('2026-01-02 00:00:00');

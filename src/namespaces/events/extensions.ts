@@ -20,7 +20,9 @@
  *   },
  * });
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Expression } from 'kysely';
+import type { PageHost } from '../../area.js';
 import type { AppContext } from '../../app-context.js';
 import type { RestRequest } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
@@ -84,8 +86,20 @@ export type TicketedSubquery = (db: Db, eventId: Expression<number>) => Expressi
  */
 export type ManageAccessCheck = (req: RestRequest, ctx: AppContext) => boolean | Promise<boolean>;
 
+/**
+ * The HTML pages at the feed's URLs (`/events/`, `/event/<slug>/`): the feed pages answer requests
+ * with `ical` in the query and hand every other request to the first contributed page handler (the
+ * calendar views area), else 404. One Fastify route per path, two owners.
+ */
+export interface CalendarPageHandlers {
+  list(request: FastifyRequest, reply: FastifyReply, host: PageHost): Promise<unknown>;
+  single(request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply, host: PageHost): Promise<unknown>;
+}
+
 declare module '../../area.js' {
   interface ExtensionPoints {
+    /** The HTML pages at the feed URLs (the first contribution is used). */
+    calendarPages: CalendarPageHandlers;
     /** Adds fields to event objects. */
     eventFields: EventFieldProvider;
     /** The `ticketed` filter (the first contribution is used; until one exists `ticketed=true` lists nothing). */

@@ -51,7 +51,7 @@ export const eventsArea = defineArea({
 
 export { eventsService, type EventSummary } from './events.public.js';
 export {
-  type EventFieldProvider, type EventFieldTarget, type EventFieldsContext, type ManageAccessCheck, type TicketedSubquery,
+  type CalendarPageHandlers, type EventFieldProvider, type EventFieldTarget, type EventFieldsContext, type ManageAccessCheck, type TicketedSubquery,
 } from './extensions.js';
 export { seedEvents, type SeedOptions, type SeedResult } from './seed.js';
 export { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from './caps.js';

@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { switchArea } from '../../../area-state.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test-support/harness.js';
 import { insertAttachment } from '../fixtures.case.js';
@@ -290,8 +291,16 @@ describe.each(DIALECTS)('iCalendar feed pages on %s', (engine) => {
     expect((await feed(`/event/${slugs.draft}/?ical=1`)).status).toBe(404);
     expect((await feed(`/event/${slugs.draft}/?ical=1`, { authorization: t.admin.authorization })).status).toBe(200);
     expect((await feed('/event/no-such-event/?ical=1')).status).toBe(404);
-    expect((await feed('/events/')).status).toBe(404);
-    expect((await feed(`/event/${slugs.jazz}/`)).status).toBe(404);
+    // Without ical these URLs are the calendar's HTML pages (calendar views area), 404 while that area is off.
+    expect((await feed('/events/')).headers['content-type']).toBe('text/html; charset=UTF-8');
+    expect((await feed(`/event/${slugs.jazz}/`)).headers['content-type']).toBe('text/html; charset=UTF-8');
+    await switchArea(t.ctx, 'calendar-views', false);
+    try {
+      expect((await feed('/events/')).status).toBe(404);
+      expect((await feed(`/event/${slugs.jazz}/`)).status).toBe(404);
+    } finally {
+      await switchArea(t.ctx, 'calendar-views', true);
+    }
   });
 });
 

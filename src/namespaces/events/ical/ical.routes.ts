@@ -105,8 +105,8 @@ async function archiveEvents(dispatcher: Dispatcher<AppContext>, query: Record<s
 }
 
 /**
- * Adds the feed pages to the Fastify app. Without `ical` in the query these URLs are not pages of this
- * service (404).
+ * Adds the feed pages to the Fastify app. Without `ical` in the query these URLs are the calendar's
+ * HTML pages (the `calendarPages` extension point), or 404 while no area contributes them.
  *
  * @example
  * registerIcalRoutes(app, ctx, { authenticator, dispatcher });
@@ -119,9 +119,12 @@ export function registerIcalRoutes(app: FastifyInstance, ctx: AppContext, deps: 
     return outcome instanceof RestError ? outcome : { user: outcome.user, auth: outcome.auth };
   };
 
+  const host = { ctx, authenticator, dispatcher };
+  const page = () => ctx.areas.contributions('calendarPages')[0];
+
   const listFeed = async (request: FastifyRequest, reply: FastifyReply) => {
     const query = { ...((request.query ?? {}) as Record<string, unknown>) };
-    if (query.ical === undefined) return reply.callNotFound();
+    if (query.ical === undefined) return page()?.list(request, reply, host) ?? reply.callNotFound();
     const caller = await authenticate(request);
     if (caller instanceof RestError) return sendError(reply, caller);
     const count = feedCount(query.per_page);
@@ -136,7 +139,7 @@ export function registerIcalRoutes(app: FastifyInstance, ctx: AppContext, deps: 
 
   const singleFeed = async (request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
-    if (query.ical === undefined) return reply.callNotFound();
+    if (query.ical === undefined) return page()?.single(request, reply, host) ?? reply.callNotFound();
     const caller = await authenticate(request);
     if (caller instanceof RestError) return sendError(reply, caller);
     const slug = request.params.slug;

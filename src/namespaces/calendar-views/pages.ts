@@ -1,0 +1,143 @@
+/**
+ * @module namespaces/calendar-views/pages
+ * The calendar's public pages: the views (`/events/…`, rendered by the same code as the REST route,
+ * with both view nonces embedded), the single event page (`/event/<slug>/`, with its JSON-LD) and the
+ * venue and organizer pages listing their upcoming events. Every page works without JavaScript.
+ * `/events/` and `/event/<slug>/` are the feed's URLs too: the events area serves them and hands the
+ * requests without `ical` to {@link calendarPages}.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import type { PageHost } from '../../area.js';
+import { esc } from '../../admin/html.js';
+import type { AppContext } from '../../app-context.js';
+import { createNonce } from '../../auth/index.js';
+import { RestError } from '../../rest/errors.js';
+import { createRestRequest } from '../../rest/request.js';
+import { valueOf } from '../../rest/serve.js';
+import type { CalendarPageHandlers } from '../events/index.js';
+import { allEvents, useDispatcher, type CalEvent, type Caller } from './events-source.js';
+import { sendPage } from './page-shell.js';
+import { jsonLd } from './render.js';
+import { phpDate } from './php-date.js';
+import { renderView } from './views.service.js';
+import { VIEW_NONCE_ACTION } from './views.routes.js';
+
+function headersOf(request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(request.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+async function callerOf(host: PageHost, request: FastifyRequest): Promise<Caller> {
+  const outcome = await host.authenticator.authenticate({ headers: headersOf(request), query: {}, body: {}, ip: request.ip });
+  // Bad credentials on a public page: shown as to a signed-out visitor.
+  return outcome instanceof RestError ? { user: null, auth: { method: 'none' }, ip: request.ip } : { user: outcome.user, auth: outcome.auth, ip: request.ip };
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  reply.callNotFound();
+  return reply;
+}
+
+async function nonces(ctx: AppContext, caller: Caller): Promise<Record<string, string>> {
+  return {
+    _tec_view_rest_nonce_primary: await createNonce(ctx, caller, VIEW_NONCE_ACTION),
+    _tec_view_rest_nonce_secondary: await createNonce(ctx, { user: null, auth: { method: 'none' } }, VIEW_NONCE_ACTION),
+  };
+}
+
+async function viewPage(host: PageHost, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { ctx } = host;
+  const caller = await callerOf(host, request);
+  let out;
+  try {
+    out = await renderView(ctx, caller, { url: `${ctx.urls.home}${request.url}`, initialLoad: true, shouldManageUrl: true });
+  } catch (e) {
+    if (e instanceof RestError && e.status === 400) out = undefined;
+    else throw e;
+  }
+  if (!out) return notFound(reply);
+  const title = /<h1[^>]*>([^<]*)<\/h1>/.exec(out.html)?.[1] ?? 'Events';
+  return sendPage(ctx, reply, { title: `Events for ${title}`.replace(/&amp;/g, '&'), body: out.html, nonces: await nonces(ctx, caller) });
+}
+
+async function restGet(host: PageHost, caller: Caller, route: string, query: Record<string, unknown> = {}): Promise<Record<string, any> | undefined> {
+  const res = await host.dispatcher.dispatch(createRestRequest({ method: 'GET', route, query, user: caller.user, auth: caller.auth, ip: caller.ip }));
+  return res.data instanceof RestError ? undefined : (valueOf(res.data) as Record<string, any>);
+}
+
+/** Text of stored HTML as paragraphs (descriptions come from imports and editors; no markup is trusted here). */
+function paragraphs(html: string): string {
+  const text = html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '').replace(/<\/(p|div|li|h\d)>|<br\s*\/?>/gi, '\n\n').replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;|&#8221;|&#8220;/g, '"').replace(/&#0?39;|&#8217;/g, "'");
+  return text.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean).map((p) => `<p>${esc(p)}</p>`).join('\n');
+}
+
+async function eventPage(host: PageHost, request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  const { ctx } = host;
+  const caller = await callerOf(host, request);
+  const ev = await restGet(host, caller, `/eventsuite/events/v1/events/by-slug/${encodeURIComponent(request.params.slug)}`);
+  if (!ev) return notFound(reply);
+  const [dateFormat, timeFormat] = [String(await ctx.options.get('date_format')), String(await ctx.options.get('time_format'))];
+  const s = DateTime.fromFormat(String(ev.start_date), 'yyyy-MM-dd HH:mm:ss');
+  const e = DateTime.fromFormat(String(ev.end_date), 'yyyy-MM-dd HH:mm:ss');
+  const when = ev.all_day ? `${phpDate(dateFormat, s)}${s.hasSame(e, 'day') ? '' : ` – ${phpDate(dateFormat, e)}`} (all day)` : `${phpDate(dateFormat, s)} @ ${phpDate(timeFormat, s)} – ${s.hasSame(e, 'day') ? '' : `${phpDate(dateFormat, e)} @ `}${phpDate(timeFormat, e)}`;
+  const venue = Array.isArray(ev.venue) ? undefined : ev.venue;
+  const organizers = (ev.organizer ?? []) as { organizer: string; url: string }[];
+  const ld = ev.json_ld ? `<script type="application/ld+json">${JSON.stringify([ev.json_ld]).replace(/</g, '\\u003c')}</script>` : jsonLd([ev as CalEvent]);
+  const body = `<article class="event-single" data-event-id="${Number(ev.id)}">
+<p><a href="${esc(ctx.urls.home)}/events/">« All Events</a></p>
+<h1 class="tribe-events-single-event-title">${esc(ev.title)}</h1>
+<p class="tribe-events-schedule"><time datetime="${esc(String(ev.start_date).slice(0, 10))}">${esc(when)}</time>${ev.timezone ? ` <span class="tribe-events-timezone">${esc(ev.timezone)}</span>` : ''}</p>
+${ev.image?.url ? `<img src="${esc(ev.image.url)}" alt="" style="max-width:100%;height:auto">` : ''}
+<div class="tribe-events-single-event-description">${paragraphs(String(ev.description ?? ''))}</div>
+<dl>
+${ev.cost ? `<dt>Cost</dt><dd>${esc(ev.cost)}</dd>` : ''}
+${venue ? `<dt>Venue</dt><dd><a href="${esc(venue.url)}">${esc(venue.venue)}</a>${venue.address || venue.city ? `, ${esc([venue.address, venue.city, venue.country].filter(Boolean).join(', '))}` : ''}</dd>` : ''}
+${organizers.length ? `<dt>Organizer</dt><dd>${organizers.map((o) => `<a href="${esc(o.url)}">${esc(o.organizer)}</a>`).join(', ')}</dd>` : ''}
+${ev.website && ev.website !== ev.url ? `<dt>Website</dt><dd><a href="${esc(ev.website)}" rel="nofollow noopener">${esc(ev.website)}</a></dd>` : ''}
+${(ev.categories ?? []).length ? `<dt>Categories</dt><dd>${(ev.categories as { name: string }[]).map((c) => esc(c.name)).join(', ')}</dd>` : ''}
+</dl>
+<p><a href="${esc(ctx.urls.home)}/event/${esc(encodeURIComponent(request.params.slug))}/?ical=1">+ Export to iCalendar</a></p>
+</article>`;
+  return sendPage(ctx, reply, { title: String(ev.title), body, head: ld });
+}
+
+async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  const { ctx } = host;
+  const caller = await callerOf(host, request);
+  const item = await restGet(host, caller, `/eventsuite/events/v1/${kind}s/by-slug/${encodeURIComponent(request.params.slug)}`);
+  if (!item) return notFound(reply);
+  const now = DateTime.fromJSDate(ctx.now()).toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+  const events = (await allEvents(ctx, caller, { [kind]: item.id, ends_after: now, strict_dates: 'true' })).slice(0, 100);
+  const name = String(item[kind]);
+  const details = kind === 'venue'
+    ? [item.address, item.city, item.state || item.province, item.zip, item.country].filter(Boolean).join(', ')
+    : [item.email, item.phone].filter(Boolean).join(' · ');
+  const dateFormat = String(await ctx.options.get('date_format'));
+  const list = events.map((e) => `<article class="tribe-events-calendar-list__event" data-event-id="${e.id}"><h3><a href="${esc(e.url)}">${esc(e.title)}</a></h3><time datetime="${esc(e.start_date.slice(0, 10))}">${esc(phpDate(dateFormat, DateTime.fromFormat(e.start_date, 'yyyy-MM-dd HH:mm:ss')))}</time></article>`).join('\n');
+  const body = `<section class="tribe-events-${kind}-single"><p><a href="${esc(ctx.urls.home)}/events/">« All Events</a></p>
+<h1>${esc(name)}</h1>${details ? `<p>${esc(details)}</p>` : ''}${item.website ? `<p><a href="${esc(item.website)}" rel="nofollow noopener">${esc(item.website)}</a></p>` : ''}
+${paragraphs(String(item.description ?? ''))}
+<h2>Upcoming events</h2>
+${list || '<div class="tribe-events-c-messages__message" role="alert">There are no upcoming events.</div>'}</section>`;
+  return sendPage(ctx, reply, { title: name, body, head: jsonLd(events) });
+}
+
+/** The handlers the events area calls for `/events/` and `/event/<slug>/` without `ical`. */
+export const calendarPages: CalendarPageHandlers = {
+  list: (request, reply, host) => viewPage(host, request, reply),
+  single: (request, reply, host) => eventPage(host, request, reply),
+};
+
+/** Registers the view pages under `/events/…` and the venue and organizer pages. */
+export function registerCalendarPages(app: FastifyInstance, host: PageHost): void {
+  useDispatcher(host.ctx, host.dispatcher);
+  app.get('/events/*', (request, reply) => viewPage(host, request, reply));
+  for (const kind of ['venue', 'organizer'] as const) {
+    const handler = (request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) => linkedPage(host, kind, request, reply);
+    app.get(`/${kind}/:slug/`, handler);
+    app.get(`/${kind}/:slug`, handler);
+  }
+}

@@ -1,0 +1,151 @@
+import { switchArea } from '../../area-state.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+
+const VIEWS = '/eventsuite/views/v2/html';
+
+describe.each(DIALECTS)('calendar views on %s', (engine) => {
+  let t: TestApp;
+  const ids: Record<string, number> = {};
+  let venueSlug = '';
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    const make = async (key: string, body: Record<string, unknown>) => {
+      const res = await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: body });
+      expect(res.status).toBe(201);
+      ids[key] = res.body.id;
+      return res.body;
+    };
+    const jazz = await make('jazz', { title: 'Jazz <night>', start_date: '2026-05-14 20:00:00', end_date: '2026-05-14 23:00:00', venue: { venue: 'Blue Room', city: 'Leeds' }, cost: '10' });
+    venueSlug = new URL(jazz.venue.url).pathname.split('/')[2]!;
+    await make('fest', { title: 'Folk festival', start_date: '2026-05-29 10:00:00', end_date: '2026-06-02 18:00:00' });
+    await make('market', { title: 'Market day', start_date: '2026-05-14', end_date: '2026-05-14', all_day: true });
+    await make('hidden', { title: 'Hidden one', start_date: '2026-05-15 10:00:00', end_date: '2026-05-15 11:00:00', hide_from_listings: true });
+    await make('draft', { title: 'Draft one', start_date: '2026-05-16 10:00:00', end_date: '2026-05-16 11:00:00', status: 'draft' });
+  });
+  afterAll(() => t.close());
+
+  const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+  const noncesOf = (html: string) => JSON.parse(/data-js="tribe-events-view-nonce-data" type="application\/json">([^<]*)</.exec(html)![1]!);
+  const viewDataOf = (html: string) => JSON.parse(/data-js="tribe-events-view-data" type="application\/json">([^<]*)</.exec(html)![1]!);
+
+  it('serves the month page with the grid, JSON-LD, the view data, nonces and the discovery headers', async () => {
+    const res = await page('/events/month/2026-05/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=UTF-8');
+    expect(res.headers['x-tec-api-version']).toBe('v1');
+    expect(res.headers['x-tec-api-root']).toBe('http://example.test/wp-json/eventsuite/events/v1/');
+    expect(res.headers['x-tec-api-origin']).toBe('http://example.test');
+    expect(res.headers.link).toBe('<http://example.test/wp-json/>; rel="https://api.w.org/"');
+    expect(res.body).toContain('data-js="tribe-events-view"');
+    expect(res.body).toContain('Jazz &#60;night&#62;');
+    expect(res.body).not.toContain('Jazz <night>');
+    expect(res.body).not.toContain('Hidden one');
+    expect(res.body).not.toContain('Draft one');
+    expect(res.body).toContain('"@type":"Event"');
+    const data = viewDataOf(res.body);
+    expect(data).toMatchObject({ slug: 'month', the_date: '2026-05', next_month: '2026-06', prev_month: '2026-04', rest_method: 'POST', is_initial_load: true });
+    expect(data.next_url).toBe('http://example.test/events/month/2026-06/');
+    // start_of_week 1 (Monday): May 2026 starts on a Friday: the grid runs Monday April 27 … Sunday May 31.
+    expect(data.grid_start_date).toBe('2026-04-27');
+    expect(Object.keys(data.days)).toHaveLength(35);
+    expect(data.days['2026-05-14'].events).toEqual([ids.jazz]);
+    expect(data.days['2026-05-14'].multiday_events).toEqual([ids.market]);
+    expect(data.days['2026-05-31'].multiday_events).toEqual([ids.fest]);
+    expect(data.days['2026-05-29'].found_events).toBe(1);
+    expect(noncesOf(res.body)._tec_view_rest_nonce_secondary).toMatch(/^[0-9a-f]{10}$/);
+  });
+
+  it('the week start setting moves the grid', async () => {
+    await t.ctx.options.set('start_of_week', 0);
+    const data = viewDataOf((await page('/events/month/2026-05/')).body);
+    expect(data.grid_start_date).toBe('2026-04-26');
+    expect(Object.keys(data.days)).toHaveLength(42);
+    await t.ctx.options.set('start_of_week', 1);
+  });
+
+  it('answers the REST route with the container markup as text/html', async () => {
+    const nonces = noncesOf((await page('/events/month/2026-05/')).body);
+    const res = await t.request('POST', VIEWS, { form: { url: 'http://example.test/events/month/2026-06/', ...nonces, should_manage_url: 'true' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=UTF-8');
+    expect(res.text.startsWith('<div class="tribe-common tribe-events tribe-events-view tribe-events-view--month"')).toBe(true);
+    expect(viewDataOf(res.text)).toMatchObject({ slug: 'month', the_date: '2026-06', is_initial_load: false });
+    expect(res.text).toContain('Folk festival');
+
+    const get = await t.request('GET', VIEWS, { query: { url: 'http://example.test/events/list/', view: 'day', 'view_data[tribe-bar-date]': '2026-05-14', _tec_view_rest_nonce_secondary: nonces._tec_view_rest_nonce_secondary } });
+    expect(get.status).toBe(200);
+    const day = viewDataOf(get.text);
+    expect(day.slug).toBe('day');
+    expect(day.events).toEqual([ids.market, ids.jazz]);
+  });
+
+  it('refuses calls without a valid nonce, and bad types with 400', async () => {
+    const none = await t.request('POST', VIEWS, { form: { url: 'http://example.test/events/' } });
+    expect(none.status).toBe(401);
+    expect(none.body.code).toBe('rest_forbidden');
+    const wrong = await t.request('POST', VIEWS, { form: { url: 'http://example.test/events/', _tec_view_rest_nonce_primary: 'abcdef0123' } });
+    expect(wrong.status).toBe(401);
+    const nonces = noncesOf((await page('/events/list/')).body);
+    const missing = await t.request('POST', VIEWS, { form: { ...nonces } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe('rest_missing_callback_param');
+    const badData = await t.request('POST', VIEWS, { json: { url: 'http://example.test/events/', view_data: 'x', ...nonces } });
+    expect(badData.status).toBe(400);
+    expect(badData.body.data.params.view_data).toBe('view_data is not of type object.');
+    const badUrl = await t.request('POST', VIEWS, { json: { url: ['x'], ...nonces } });
+    expect(badUrl.status).toBe(400);
+    expect(Object.keys(badUrl.body.data.params)).toEqual(['url']);
+    const huge = await t.request('POST', VIEWS, { json: { url: `http://example.test/events/list/?tribe-bar-search=${'a'.repeat(100_000)}`, ...nonces } });
+    expect(huge.status).toBe(200);
+  });
+
+  it('list view: upcoming events from the reference date; search narrows; past mode; day and today pages', async () => {
+    const list = await page('/events/list/?tribe-bar-date=2026-05-01');
+    expect(list.statusCode).toBe(200);
+    expect(viewDataOf(list.body).events).toEqual([ids.market, ids.jazz, ids.fest]);
+    const search = await page('/events/list/?tribe-bar-date=2026-05-01&tribe-bar-search=jazz');
+    expect(viewDataOf(search.body).events).toEqual([ids.jazz]);
+    const none = await page('/events/list/?tribe-bar-date=2026-05-01&tribe-bar-search=zzz');
+    expect(none.body).toContain('There were no results found for &#34;zzz&#34;.');
+    const past = await page('/events/list/?eventDisplay=past&tribe-bar-date=2026-07-01');
+    expect(viewDataOf(past.body)).toMatchObject({ past: true, events: [ids.market, ids.jazz, ids.fest] });
+    const day = await page('/events/2026-05-30/');
+    expect(viewDataOf(day.body)).toMatchObject({ slug: 'day', events: [ids.fest] });
+    expect((await page('/events/today/')).statusCode).toBe(200);
+    expect((await page('/events/')).statusCode).toBe(200);
+    expect((await page('/events/nothing/here/at/all/')).statusCode).toBe(404);
+    expect((await page('/events/month/2026-13/')).statusCode).toBe(404);
+  });
+
+  it('event, venue and organizer pages; the feed and embed URLs still answer as before', async () => {
+    const single = await t.request('GET', `/eventsuite/events/v1/events/${ids.jazz}`);
+    const path = new URL(single.body.url).pathname;
+    const ev = await page(path);
+    expect(ev.statusCode).toBe(200);
+    expect(ev.body).toContain('<h1 class="tribe-events-single-event-title">Jazz &#60;night&#62;</h1>');
+    expect(ev.body).toContain('application/ld+json');
+    expect(ev.headers['x-tec-api-version']).toBe('v1');
+    const ics = await page(`${path}?ical=1`);
+    expect(ics.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect((await page('/events/?ical=1')).headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect((await page(`${path}embed/`)).headers['x-wp-embed']).toBe('true');
+    const venue = await page(`/venue/${venueSlug}/`);
+    expect(venue.statusCode).toBe(200);
+    expect(venue.body).toContain('Blue Room');
+    expect((await page('/venue/no-such-venue/')).statusCode).toBe(404);
+    const draft = await t.request('GET', `/eventsuite/events/v1/events/${ids.draft}`, { as: t.admin });
+    expect((await page(`/event/${draft.body.slug}/`)).statusCode).toBe(404);
+  });
+
+  it('pages answer 404 while the area is off', async () => {
+    await switchArea(t.ctx, 'calendar-views', false);
+    try {
+      expect((await page('/events/month/2026-05/')).statusCode).toBe(404);
+      expect((await page('/events/')).statusCode).toBe(404);
+      expect((await page('/events/?ical=1')).statusCode).toBe(200);
+    } finally {
+      await switchArea(t.ctx, 'calendar-views', true);
+    }
+  });
+});

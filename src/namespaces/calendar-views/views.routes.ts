@@ -1,0 +1,55 @@
+/**
+ * @module namespaces/calendar-views/views.routes
+ * `GET|POST /eventsuite/views/v2/html`: the view container markup for a calendar URL, as `text/html`
+ * (the original up to 6.11.0). At least one of the two `_view_rest` nonces must verify: the primary
+ * for the signed-in visitor, the secondary for a signed-out one (cached pages carry that one).
+ */
+import type { AppContext } from '../../app-context.js';
+import { verifyNonce } from '../../auth/index.js';
+import { CoreErrors } from '../../rest/errors.js';
+import { RawBody } from '../../rest/json-text.js';
+import { defineRoutes, RestResponse, type ArgSchema, type RestRequest } from '../../rest/route.js';
+import { renderView, VIEWS_NS } from './views.service.js';
+
+export const VIEW_NONCE_ACTION = '_view_rest';
+
+const str = (description: string, required = false): ArgSchema => ({ description, type: 'string', ...(required ? { required: true } : {}) });
+
+const ARGS: Record<string, ArgSchema> = {
+  url: str('The URL of the calendar page to render.', true),
+  view: str('The view slug: month, list, day or latest-past.'),
+  _tec_view_rest_nonce_primary: str('Nonce for the current user (action _view_rest).'),
+  _tec_view_rest_nonce_secondary: str('Nonce for a signed-out visitor (action _view_rest).'),
+  view_data: { description: 'Overrides from the events bar, e.g. tribe-bar-search and tribe-bar-date.', type: 'object' },
+  action: str('The admin-ajax fallback action.'),
+};
+
+async function nonceVerifies(req: RestRequest, ctx: AppContext): Promise<boolean> {
+  if (await verifyNonce(ctx, req, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_primary)) return true;
+  return (await verifyNonce(ctx, { user: null, auth: { method: 'none' } }, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_secondary)) !== false;
+}
+
+function truthy(v: unknown): boolean {
+  return v === true || v === 1 || v === '1' || v === 'true';
+}
+
+async function html(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
+  const viewData = (req.params.view_data ?? {}) as Record<string, unknown>;
+  const url = typeof viewData.url === 'string' && viewData.url !== '' ? viewData.url : String(req.params.url);
+  const out = (await renderView(ctx, { user: req.user, auth: req.auth, ip: req.ip }, {
+    url, ...(typeof req.params.view === 'string' && req.params.view !== '' ? { view: req.params.view } : {}), viewData,
+    ...(typeof req.params.prev_url === 'string' ? { prevUrl: req.params.prev_url } : {}),
+    shouldManageUrl: req.params.should_manage_url === undefined ? true : truthy(req.params.should_manage_url),
+  })) ?? (await renderView(ctx, { user: req.user, auth: req.auth, ip: req.ip }, { url: `${ctx.urls.home}/events/`, viewData }))!;
+  return new RestResponse(new RawBody('text/html; charset=UTF-8', out.html), 200);
+}
+
+export const viewsRoutes = defineRoutes<AppContext>(VIEWS_NS, [
+  {
+    path: '/html',
+    endpoints: [{
+      methods: ['GET', 'POST'], args: ARGS, handler: html,
+      permission: async (req, ctx) => ((await nonceVerifies(req, ctx)) ? true : CoreErrors.forbidden(req.user !== null)),
+    }],
+  },
+]);

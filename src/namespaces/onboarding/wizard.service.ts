@@ -1,0 +1,146 @@
+/**
+ * @module namespaces/onboarding/wizard.service
+ * The onboarding wizard (the original's `Onboarding\API` and its steps): the stored wizard state, then
+ * the step handlers whose tab the client has reached — opt-in (tab 0), settings (tab 1: currency, date
+ * format, time zone, week start, enabled views), organizer, venue and tickets (tab 5). Each step adds a
+ * note to `message`; a failing step makes the answer a 500 (the body still says `success: true`).
+ */
+import type { AppContext } from '../../app-context.js';
+import { isValidTimeZone } from '../../content/posts.js';
+import { CURRENCIES } from './currencies.js';
+
+export const WIZARD_OPTION = 'tec_onboarding_wizard_data';
+export const VIEW_SLUGS = ['list', 'month', 'day'];
+
+export interface WizardAnswer {
+  status: number;
+  body: { success: true; message: string[]; organizer_id?: number; venue_id?: number };
+}
+
+/** Creates a venue or organizer through the events REST route (its validation and capability checks). */
+export type LinkedCreator = (kind: 'venues' | 'organizers', fields: Record<string, unknown>) => Promise<{ id: number } | { error: string }>;
+
+const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const ints = (v: unknown): number[] => (Array.isArray(v) ? v : []).map((x) => Number(x)).filter((n) => Number.isInteger(n));
+const unique = (a: number[]) => [...new Set(a)];
+const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+const empty = (v: unknown) => v === undefined || v === null || v === false || v === '' || v === '0' || v === 0 || (Array.isArray(v) && v.length === 0);
+
+/** Stores the wizard state (the original's `set_tab_records`). */
+async function storeState(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<void> {
+  let begun = truthy(params.begun);
+  const finished = truthy(params.finished);
+  const sentComplete = ints(params.completedTabs);
+  let skipped = ints(params.skippedTabs).filter((t) => !sentComplete.includes(t));
+  const current = Number.isInteger(Number(params.currentTab)) ? Number(params.currentTab) : 0;
+  let complete = [...sentComplete];
+  if (begun) complete.push(0);
+  if (!skipped.includes(current)) complete.push(current);
+  if (finished) begun = true;
+  complete = unique(complete);
+  skipped = unique(skipped);
+  const previous = record(await ctx.options.get(WIZARD_OPTION, {}));
+  const lastSend = { ...params };
+  for (const k of ['timezones', 'countries', 'currencies', 'action_nonce', '_wpnonce']) delete lastSend[k];
+  await ctx.options.set(WIZARD_OPTION, {
+    ...previous, begun, finished, current_tab: current, completed_tabs: complete, skipped_tabs: skipped,
+    last_send: { ...record(previous.last_send), ...lastSend },
+  });
+  messages.push('Onboarding wizard step completed successfully.');
+}
+
+async function optIn(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<void> {
+  const optin = truthy(params.optin);
+  if ((await ctx.options.get('opt-in-status', null)) === optin) {
+    messages.push('Opt-in status is already set to the requested value.');
+    return;
+  }
+  await ctx.options.set('opt-in-status', optin);
+  messages.push('Successfully saved opt-in status.');
+}
+
+async function settings(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<boolean> {
+  let views = Array.isArray(params.tribeEnableViews) ? params.tribeEnableViews.filter((v) => v !== 'all').map(String) : false;
+  if (views) views = views.filter((v) => VIEW_SLUGS.includes(v));
+  const currency = CURRENCIES[String(params.currency ?? '').toUpperCase()];
+  const tz = typeof params.timezone_string === 'string' ? params.timezone_string : false;
+  const sow = params.start_of_week;
+  const values: Record<string, unknown> = {
+    defaultCurrencyCode: currency?.code ?? '', defaultCurrencySymbol: currency?.symbol ?? '', date_format: params.date_format ?? false,
+    timezone_string: tz, start_of_week: sow ?? false, tribeEnableViews: views && views.length > 0 ? views : false,
+  };
+  for (const [key, value] of Object.entries(values)) {
+    // CASE: the original uses PHP empty(), so a week start of "0" (Sunday) is "not attempted"; Sunday
+    // is still stored here, because skipping it would make Sunday impossible to choose.
+    if (empty(value) && !(key === 'start_of_week' && (value === 0 || value === '0'))) {
+      messages.push(`Did not attempt saving option ${key}.`);
+      continue;
+    }
+    const core = ['start_of_week', 'timezone_string', 'date_format'].includes(key);
+    const invalid = (key === 'timezone_string' && (typeof value !== 'string' || !isValidTimeZone(value)))
+      || (key === 'start_of_week' && !/^[0-6]$/.test(String(value)))
+      || (key === 'date_format' && (typeof value !== 'string' || value.length > 100));
+    if (invalid) {
+      messages.push(`Failed to save ${core ? 'option' : 'setting'} ${key}.`);
+      return false;
+    }
+    const stored = key === 'start_of_week' ? Number(value) : value;
+    if (JSON.stringify(await ctx.options.get(key, null)) === JSON.stringify(stored)) {
+      messages.push(`The ${key} ${core ? 'option' : 'setting'} is already set to the requested value.`);
+      continue;
+    }
+    await ctx.options.set(key, stored);
+    messages.push(`Successfully saved ${core ? 'option' : 'setting'} ${key}.`);
+  }
+  // New tickets are priced in the chosen currency.
+  if (currency) await ctx.options.set('ticket-commerce-currency-code', currency.code);
+  return true;
+}
+
+async function linked(kind: 'organizer' | 'venue', params: Record<string, unknown>, create: LinkedCreator, messages: string[], body: WizardAnswer['body']): Promise<boolean> {
+  const label = kind === 'organizer' ? 'organizer' : 'venue';
+  const data = record(params[kind]);
+  if (Object.keys(data).length === 0 || empty(data.name) && Object.values(data).every(empty)) {
+    messages.push(`No ${label} to save. Step skipped`);
+    return true;
+  }
+  if (!empty(data[kind === 'organizer' ? 'organizerId' : 'venueId'])) {
+    messages.push(`Existing ${label}. Step skipped.`);
+    return true;
+  }
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const fields = kind === 'organizer'
+    ? { organizer: str(data.name), phone: str(data.phone), website: str(data.website), email: str(data.email), status: 'publish' }
+    : { venue: str(data.name), address: str(data.address), city: str(data.city), state: str(data.state), province: str(data.state), stateprovince: str(data.state), zip: str(data.zip), country: str(data.country), phone: str(data.phone), website: str(data.website), status: 'publish' };
+  const out = await create(kind === 'organizer' ? 'organizers' : 'venues', fields);
+  if ('error' in out) {
+    messages.push(`Failed to create ${label}.`);
+    return false;
+  }
+  body[kind === 'organizer' ? 'organizer_id' : 'venue_id'] = out.id;
+  messages.push(`${kind === 'organizer' ? 'Organizer' : 'Venue'} created.`);
+  return true;
+}
+
+/** Runs the wizard for one request's params. `enableTickets` switches the tickets area on. */
+export async function runWizard(ctx: AppContext, params: Record<string, unknown>, deps: { create: LinkedCreator; enableTickets(): Promise<boolean>; ticketsOn(): boolean }): Promise<WizardAnswer> {
+  const messages: string[] = [];
+  const body: WizardAnswer['body'] = { success: true, message: messages };
+  let ok = true;
+  await storeState(ctx, params, messages);
+  const tab = Number.isInteger(Number(params.currentTab)) ? Number(params.currentTab) : 0;
+  if (tab >= 0) await optIn(ctx, params, messages);
+  if (ok && tab >= 1) ok = await settings(ctx, params, messages);
+  if (ok && tab >= 5) ok = await linked('organizer', params, deps.create, messages, body);
+  if (ok && tab >= 5) ok = await linked('venue', params, deps.create, messages, body);
+  if (ok && tab >= 5) {
+    if (!truthy(params.eventTickets)) messages.push('Event Tickets install not requested.');
+    else if (deps.ticketsOn()) messages.push('Event Tickets plugin already installed and activated.');
+    else if (await deps.enableTickets()) messages.push('Event Tickets plugin installed and activated.');
+    else {
+      messages.push('Failed to activate plugin.');
+      ok = false;
+    }
+  }
+  return { status: ok ? 200 : 500, body };
+}
