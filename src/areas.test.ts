@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineArea } from './area.js';
 import { Areas } from './areas.js';
+import { switchArea } from './area-state.js';
 import { allAreas } from './namespaces/index.js';
 import { DIALECTS, startTestApp, type TestApp } from './test-support/harness.js';
 
@@ -59,7 +60,7 @@ describe.each(DIALECTS)('an area switched off on %s', (engine) => {
     expect(openapi.body).not.toContain('/eventsuite/tickets/v1/');
   });
 
-  it('takes its contributions and pages away, and brings them back when switched on without a restart', async () => {
+  it('takes its contributions and pages away, and brings them back when switched on (stored, for every process) without a restart', async () => {
     const created = await t.request('POST', `${EVENTS}/events`, {
       as: t.admin,
       json: { title: 'Area gala', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 12:00:00', status: 'publish' },
@@ -68,8 +69,8 @@ describe.each(DIALECTS)('an area switched off on %s', (engine) => {
     expect(created.body).not.toHaveProperty('ticketed');
     expect((await t.app.inject({ method: 'GET', url: '/event/area-gala/embed/' })).statusCode).toBe(404);
 
-    t.ctx.areas.setEnabled('tickets', true);
-    t.ctx.areas.setEnabled('oembed', true);
+    await switchArea(t.ctx, 'tickets', true);
+    await switchArea(t.ctx, 'oembed', true);
     try {
       const root = await t.request('GET', '/');
       expect(root.body.namespaces).toContain('eventsuite/tickets/v1');
@@ -78,8 +79,8 @@ describe.each(DIALECTS)('an area switched off on %s', (engine) => {
       expect(event.body.ticketed).toBe(false);
       expect((await t.app.inject({ method: 'GET', url: '/event/area-gala/embed/' })).statusCode).toBe(200);
     } finally {
-      t.ctx.areas.setEnabled('tickets', false);
-      t.ctx.areas.setEnabled('oembed', false);
+      await switchArea(t.ctx, 'tickets', false);
+      await switchArea(t.ctx, 'oembed', false);
     }
   });
 });

@@ -50,6 +50,11 @@ export class Areas {
     return (def.requires ?? []).every((dep) => this.isEnabled(dep));
   }
 
+  /** True when the area itself is switched off (it may also be off because an area it requires is). */
+  isSwitchedOff(id: string): boolean {
+    return this.#off.has(id);
+  }
+
   /** The areas that are on, in mounting order. */
   enabled(): AreaDef[] {
     return this.all.filter((d) => this.isEnabled(d.id));

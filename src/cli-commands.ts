@@ -10,6 +10,7 @@ import { findUserByLogin } from './auth/index.js';
 import { seedEvents } from './namespaces/events/index.js';
 import { importIcs } from './namespaces/events/ical/index.js';
 import { generateCheckinApiKey, setCheckinApiKey } from './namespaces/tickets/index.js';
+import { createSignupForm } from './namespaces/mailing-list/index.js';
 
 export interface CommandInput {
   config: Config;
@@ -120,4 +121,22 @@ const checkinKeyCommand: CommandExtension = {
   },
 };
 
-export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand];
+/** `mailinglist form create --name NAME --list ID[,ID…]`: a sign-up form for `POST /mailinglist/v1/form`. */
+const mailinglistCommand: CommandExtension = {
+  name: 'mailinglist',
+  usage: `${'mailinglist form create'.padEnd(30)}create a sign-up form: --name NAME --list ID[,ID…] [--json]`,
+  async run({ args, values, withApp, print }) {
+    const [kind, action] = args;
+    if (kind !== 'form' || action !== 'create') throw new Error('usage: eventsuite mailinglist form create --name NAME --list ID[,ID…]');
+    const name = typeof values.name === 'string' ? values.name.trim() : '';
+    const lists = typeof values.list === 'string' ? values.list.split(',').map((s) => s.trim()).filter(Boolean) : [];
+    if (!name || lists.length === 0) throw new Error('mailinglist form create needs --name NAME and --list ID[,ID…]');
+    return withApp(async (app) => {
+      const form = await createSignupForm(app.ctx, { title: name, lists });
+      print({ ...form }, `created sign-up form ${form.id} "${form.title}" for list(s) ${form.lists.join(', ')}`);
+      return 0;
+    });
+  },
+};
+
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand];

@@ -54,6 +54,7 @@ const OPTIONS = {
   'app-id': { type: 'string' },
   events: { type: 'string' },
   key: { type: 'string' },
+  list: { type: 'string' },
 } as const;
 
 export type CliValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };

@@ -39,8 +39,12 @@ export interface Config {
   trustProxy: boolean | string[];
   /** Endpoints of remote services, by name (`REMOTE_<NAME>_URL`). */
   remotes: Record<string, string>;
+  /** Bearer key of the OpenAI-compatible service at `REMOTE_AI_URL` (`AI_API_KEY`). */
+  aiApiKey: string | undefined;
   /** Ids of areas switched off (`DISABLED_AREAS`, a comma list such as `spamfilter,seo`). */
   disabledAreas: string[];
+  /** Spam-filter API key fixed by the environment (`SPAMFILTER_API_KEY`); read-only through the API. */
+  spamfilterApiKey: string | undefined;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -93,7 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     workers: int(env.WORKERS, 1) || 1,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     remotes,
+    aiApiKey: env.AI_API_KEY || undefined,
     disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    spamfilterApiKey: env.SPAMFILTER_API_KEY?.trim() || undefined,
     ...overrides,
   };
   return Object.freeze(config);

@@ -5,9 +5,13 @@
  */
 import { defineArea, type AreaDef } from '../area.js';
 import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
+import { contactFormsArea } from './contact-forms/index.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
+import { mailingListArea } from './mailing-list/index.js';
 import { oembedArea } from './oembed/index.js';
+import { shopAdminArea } from './shop-admin/index.js';
+import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
 import { shopAnalyticsArea } from './shop-analytics/index.js';
 
@@ -57,16 +61,12 @@ const placeholderArea = defineArea({
   description: 'Namespaces the interface lists without routes of their own.',
   required: true,
   namespaces: [
-    'spamfilter/v1',
-    'contact-form/v1',
     'shop/v3',
     'seo/v1',
     'eventsuite/event-aggregator/v1',
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
     'connector/v4',
-    'mailinglist/v1',
-    'shop-admin',
     'shop/store',
     'shop/store/v1',
     'shop/private',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, shopAnalyticsArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, shopAnalyticsArea, shopAdminArea, spamfilterArea, contactFormsArea, mailingListArea, placeholderArea];
 }

@@ -8,5 +8,8 @@ import type { EventTables } from './tables/events.js';
 import type { TicketTables } from './tables/tickets.js';
 import type { IntegrationTables } from './tables/integrations.js';
 import type { ShopAnalyticsTables } from './tables/shop-analytics.js';
+import type { JobTables } from './tables/jobs.js';
+import type { ShopAdminTables } from './tables/shop-admin.js';
+import type { FormTables } from './tables/forms.js';
 
-export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables, ShopAnalyticsTables {}
+export interface Database extends CoreTables, EventTables, TicketTables, IntegrationTables, JobTables, ShopAdminTables, FormTables, ShopAnalyticsTables {}

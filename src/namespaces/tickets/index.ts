@@ -11,6 +11,7 @@ import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
 import { PROVIDERS } from './providers.js';
 import './extensions.js';
+import { ticketJobs, ticketSchedules } from './jobs.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
@@ -28,6 +29,8 @@ export const ticketsArea = defineArea({
   capabilities: { administrator: ['tribe_manage_attendees'] },
   // The `ticketed` filter, the ticket fields of event objects and check-in key access.
   contributes: ticketEventContributions,
+  jobs: ticketJobs,
+  schedules: ticketSchedules,
 });
 
 export { TICKETS_NS } from './common.js';
@@ -39,3 +42,7 @@ export { type OrderChangeEvent, type OrderChangedHook } from './extensions.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { createCoupon, getCouponByCode, type CouponRecord, type NewCoupon } from './coupons.repo.js';
 export { CURRENCY_OPTION, DEFAULT_CURRENCY, currencyConfig, formatNumber } from './money.js';
+export { TICKET_TYPES as TICKET_POST_TYPES } from './providers.js';
+export { addTicket, type NewTicket } from './tickets.public.js';
+export { countTestOrders, deleteTestOrders } from './test-orders.js';
+export { PAYMENTS_TEST_MODE_OPTION } from './common.js';

@@ -66,6 +66,8 @@ export interface NewOrder {
   coupon_id?: number;
   coupon_code?: string;
   discount?: number;
+  /** 1 when paid through a gateway in test mode. */
+  test_mode?: number;
 }
 
 export async function insertOrderDetails(db: Db, orderId: number, order: NewOrder, items: readonly OrderItemRecord[]): Promise<void> {

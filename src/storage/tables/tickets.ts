@@ -110,6 +110,8 @@ export interface TicketOrdersTable {
   coupon_id: Generated<number>;
   coupon_code: Generated<string>;
   discount: Generated<number>;
+  /** 1 when paid while the payment gateway was in test mode (`eventsuite_payments_test_mode`). */
+  test_mode: Generated<number>;
 }
 
 /** A coupon of the ticket shop (migration 2026-11-23T1710). Codes are stored lower-case. */
