@@ -14,6 +14,7 @@ import { shopAdminArea } from './shop-admin/index.js';
 import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
 import { shopAnalyticsArea } from './shop-analytics/index.js';
+import { marketplaceArea } from './marketplace/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
 export const NAMESPACE_ORDER: readonly string[] = Object.freeze([
@@ -61,7 +62,6 @@ const placeholderArea = defineArea({
   description: 'Namespaces the interface lists without routes of their own.',
   required: true,
   namespaces: [
-    'shop/v3',
     'seo/v1',
     'eventsuite/event-aggregator/v1',
     'eventsuite/views/v2',
@@ -86,5 +86,5 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, shopAnalyticsArea, shopAdminArea, spamfilterArea, contactFormsArea, mailingListArea, placeholderArea];
+  return [coreArea, oembedArea, eventsArea, ticketsArea, shopAnalyticsArea, marketplaceArea, shopAdminArea, spamfilterArea, contactFormsArea, mailingListArea, placeholderArea];
 }
