@@ -19,6 +19,7 @@ import { shopAdminArea } from './shop-admin/index.js';
 import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
 import { shopAnalyticsArea } from './shop-analytics/index.js';
+import { marketplaceArea } from './marketplace/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
 export const NAMESPACE_ORDER: readonly string[] = Object.freeze([
@@ -66,7 +67,6 @@ const placeholderArea = defineArea({
   description: 'Namespaces the interface lists without routes of their own.',
   required: true,
   namespaces: [
-    'shop/v3',
     'shop/store',
     'shop/store/v1',
     'shop/private',
@@ -94,6 +94,7 @@ export function allAreas(): AreaDef[] {
     eventImportArea,
     shopAdminArea,
     shopAnalyticsArea,
+    marketplaceArea,
     spamfilterArea,
     contactFormsArea,
     mailingListArea,

@@ -116,12 +116,16 @@ function build(db: Db, q: CustomerQuery) {
 
   // ---- Aggregates: stored, or over the order-date window.
   const window = q.orderWindow.after !== undefined || q.orderWindow.before !== undefined;
+  // The users join (live profile fields) is needed to count only when a condition reads them.
+  const readsProfile = (q.search !== undefined && q.search !== '') || (q.filterEmpty ?? []).some((f) => f === 'name' || f === 'email');
   let from = sql`shop_customer_lookup c LEFT JOIN users u ON u.id = c.user_id`;
+  let countFrom = readsProfile ? from : sql`shop_customer_lookup c`;
   let stat = (col: 'orders_count' | 'total_spend' | 'date_last_order') => ref(`c.${col}`) as RawBuilder<unknown>;
   if (window) {
     const bounds = dateConds(ref('s.date_created'), q.orderWindow)!;
     from = sql`${from} LEFT JOIN (SELECT s.customer_id, sum(CASE WHEN s.is_refund = 0 THEN 1 ELSE 0 END) AS orders_count, sum(s.total_sales) AS total_spend, max(s.date_created) AS date_last_order
       FROM shop_order_stats s WHERE ${notExcluded(q.excluded)} AND ${bounds} GROUP BY s.customer_id) w ON w.customer_id = c.customer_id`;
+    countFrom = from;
     const others = where.length ? join(where, q.match) : undefined;
     const windowed = (col: string) => (col === 'date_last_order' ? ref(`w.${col}`) : sql`coalesce(${ref(`w.${col}`)}, 0)`);
     stat = others && q.match === 'any' ? (col) => sql`CASE WHEN ${others} THEN ${ref(`c.${col}`)} ELSE ${windowed(col)} END` : windowed;
@@ -151,13 +155,13 @@ function build(db: Db, q: CustomerQuery) {
     total_spend: totalSpend,
     avg_order_value: avg,
   };
-  return { from, whereSql, username, name, email, ordersCount, totalSpend, avg, lastOrder, sortable };
+  return { from, countFrom, whereSql, username, name, email, ordersCount, totalSpend, avg, lastOrder, sortable };
 }
 
 /** One page of customers and the total matching. */
 export async function queryCustomers(db: Db, q: CustomerQuery): Promise<{ rows: CustomerRow[]; total: number }> {
   const b = build(db, q);
-  const countRow = await sql<{ n: number }>`SELECT count(*) AS n FROM ${b.from} ${b.whereSql}`.execute(db);
+  const countRow = await sql<{ n: number }>`SELECT count(*) AS n FROM ${b.countFrom} ${b.whereSql}`.execute(db);
   const total = Number(countRow.rows[0]?.n ?? 0);
   if (total === 0 || (q.page - 1) * q.perPage >= total) return { rows: [], total };
   // MySQL's order for NULLs (smallest), on both engines.

@@ -11,6 +11,7 @@ describe.each(DIALECTS)('shop-analytics reports/import on %s', (engine) => {
   let clock = new Date('2026-06-01T12:00:00Z');
 
   const wait = async () => {
+    await t.ctx.jobs.runDue();
     for (let i = 0; i < 200; i++) {
       const s = await t.request('GET', `${NS}/reports/import/status`, { as: t.admin });
       if (!s.body.is_importing) return s.body;

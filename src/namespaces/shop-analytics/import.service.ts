@@ -59,22 +59,15 @@ export async function importTotals(ctx: AppContext, days: number | null): Promis
   return { customers: n.customers, orders: n.orders };
 }
 
-/** Hands a run to the jobs runner (`ctx.jobs`); until it is there, runs it in the background of this process. */
+/** How a run reaches the jobs runner (tests may hold it back). */
 export type ImportScheduler = (ctx: AppContext, payload: ImportPayload) => Promise<void>;
 
-export const scheduleInBackground: ImportScheduler = async (ctx, payload) => {
-  const jobs = (ctx as { jobs?: { enqueue(kind: string, payload: unknown, options?: { dedupeKey?: string }): Promise<unknown> } }).jobs;
-  if (jobs) {
-    await jobs.enqueue(IMPORT_JOB, payload, { dedupeKey: `${IMPORT_JOB}:${payload.run}` });
-    return;
-  }
-  setImmediate(() => {
-    runImport(ctx, payload).catch((err: unknown) => ctx.log.error({ err }, 'analytics import failed'));
-  });
+export const enqueueImport: ImportScheduler = async (ctx, payload) => {
+  await ctx.jobs.enqueue(IMPORT_JOB, payload, { dedupeKey: `${IMPORT_JOB}:${payload.run}`, maxAttempts: 3 });
 };
 
 /** Records a new run and schedules it; an error message when one is already running. */
-export async function startImport(ctx: AppContext, days: number | null, skipExisting: boolean, schedule: ImportScheduler = scheduleInBackground): Promise<string | undefined> {
+export async function startImport(ctx: AppContext, days: number | null, skipExisting: boolean, schedule: ImportScheduler = enqueueImport): Promise<string | undefined> {
   if ((await importState(ctx)).status === 'importing') return IMPORT_MESSAGES.inProgress;
   const from = await windowStart(ctx, days);
   const totals = await importTotals(ctx, days);

@@ -106,12 +106,12 @@ export interface TicketOrdersTable {
   completed_gmt: string;
   refunded_gmt: Generated<string>;
   cancelled_gmt: Generated<string>;
-  /** 1 when paid while the payment gateway was in test mode (`eventsuite_payments_test_mode`). */
-  test_mode: Generated<number>;
   /** The coupon applied at checkout (0 = none), its code and the discount it gave. */
   coupon_id: Generated<number>;
   coupon_code: Generated<string>;
   discount: Generated<number>;
+  /** 1 when paid while the payment gateway was in test mode (`eventsuite_payments_test_mode`). */
+  test_mode: Generated<number>;
 }
 
 /** A coupon of the ticket shop (migration 2026-11-23T1710). Codes are stored lower-case. */
