@@ -51,3 +51,15 @@ export function paginationHeaders(req: RestRequest, baseUrl: string, info: PageI
   if (parts.length > 0) headers.Link = parts.join(', ');
   return headers;
 }
+
+/** Largest row offset a query is given: a 32-bit count no table here reaches. */
+const MAX_OFFSET = 2_147_483_647;
+
+/**
+ * A row offset every engine accepts: `page=99999999999999999999` makes `(page - 1) * per_page` a
+ * float beyond 64 bits, which the databases refuse; clamped, it reads past the end like any page
+ * after the last.
+ */
+export function safeOffset(offset: number): number {
+  return Number.isFinite(offset) && offset > 0 ? Math.min(Math.trunc(offset), MAX_OFFSET) : 0;
+}

@@ -129,7 +129,10 @@ export async function deleteEventHandler(req: RestRequest, ctx: AppContext): Pro
   return presentSingleEvent(ctx, await reloadEvent(ctx, ev.id), req, false);
 }
 
-/** WordPress's search parsing: quoted phrases stay whole, other words are ANDed. */
+/**
+ * WordPress's search parsing: quoted phrases stay whole, other words are ANDed; ten or more terms are
+ * matched as one phrase (`WP_Query::parse_search`), which also keeps the query small.
+ */
 export function searchTerms(text: string): string[] {
   const terms: string[] = [];
   const re = /"([^"]+)"|(\S+)/g;
@@ -137,6 +140,7 @@ export function searchTerms(text: string): string[] {
   while ((m = re.exec(text)) !== null) {
     const term = (m[1] ?? m[2] ?? '').trim();
     if (term !== '') terms.push(term);
+    if (terms.length > 9) return [text.trim()];
   }
   return terms;
 }

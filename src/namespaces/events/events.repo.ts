@@ -10,6 +10,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
 import type { TicketedSubquery } from './extensions.js';
+import { safeOffset } from '../../rest/pagination.js';
 
 /** An event: its post row and its details. */
 export interface EventRecord extends PostRecord {
@@ -258,7 +259,7 @@ export async function listEvents(db: Db, f: EventListFilter, limit: number, offs
   q = f.include !== undefined
     ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
     : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc');
-  const rows = await q.limit(limit).offset(offset).execute();
+  const rows = await q.limit(limit).offset(safeOffset(offset)).execute();
   return rows.map((r) => toEventRecord(r as Row));
 }
 

@@ -14,7 +14,7 @@ import { checked, checkEventParam, type Check } from './checks.js';
 import { eventError, invalidParam } from './errors.js';
 import { pageSize } from './events.handlers.js';
 import { EVENTS_NAMESPACE, presentTerm, termRouteBase } from './linked.present.js';
-import { paginationHeaders, totalPages } from '../../rest/pagination.js';
+import { paginationHeaders, safeOffset, totalPages } from '../../rest/pagination.js';
 
 /** `id` must be a term of the taxonomy. */
 function termIdCheck(taxonomy: string): Check {
@@ -159,7 +159,7 @@ export function listTermsHandler(taxonomy: string) {
       .orderBy(`t.${column}` as 't.name', direction)
       .orderBy('t.id', direction)
       .limit(perPage)
-      .offset((page - 1) * perPage)
+      .offset(safeOffset((page - 1) * perPage))
       .execute();
     const items = rows.map((r) => presentTerm(ctx.urls, { ...r, id: Number(r.id), parent: Number(r.parent), count: Number(r.count) }));
 

@@ -3,7 +3,7 @@
  * Who may see and change what in the tickets namespace, after ET `REST/V1/Main.php`:
  * - "manage access" (`edit_users` or `tribe_manage_attendees`, or an `api_key` parameter equal to the
  *   check-in key an administrator set) unlocks attendee data, e-mails and check-in;
- * - ticket writes need "edit posts" of the ticket's post type (the era's rule) plus a nonce;
+ * - ticket writes need the right to edit the ticket's post (`edit_post`) plus a nonce;
  * - unpublished tickets and posts are readable by those who can read private posts of the type, or
  *   edit them as their author.
  */
@@ -78,9 +78,19 @@ function capPlural(type: string): string {
   }
 }
 
-/** "Edit posts" of the post's type: who may manage the tickets of a post (ET 5.19). */
-export function canEditTicketsOf(user: RestUser | null, post: Pick<PostRecord, 'type'>): boolean {
-  return user !== null && user.can(`edit_${capPlural(post.type)}`);
+/**
+ * `edit_post` of the ticket's post: who may manage the tickets of a post. ET 5.19 checks only "edit
+ * posts" of the type, which let contributors reprice or delete the tickets of others' events.
+ */
+export function canEditTicketsOf(user: RestUser | null, post: Pick<PostRecord, 'type' | 'author' | 'status'>): boolean {
+  if (!user) return false;
+  const plural = capPlural(post.type);
+  const own = post.author === user.id;
+  if (!user.can(`edit_${plural}`)) return false;
+  if (!own && !user.can(`edit_others_${plural}`)) return false;
+  if ((post.status === 'publish' || post.status === 'future') && !user.can(`edit_published_${plural}`)) return false;
+  if (post.status === 'private' && !own && !user.can(`edit_private_${plural}`)) return false;
+  return true;
 }
 
 /** `read_post` for a post that is not published: private readers of the type, or its author. */

@@ -28,6 +28,7 @@ import { issueAddTicketNonce, ticketNonceValid } from './ticket-nonces.js';
 import { listTicketIds, statusList, type TicketListQuery } from './tickets.repo.js';
 import { createTicket, deleteTicket, readableTicket, updateTicket, type TicketFields } from './tickets.service.js';
 import { ticketObjects } from './views.js';
+import { expireStaleReservationsNow } from './orders.service.js';
 
 // ---------------------------------------------------------------------------------------------
 // Args
@@ -115,6 +116,7 @@ function between(req: RestRequest, min: string, max: string): [number, number] |
 
 /** `GET /tickets`. */
 async function listTickets(req: RestRequest, ctx: AppContext) {
+  await expireStaleReservationsNow(ctx);
   const manage = await hasManageAccess(req, ctx);
   const p = req.params;
   const perPage = Math.min(100, Math.max(1, Number(p.per_page)));
@@ -173,6 +175,7 @@ async function listTickets(req: RestRequest, ctx: AppContext) {
 
 /** `GET /tickets/{id}`. */
 async function getTicketHandler(req: RestRequest, ctx: AppContext) {
+  await expireStaleReservationsNow(ctx);
   const readable = await readableTicket(ctx.db, req.user, req.params.id as number);
   if (!('ticket' in readable)) return readable;
   const [object] = await ticketObjects(ctx, req, [readable.ticket.id], { single: true, preloaded: new Map([[readable.ticket.id, readable.ticket]]) });
