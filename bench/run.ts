@@ -5,6 +5,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   core: () => import('./core.bench.js'),
   events: () => import('./events.bench.js'),
   tickets: () => import('./tickets.bench.js'),
+  seo: () => import('./seo.bench.js'),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in suites));

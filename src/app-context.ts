@@ -10,6 +10,7 @@ import type { Config, SiteUrls } from './config.js';
 import type { Options } from './content/options.js';
 import type { Db } from './storage/db.js';
 import type { Mailer } from './remote/mailer.js';
+import type { Jobs } from './jobs/index.js';
 
 export interface AppContext {
   readonly db: Db;
@@ -22,6 +23,8 @@ export interface AppContext {
   readonly areas: Areas;
   /** Roles and capabilities, including what the areas add. */
   readonly roles: RoleTable;
+  /** Background jobs: `enqueue`, `schedule`, and the runner every server process starts. */
+  readonly jobs: Jobs;
   /** The clock (tests may replace it). */
   now(): Date;
 }

@@ -9,13 +9,15 @@ import multipart from '@fastify/multipart';
 import { pino, type Logger } from 'pino';
 import type { AppContext } from './app-context.js';
 import { siteUrls, type Config } from './config.js';
-import { Options } from './content/options.js';
+import { Options, SITE_DEFAULTS } from './content/options.js';
 import { createMailer, type Mailer } from './remote/mailer.js';
 import { createAuthenticator } from './auth/index.js';
 import { applicationPasswordsAvailable } from './auth/availability.js';
 import { registerAdminPages } from './admin/index.js';
 import type { PageHost } from './area.js';
 import { Areas } from './areas.js';
+import { syncAreaState } from './area-state.js';
+import { checkApiGates, checkPageGates } from './site-hooks.js';
 import { RoleTable } from './auth/roles.js';
 import { batchRoute } from './rest/batch.js';
 import { Discovery, namespaceIndexRoute, siteIndexRoute } from './rest/discovery.js';
@@ -29,6 +31,7 @@ import type { Db } from './storage/db.js';
 import { isClientDataError } from './storage/data-errors.js';
 import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
+import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
 
@@ -42,6 +45,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Replace the clock (tests). */
   now?: () => Date;
+  /** Jobs runner tuning (tests). */
+  jobs?: Partial<RunnerOptions>;
 }
 
 export type App = FastifyInstance & { ctx: AppContext; dispatcher: Dispatcher<AppContext>; readonly registry: Registry };
@@ -52,18 +57,19 @@ const SITE_HEAD = ['blogname', 'blogdescription', 'gmt_offset', 'timezone_string
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, db } = options;
   const log = options.logger ?? pino({ level: config.logLevel });
-  const urls = siteUrls(config);
   const areas = new Areas(allAreas(), config.disabledAreas);
+  const urls = siteUrls(config, areas.postTypes);
   const ctx: AppContext = {
     db,
     config,
     urls,
     log,
-    options: new Options(db),
+    options: new Options(db, { ...SITE_DEFAULTS, ...areas.settingDefaults() }),
     mailer: options.mailer ?? createMailer(config.smtpUrl, config.mailFrom),
     now: options.now ?? (() => new Date()),
     areas,
     roles: new RoleTable(areas),
+    jobs: new Jobs(() => ctx, options.jobs),
   };
 
   // ---- Routes: core (`/`, `/batch/v1`), then every namespace of the enabled areas with its index
@@ -102,12 +108,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       tail: { site_logo: 0, site_icon: 0, site_icon_url: '', _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] } },
     };
   };
+  await syncAreaState(ctx);
   current(); // a bad declaration fails the boot
   // CASE: a value the database cannot hold (an ID beyond 32 bits on PostgreSQL, an over-long name) is
   // the client's mistake: 400, not 500.
   const classify = (err: unknown) =>
     isClientDataError(err) ? new RestError('rest_invalid_param', 'Invalid parameter(s): a value is out of range or too long.', 400) : undefined;
-  dispatcher = new Dispatcher<AppContext>(() => current().registry, ctx, log, classify);
+  dispatcher = new Dispatcher<AppContext>(() => current().registry, ctx, log, classify, (req) => checkApiGates(req, ctx));
 
   // ---- HTTP host.
   const app = Fastify({
@@ -143,6 +150,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     reply.code(wire.status).headers({ ...restHeaders(apiRoot, request.headers.origin, false), ...wire.headers }).send(wire.body);
   });
 
+  // Pages outside the API and the admin pass the areas' page gates (e.g. the shop's coming-soon mode).
+  const ungated = [config.apiPath, config.adminPath, '/openapi.json', '/health', '/ready'];
+  app.addHook('onRequest', async (request, reply) => {
+    await syncAreaState(ctx);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const path = request.url.split('?')[0] ?? '';
+    if (ungated.some((p) => path === p || path.startsWith(`${p}/`)) || 'rest_route' in ((request.query ?? {}) as object)) return;
+    const answer = await checkPageGates(request, ctx);
+    if (answer) return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
+
   const authenticator = createAuthenticator(ctx);
   registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery: getDiscovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
@@ -170,6 +188,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   app.addHook('onClose', async () => {
+    await ctx.jobs.stop();
     ctx.mailer.close();
   });
 

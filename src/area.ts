@@ -47,8 +47,32 @@ export interface PageHost {
   dispatcher: Dispatcher<AppContext>;
 }
 
-/** A background job handler; the jobs runner calls it with the job's payload (at least once: be idempotent). */
-export type JobHandler = (ctx: AppContext, payload: unknown) => Promise<void>;
+/** The job a handler is running: which attempt, and its dedupe key. */
+export interface JobRun {
+  id: number;
+  key: string;
+  kind: string;
+  /** 1 for the first run. */
+  attempt: number;
+  dedupeKey: string | null;
+}
+
+/**
+ * A background job handler; the jobs runner calls it with the job's payload (at least once: be
+ * idempotent). Throwing queues the job again with backoff until its attempts are used up.
+ */
+export type JobHandler = (ctx: AppContext, payload: unknown, job: JobRun) => Promise<void>;
+
+/** A recurring job an area wants (stored in `job_schedules` when the runner starts). */
+export interface ScheduleDef {
+  /** Unique schedule name, e.g. `events.publish-due`. */
+  name: string;
+  /** One of some area's `jobs` kinds. */
+  kind: string;
+  /** `'30s'`, `'5m'`, `'1h'` or `'daily 03:30'` (UTC). */
+  every: string;
+  payload?: unknown;
+}
 
 /** A site setting an area stores in `options`, with the value it has until someone changes it. */
 export interface SettingDef {
@@ -76,8 +100,10 @@ export interface AreaDef {
   readonly settings?: Readonly<Record<string, SettingDef>>;
   /** Pages outside the API (admin pages, public pages, feeds). Registered in an area-scoped instance that answers 404 while the area is off. */
   readonly pages?: (app: FastifyInstance, host: PageHost) => void | Promise<void>;
-  /** Background jobs by kind. */
+  /** Background jobs by kind (kinds are global: prefix them with the area id, `events.publish-due`). */
   readonly jobs?: Readonly<Record<string, JobHandler>>;
+  /** Recurring jobs, stored in `job_schedules` when the jobs runner starts. */
+  readonly schedules?: readonly ScheduleDef[];
   /** Values for other areas' extension points. */
   readonly contributes?: Contributions;
 }

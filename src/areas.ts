@@ -50,6 +50,11 @@ export class Areas {
     return (def.requires ?? []).every((dep) => this.isEnabled(dep));
   }
 
+  /** True when the area itself is switched off (it may also be off because an area it requires is). */
+  isSwitchedOff(id: string): boolean {
+    return this.#off.has(id);
+  }
+
   /** The areas that are on, in mounting order. */
   enabled(): AreaDef[] {
     return this.all.filter((d) => this.isEnabled(d.id));
@@ -96,6 +101,16 @@ export class Areas {
       this.#extensionsGeneration = this.#generation;
     }
     return (this.#extensions.get(point) ?? []) as ExtensionPoints[K][];
+  }
+
+  /** Defaults of every area's settings (declared whether or not the area is on). */
+  settingDefaults(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const def of this.all) for (const [name, setting] of Object.entries(def.settings ?? {})) {
+      if (name in out) throw new Error(`setting ${name} is declared twice (area ${def.id})`);
+      out[name] = setting.default;
+    }
+    return out;
   }
 
   /** Capabilities the enabled areas add to `role`. */

@@ -89,7 +89,7 @@ describe('eventsuite seed and import', () => {
   it('imports a file by UID: created, then unchanged', async () => {
     const first = await run(['import', 'ics', file, '--json', ...dbFlag]);
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toEqual({ created: 2, updated: 0, unchanged: 0, skipped: [{ uid: 'cli-3@example.org', reason: 'DTEND is before DTSTART' }] });
+    expect(JSON.parse(first.out)).toMatchObject({ created: 2, updated: 0, unchanged: 0, skipped: [{ uid: 'cli-3@example.org', reason: 'DTEND is before DTSTART' }], status: 'success' });
     expect(await countEvents()).toBe(42);
     const second = await run(['import', 'ics', file, ...dbFlag]);
     expect(second.out).toBe(`imported ${file}: 0 created, 0 updated, 2 unchanged, 1 skipped\n  skipped cli-3@example.org: DTEND is before DTSTART\n`);
@@ -106,8 +106,8 @@ describe('eventsuite seed and import', () => {
   it('reports bad input as errors', async () => {
     await expect(run(['seed', ...dbFlag])).rejects.toThrow('seed needs --events N');
     await expect(run(['seed', '--events', 'many', ...dbFlag])).rejects.toThrow('seed needs --events N');
-    await expect(run(['import', ...dbFlag])).rejects.toThrow('usage: eventsuite import ics FILE|URL');
-    await expect(run(['import', 'csv', file, ...dbFlag])).rejects.toThrow('usage: eventsuite import ics FILE|URL');
+    await expect(run(['import', ...dbFlag])).rejects.toThrow('usage: eventsuite import ics|csv FILE|URL');
+    await expect(run(['import', 'csv', file, ...dbFlag])).rejects.toThrow('not an events CSV');
     await expect(run(['import', 'ics', path.join(dir, 'missing.ics'), ...dbFlag])).rejects.toThrow(/cannot read .*missing\.ics: no such file/);
     fs.writeFileSync(path.join(dir, 'junk.ics'), 'not a calendar');
     await expect(run(['import', 'ics', path.join(dir, 'junk.ics'), ...dbFlag])).rejects.toThrow('not an iCalendar file');

@@ -8,8 +8,9 @@ import type { App } from './app.js';
 import type { Config } from './config.js';
 import { findUserByLogin } from './auth/index.js';
 import { seedEvents } from './namespaces/events/index.js';
-import { importIcs } from './namespaces/events/ical/index.js';
+import { IMPORT_USAGE, runImportCommand } from './namespaces/event-import/index.js';
 import { generateCheckinApiKey, setCheckinApiKey } from './namespaces/tickets/index.js';
+import { createSignupForm } from './namespaces/mailing-list/index.js';
 
 export interface CommandInput {
   config: Config;
@@ -74,13 +75,11 @@ const seedCommand: CommandExtension = {
   },
 };
 
-/** `import ics FILE|URL`: events from an iCalendar file, matched by UID. */
+/** `import …`: one-off imports and import records (see `namespaces/event-import/cli.ts`). */
 const importCommand: CommandExtension = {
   name: 'import',
-  usage: `${'import ics FILE|URL'.padEnd(30)}create or update events from an iCalendar file or URL (by UID)\n      [--user LOGIN] [--json]`,
+  usage: IMPORT_USAGE,
   async run({ values, args, withApp, print }) {
-    const [kind, source] = args;
-    if (kind !== 'ics' || !source) throw new Error('usage: eventsuite import ics FILE|URL');
     return withApp(async (app) => {
       let user;
       if (typeof values.user === 'string' && values.user !== '') {
@@ -89,12 +88,14 @@ const importCommand: CommandExtension = {
       }
       const bar = progressBar('events');
       try {
-        const result = await importIcs(app.ctx, source, { ...(user ? { user } : {}), onProgress: (done, total) => bar.update(done, total) });
-        bar.stop();
-        const lines = [`imported ${source}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.skipped.length} skipped`];
-        for (const s of result.skipped) lines.push(`  skipped ${s.uid || '(no UID)'}: ${s.reason}`);
-        print({ ...result }, lines.join('\n'));
-        return 0;
+        return await runImportCommand({
+          ctx: app.ctx, args, values, ...(user ? { user } : {}),
+          progress: (done, total) => bar.update(done, total),
+          print: (data, human) => {
+            bar.stop();
+            print(data, human);
+          },
+        });
       } finally {
         bar.stop();
       }
@@ -120,4 +121,22 @@ const checkinKeyCommand: CommandExtension = {
   },
 };
 
-export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand];
+/** `mailinglist form create --name NAME --list ID[,ID…]`: a sign-up form for `POST /mailinglist/v1/form`. */
+const mailinglistCommand: CommandExtension = {
+  name: 'mailinglist',
+  usage: `${'mailinglist form create'.padEnd(30)}create a sign-up form: --name NAME --list ID[,ID…] [--json]`,
+  async run({ args, values, withApp, print }) {
+    const [kind, action] = args;
+    if (kind !== 'form' || action !== 'create') throw new Error('usage: eventsuite mailinglist form create --name NAME --list ID[,ID…]');
+    const name = typeof values.name === 'string' ? values.name.trim() : '';
+    const lists = typeof values.list === 'string' ? values.list.split(',').map((s) => s.trim()).filter(Boolean) : [];
+    if (!name || lists.length === 0) throw new Error('mailinglist form create needs --name NAME and --list ID[,ID…]');
+    return withApp(async (app) => {
+      const form = await createSignupForm(app.ctx, { title: name, lists });
+      print({ ...form }, `created sign-up form ${form.id} "${form.title}" for list(s) ${form.lists.join(', ')}`);
+      return 0;
+    });
+  },
+};
+
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand];

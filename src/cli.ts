@@ -54,6 +54,10 @@ const OPTIONS = {
   'app-id': { type: 'string' },
   events: { type: 'string' },
   key: { type: 'string' },
+  list: { type: 'string' },
+  origin: { type: 'string' },
+  source: { type: 'string' },
+  frequency: { type: 'string' },
 } as const;
 
 export type CliValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };

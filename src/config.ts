@@ -41,8 +41,16 @@ export interface Config {
   trustProxy: boolean | string[];
   /** Endpoints of remote services, by name (`REMOTE_<NAME>_URL`). */
   remotes: Record<string, string>;
+  /** Bearer key of the OpenAI-compatible service at `REMOTE_AI_URL` (`AI_API_KEY`). */
+  aiApiKey: string | undefined;
   /** Ids of areas switched off (`DISABLED_AREAS`, a comma list such as `spamfilter,seo`). */
   disabledAreas: string[];
+  /** Spam-filter API key fixed by the environment (`SPAMFILTER_API_KEY`); read-only through the API. */
+  spamfilterApiKey: string | undefined;
+  /** Directory of the site's media files, served under `{base}/wp-content/uploads/` (`UPLOADS_DIR`, default `data/uploads`). */
+  uploadsDir: string;
+  /** Site connection offline mode (`CONNECTOR_OFFLINE_MODE=1`): connecting is refused. */
+  connectorOffline: boolean;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -102,7 +110,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     workers: int(env.WORKERS, 1) || 1,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     remotes,
+    aiApiKey: env.AI_API_KEY || undefined,
     disabledAreas: (env.DISABLED_AREAS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    spamfilterApiKey: env.SPAMFILTER_API_KEY?.trim() || undefined,
+    uploadsDir: env.UPLOADS_DIR || path.join('data', 'uploads'),
+    connectorOffline: env.CONNECTOR_OFFLINE_MODE === '1' || env.CONNECTOR_OFFLINE_MODE === 'true',
     ...overrides,
   };
   return Object.freeze(config);
@@ -118,10 +130,36 @@ export interface SiteUrls {
   admin: string;
   /** Absolute URL of a REST route (`/ns/v1/x`). */
   rest(route: string, query?: Record<string, string | number>): string;
+  /**
+   * The public URL of a post (`get_permalink`): `/<type base>/<slug>/` for published posts of a type
+   * with a URL base, `?post_type=<type>&p=<id>` for drafts, `?p=<id>` for types without one.
+   */
+  permalink(post: PermalinkTarget): string;
 }
 
-/** URLs derived from a configuration. */
-export function siteUrls(config: Pick<Config, 'baseUrl' | 'apiPath' | 'adminPath'>): SiteUrls {
+/** The identity of a post, enough to build its permalink (no status: published). */
+export interface PermalinkTarget {
+  id: number;
+  type: string;
+  slug: string;
+  status?: string;
+}
+
+const DRAFT_LIKE = new Set(['draft', 'pending', 'auto-draft', 'future']);
+
+/** Characters a slug may keep unencoded in a path segment; `%` stays so stored percent-encoded slugs are not encoded twice. */
+const SEGMENT_UNSAFE = /[^A-Za-z0-9\-._~%!$&'()*+,;=:@]/gu;
+
+/** Encodes what a path segment may not hold. */
+export function pathSegment(text: string): string {
+  return text.replace(SEGMENT_UNSAFE, (c) => encodeURIComponent(c));
+}
+
+/**
+ * URLs derived from a configuration and the declared post types (`permalinkBase` by type; without
+ * them every post has a plain `?p=` link).
+ */
+export function siteUrls(config: Pick<Config, 'baseUrl' | 'apiPath' | 'adminPath'>, postTypes?: { get(type: string): { permalinkBase?: string } | undefined }): SiteUrls {
   const apiRoot = `${config.baseUrl}${config.apiPath}/`;
   return {
     home: config.baseUrl,
@@ -131,6 +169,13 @@ export function siteUrls(config: Pick<Config, 'baseUrl' | 'apiPath' | 'adminPath
       const url = apiRoot + route.replace(/^\/+/, '');
       if (!query || Object.keys(query).length === 0) return url;
       return `${url}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
+    },
+    permalink(post) {
+      const home = config.baseUrl;
+      if (post.status !== undefined && (DRAFT_LIKE.has(post.status) || post.slug === '')) return `${home}/?post_type=${post.type}&p=${post.id}`;
+      const base = postTypes?.get(post.type)?.permalinkBase;
+      if (base === undefined || post.slug === '') return `${home}/?p=${post.id}`;
+      return `${home}/${base}/${pathSegment(post.slug)}/`;
     },
   };
 }

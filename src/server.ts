@@ -86,6 +86,7 @@ export async function serve(config: Config): Promise<void> {
     if (first) printFirstAdmin(first, config);
   }
   await app.listen({ port: config.port, host: config.host });
+  app.ctx.jobs.start();
   log.info({ url: `${config.baseUrl}${config.apiPath}/`, pid: process.pid }, 'eventsuite listening');
 
   let closing = false;
@@ -95,7 +96,9 @@ export async function serve(config: Config): Promise<void> {
     log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    await app.close(); // stops accepting, lets in-flight requests finish
+    // Stops accepting, lets in-flight requests and running jobs finish (a job still running when
+    // the process ends is retried by another runner once its claim expires).
+    await Promise.all([app.ctx.jobs.stop(8_000), app.close()]);
     await db.destroy();
     process.exit(0);
   };

@@ -24,7 +24,15 @@ export const SITE_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze({
 export class Options {
   readonly #cache = new Map<string, { value: unknown; at: number }>();
 
-  constructor(readonly db: Db) {}
+  readonly #defaults: Readonly<Record<string, unknown>>;
+
+  /** @param defaults values of settings nobody stored yet (the site's, plus what areas declare). */
+  constructor(
+    readonly db: Db,
+    defaults: Readonly<Record<string, unknown>> = SITE_DEFAULTS,
+  ) {
+    this.#defaults = defaults;
+  }
 
   /** The stored value, else `fallback`, else the site default. */
   async get<T = unknown>(name: string, fallback?: T): Promise<T> {
@@ -39,7 +47,7 @@ export class Options {
       this.#cache.set(name, { value, at: now });
     }
     if (value !== undefined) return value as T;
-    return (fallback !== undefined ? fallback : SITE_DEFAULTS[name]) as T;
+    return (fallback !== undefined ? fallback : this.#defaults[name]) as T;
   }
 
   /** Several values at once (one query for the misses). */

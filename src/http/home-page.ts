@@ -6,19 +6,31 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
+import { renderContent } from '../content/posts.js';
+import { stylesheetLinks } from '../site-hooks.js';
+
+/** The page chosen as the front page (`show_on_front` = `page`), if it is published. */
+async function frontPage(ctx: AppContext): Promise<{ title: string; content: string } | undefined> {
+  if ((await ctx.options.get('show_on_front')) !== 'page') return undefined;
+  const id = Number(await ctx.options.get('page_on_front'));
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  return ctx.db.selectFrom('posts').select(['title', 'content']).where('id', '=', id).where('type', '=', 'page').where('status', '=', 'publish').executeTakeFirst();
+}
 
 /** Answers `GET /` (no `rest_route`). */
 export async function serveHomePage(ctx: AppContext, _request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const name = String(await ctx.options.get('blogname'));
   const description = String(await ctx.options.get('blogdescription'));
   const { apiRoot, home, admin } = ctx.urls;
+  const front = await frontPage(ctx);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(name)}</title>
 <link rel="https://api.w.org/" href="${esc(apiRoot)}">
 <link rel="alternate" type="text/calendar" title="${esc(name)} events" href="${esc(home)}/events/?ical=1">
+${stylesheetLinks(ctx)}
 </head><body><main>
-<h1>${esc(name)}</h1>${description ? `\n<p>${esc(description)}</p>` : ''}
+<h1>${esc(front ? front.title : name)}</h1>${front ? `\n<div class="front-page">${renderContent(front.content)}</div>` : description ? `\n<p>${esc(description)}</p>` : ''}
 <ul>
 <li><a href="${esc(apiRoot)}">REST API</a></li>
 <li><a href="${esc(home)}/events/?ical=1">Events calendar (iCalendar)</a></li>

@@ -5,9 +5,16 @@
  */
 import { defineArea, type AreaDef } from '../area.js';
 import { defineRoutes, type NamespaceRoutes } from '../rest/route.js';
+import { connectorArea } from './connector/index.js';
+import { contactFormsArea } from './contact-forms/index.js';
 import { coreArea } from './core/index.js';
 import { eventsArea } from './events/index.js';
+import { mailingListArea } from './mailing-list/index.js';
+import { eventImportArea } from './event-import/index.js';
 import { oembedArea } from './oembed/index.js';
+import { seoArea } from './seo/index.js';
+import { shopAdminArea } from './shop-admin/index.js';
+import { spamfilterArea } from './spamfilter/index.js';
 import { ticketsArea } from './tickets/index.js';
 
 /** Namespaces in the order the originals' discovery document lists them. */
@@ -56,16 +63,10 @@ const placeholderArea = defineArea({
   description: 'Namespaces the interface lists without routes of their own.',
   required: true,
   namespaces: [
-    'spamfilter/v1',
-    'contact-form/v1',
     'shop/v3',
-    'seo/v1',
     'eventsuite/event-aggregator/v1',
     'eventsuite/views/v2',
     'calendar/v2/onboarding',
-    'connector/v4',
-    'mailinglist/v1',
-    'shop-admin',
     'shop-analytics',
     'shop/store',
     'shop/store/v1',
@@ -86,5 +87,18 @@ const placeholderArea = defineArea({
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [coreArea, oembedArea, eventsArea, ticketsArea, placeholderArea];
+  return [
+    coreArea,
+    oembedArea,
+    eventsArea,
+    ticketsArea,
+    eventImportArea,
+    shopAdminArea,
+    spamfilterArea,
+    contactFormsArea,
+    mailingListArea,
+    seoArea,
+    connectorArea,
+    placeholderArea,
+  ];
 }

@@ -5,7 +5,11 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 
 export interface MailMessage {
+  /** Overrides the configured sender (`MAIL_FROM`). */
+  from?: string;
   to: string;
+  cc?: string;
+  bcc?: string;
   subject: string;
   text: string;
   html?: string;

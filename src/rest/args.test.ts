@@ -5,11 +5,11 @@ import {
   checkArgs,
   contextArg,
   idArg,
-  paginationArgs,
   sanitizeValue,
   searchArg,
   validateValue,
 } from './args.js';
+import { paginationArgs } from './pagination.js';
 import { absint } from './php-query.js';
 
 interface Outcome {
@@ -53,6 +53,7 @@ const req = {
   ip: '127.0.0.1',
   params: {},
   has: () => false,
+  locals: {},
 } satisfies RestRequest;
 
 // ---------------------------------------------------------------------------------------------

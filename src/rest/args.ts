@@ -6,11 +6,11 @@
  * cleaning of string formats in `wp-sanitize.ts`.
  *
  * @example
- * const args = { ...paginationArgs(), status: { type: 'string', enum: ['publish', 'draft'] } };
- * const { values, error } = checkArgs(args, { per_page: '20', status: 'draft' }, req);
- * // values: { page: 1, per_page: 20, status: 'draft' }
+ * const args = { context: contextArg(), status: { type: 'string', enum: ['publish', 'draft'] } };
+ * const { values, error } = checkArgs(args, { status: 'draft' }, req);
+ * // values: { context: 'view', status: 'draft' }
  */
-import { CoreErrors, MESSAGES, RestError } from './errors.js';
+import { CoreErrors, invalidParams, RestError, type ParamFailure } from './errors.js';
 import type { ArgSchema, ArgSchemas, RestRequest, SchemaType } from './route.js';
 import { isPhpNumeric, isScalar, parseList, phpFloatval, phpIntval, phpString } from './php-query.js';
 import { asciiLower, isContainer } from './php-builtins.js';
@@ -52,8 +52,6 @@ const MSG = {
   oneOfTitles: (param: string, titles: string) => `${param} matches ${titles}, but should match only one.`,
   oneOfMany: (param: string) => `${param} matches more than one of the expected formats.`,
   contextDescription: 'Scope under which the request is made; determines fields present in response.',
-  pageDescription: 'Current page of the collection.',
-  perPageDescription: 'Maximum number of items to be returned in result set.',
   searchDescription: 'Limit results to those matching a string.',
 } as const;
 
@@ -665,21 +663,8 @@ export interface ArgCheckResult {
   values: Record<string, unknown>;
   /** `rest_missing_callback_param` or `rest_invalid_param`, both 400. */
   error?: RestError;
-}
-
-interface ErrorDetail {
-  code: string;
-  message: string;
-  data: unknown;
-  additional_errors?: ErrorDetail[];
-}
-
-function detailOf(error: RestError): ErrorDetail {
-  const detail: ErrorDetail = { code: error.code, message: error.message, data: error.data ?? null };
-  if (error.additional.length > 0) {
-    detail.additional_errors = error.additional.map((e) => ({ code: e.code, message: e.message, data: e.data ?? null }));
-  }
-  return detail;
+  /** The invalid args and why (absent when args were missing), for merging with the async checks. */
+  failures?: Record<string, ParamFailure>;
 }
 
 /** A list (or, for a list-typed arg, CSV text) longer than {@link INPUT_LIMITS}, refused before any check. */
@@ -700,9 +685,8 @@ function hasType(arg: ArgSchema): boolean {
  * order and nothing else. Then, per arg with a value: validation is `arg.validate` if present, else
  * schema validation unless the arg has its own `sanitize` (such args are not type-checked); then
  * sanitisation is `arg.sanitize` if present, else {@link sanitizeValue} for typed args (untyped args
- * pass through). Every failure is collected into one `rest_invalid_param` with `data.params`
- * (name → messages joined by a space) and `data.details` (name → `{code, message, data}`; none for a
- * validator that returned `false`; `[]` when empty, as PHP encodes it).
+ * pass through). Every failure is collected into one `rest_invalid_param` (see `invalidParams`).
+ * The asynchronous `check`s run later, in the dispatcher (`rest/checks.ts`).
  *
  * @example
  * checkArgs({ id: idArg('Ticket ID.') }, { id: 'abc' }, req).error?.toJSON();
@@ -726,42 +710,24 @@ export function checkArgs(args: ArgSchemas, params: Record<string, unknown>, req
   if (missing.length > 0) return { values: {}, error: CoreErrors.missingParams(missing) };
 
   const values: Record<string, unknown> = {};
-  const messages: Record<string, string> = {};
-  const details: Record<string, ErrorDetail> = {};
-  const reject = (name: string, error: RestError) => {
-    messages[name] = [error, ...error.additional].map((e) => e.message).join(' ');
-    details[name] = detailOf(error);
-  };
+  const failures: Record<string, ParamFailure> = {};
   for (const [name, arg, value] of present) {
     const tooMany = tooManyItems(value, arg, name);
     if (tooMany) {
-      reject(name, tooMany);
+      setOwn(failures as Dict, name, tooMany);
       continue;
     }
     const verdict = arg.validate ? arg.validate(value, req, name) : arg.sanitize ? true : validateValue(value, arg, name);
-    if (verdict === false) {
-      messages[name] = MESSAGES.invalidParam;
-      continue;
-    }
-    if (typeof verdict === 'string') {
-      reject(name, fail('rest_invalid_param', verdict));
-      continue;
-    }
-    if (verdict instanceof RestError) {
-      reject(name, verdict);
+    if (verdict !== true) {
+      setOwn(failures as Dict, name, verdict);
       continue;
     }
     const sanitized = arg.sanitize ? arg.sanitize(value, req, name) : hasType(arg) ? sanitizeValue(value, arg, name) : value;
-    if (sanitized instanceof RestError) reject(name, sanitized);
+    if (sanitized instanceof RestError) setOwn(failures as Dict, name, sanitized);
     else setOwn(values, name, sanitized);
   }
-  const invalid = Object.keys(messages);
-  if (invalid.length === 0) return { values };
-  const error = new RestError('rest_invalid_param', MESSAGES.invalidParams(invalid), 400, {
-    params: messages,
-    details: Object.keys(details).length > 0 ? details : [],
-  });
-  return { values, error };
+  if (Object.keys(failures).length === 0) return { values };
+  return { values, failures, error: invalidParams(failures) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -780,22 +746,6 @@ export function idArg(description: string): ArgSchema {
 export function contextArg(defaultContext = 'view', contexts: readonly string[] = ['view', 'embed', 'edit']): ArgSchema {
   const allowed = [...new Set(contexts)].sort().reverse();
   return { description: MSG.contextDescription, type: 'string', enum: allowed, default: defaultContext };
-}
-
-/** Options of {@link paginationArgs}. */
-export interface PaginationOptions {
-  /** Default page size. */
-  perPage?: number;
-  /** Largest page size accepted. */
-  max?: number;
-}
-
-/** `page` (default 1, minimum 1) and `per_page` (default `perPage`, 1..`max`) as core collections declare them. */
-export function paginationArgs({ perPage = 10, max = 100 }: PaginationOptions = {}): { page: ArgSchema; per_page: ArgSchema } {
-  return {
-    page: { description: MSG.pageDescription, type: 'integer', default: 1, minimum: 1 },
-    per_page: { description: MSG.perPageDescription, type: 'integer', default: perPage, minimum: 1, maximum: max },
-  };
 }
 
 const SEARCH_SCHEMA: ArgSchema = { type: 'string' };

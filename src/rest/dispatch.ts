@@ -1,7 +1,7 @@
 /**
  * @module rest/dispatch
  * The one pipeline, in WordPress's order: match → JSON body → required args → validation →
- * sanitisation → permission → handler. Stages are separately callable so batch can validate every
+ * sanitisation → asynchronous arg checks → permission → handler. Stages are separately callable so batch can validate every
  * item before running any.
  *
  * @example
@@ -9,7 +9,8 @@
  * const res = await dispatcher.dispatch(createRestRequest({ method: 'GET', route: '/' }));
  */
 import { checkArgs } from './args.js';
-import { CoreErrors, RestError, isRestError } from './errors.js';
+import { runChecks } from './checks.js';
+import { CoreErrors, RestError, isRestError, type ParamFailure } from './errors.js';
 import type { Registry, RouteMatch } from './registry.js';
 import { isJsonMediaType, mergedParams } from './request.js';
 import { noteWrite } from './write-generation.js';
@@ -23,6 +24,8 @@ export interface Prepared {
   endpoint?: EndpointDef;
   /** The first failure (no route, bad JSON, missing or invalid args). */
   error?: RestError;
+  /** Args found invalid by validation; the async checks add theirs before the error is answered. */
+  failures?: Record<string, ParamFailure>;
 }
 
 export interface ErrorLogger {
@@ -31,6 +34,9 @@ export interface ErrorLogger {
 
 /** Turns an unexpected error that is really the client's (e.g. a value out of a column's range) into a RestError. */
 export type ErrorClassifier = (err: unknown) => RestError | undefined;
+
+/** Runs after a route matched and before its permission check; a RestError turns the request away. */
+export type RequestGate = (req: RestRequest) => Promise<RestError | undefined>;
 
 /** Runs requests through the registry. One instance per app. */
 export class Dispatcher<C = unknown> {
@@ -43,6 +49,7 @@ export class Dispatcher<C = unknown> {
     readonly ctx: C,
     readonly log: ErrorLogger,
     readonly classify: ErrorClassifier = () => undefined,
+    readonly gate: RequestGate = async () => undefined,
   ) {
     this.#registry = typeof registry === 'function' ? registry : () => registry;
   }
@@ -67,24 +74,30 @@ export class Dispatcher<C = unknown> {
       }
     }
     const merged = mergedParams(req);
-    const { values, error } = checkArgs(endpoint.args ?? {}, merged, req);
+    const { values, error, failures } = checkArgs(endpoint.args ?? {}, merged, req);
     req.params = { ...merged, ...values };
-    return error ? { req, match, endpoint, error } : { req, match, endpoint };
+    return error ? { req, match, endpoint, error, failures } : { req, match, endpoint, failures };
   }
 
-  /** Permission, then handler; turns every outcome into a RestResponse. */
+  /** Async arg checks, permission, then handler; turns every outcome into a RestResponse. */
   async execute(prepared: Prepared): Promise<RestResponse> {
-    const { req, endpoint, error } = prepared;
-    if (error || !endpoint) return errorResponse(error ?? CoreErrors.noRoute());
+    const { req, endpoint, error, failures } = prepared;
+    // An invalid-args error waits for the checks, to answer every invalid arg at once.
+    const waits = error !== undefined && failures !== undefined && Object.keys(failures).length > 0;
+    if (!endpoint || (error && !waits)) return errorResponse(error ?? CoreErrors.noRoute());
     try {
-      return await this.#run(req, endpoint);
+      return await this.#run(req, endpoint, failures ?? {});
     } finally {
       if (!SAFE_METHODS.has(req.method)) noteWrite();
     }
   }
 
-  async #run(req: RestRequest, endpoint: EndpointDef): Promise<RestResponse> {
+  async #run(req: RestRequest, endpoint: EndpointDef, failures: Record<string, ParamFailure>): Promise<RestResponse> {
     try {
+      const invalid = await runChecks(endpoint.args ?? {}, req, this.ctx, failures);
+      if (invalid) return errorResponse(invalid);
+      const turnedAway = await this.gate(req);
+      if (turnedAway) return errorResponse(turnedAway);
       const allowed = await endpoint.permission(req, this.ctx);
       if (allowed !== true) {
         return errorResponse(isRestError(allowed) ? allowed : CoreErrors.forbidden(req.user !== null));

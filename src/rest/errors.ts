@@ -54,6 +54,61 @@ export const MESSAGES = {
   callbackInvalid: 'Invalid JSONP callback function.',
 } as const;
 
+/**
+ * Why one parameter is invalid: `false`/`undefined` → the generic "Invalid parameter." (no details);
+ * a string → that message; a RestError → its message (and its additional errors'), with details.
+ */
+export type ParamFailure = false | undefined | string | RestError;
+
+interface ErrorDetail {
+  code: string;
+  message: string;
+  data: unknown;
+  additional_errors?: ErrorDetail[];
+}
+
+function detailOf(error: RestError): ErrorDetail {
+  const detail: ErrorDetail = { code: error.code, message: error.message, data: error.data ?? null };
+  if (error.additional.length > 0) {
+    detail.additional_errors = error.additional.map((e) => ({ code: e.code, message: e.message, data: e.data ?? null }));
+  }
+  return detail;
+}
+
+/**
+ * WordPress's `rest_invalid_param` (400) for every failing parameter, in the order given:
+ * `data.params` maps each name to its message(s), `data.details` each name with a message to
+ * `{code, message, data}` (`[]` when none, as PHP encodes an empty array). The one way to build it:
+ * the args stage, the checks and handlers that find a parameter invalid late all use this.
+ *
+ * @example
+ * throw invalidParams({ end_date: 'The event end date must not be before its start date.' });
+ */
+export function invalidParams(failures: Record<string, ParamFailure>): RestError {
+  const names = Object.keys(failures);
+  const params: Record<string, string> = {};
+  const details: Record<string, ErrorDetail> = {};
+  for (const name of names) {
+    const failure = failures[name];
+    if (failure === false || failure === undefined) {
+      params[name] = MESSAGES.invalidParam;
+      continue;
+    }
+    const error = typeof failure === 'string' ? new RestError('rest_invalid_param', failure, 400) : failure;
+    params[name] = [error, ...error.additional].map((e) => e.message).join(' ');
+    details[name] = detailOf(error);
+  }
+  return new RestError('rest_invalid_param', MESSAGES.invalidParams(names), 400, {
+    params,
+    details: Object.keys(details).length > 0 ? details : [],
+  });
+}
+
+/** One invalid parameter (see {@link invalidParams}). */
+export function invalidParam(name: string, failure?: ParamFailure): RestError {
+  return invalidParams({ [name]: failure });
+}
+
 /** Factories for the core catalogue; codes and statuses are those of the WordPress REST server. */
 export const CoreErrors = {
   noRoute: () => new RestError('rest_no_route', MESSAGES.noRoute, 404),

@@ -15,7 +15,8 @@ export const PATH_VARIABLES: Readonly<Record<string, string>> = Object.freeze({
   job_id: '[a-z0-9_-]+',
 });
 
-const KNOWN_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'array', 'object', 'null']);
+/** JSON-schema types, plus `file` for multipart uploads (as the originals declare them; the value arrives in `req.files`). */
+const KNOWN_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'array', 'object', 'null', 'file']);
 
 /** A route after boot: its WordPress key, matcher and owning namespace. */
 export interface CompiledRoute {

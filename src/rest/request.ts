@@ -3,7 +3,7 @@
  * Builds RestRequests (for HTTP and batch) and merges parameter sources with WordPress precedence:
  * JSON > form body > query > URL > defaults, where `null` counts as absent.
  */
-import type { AuthInfo, HttpMethod, RestRequest, RestUser, UploadedFile } from './route.js';
+import type { AuthInfo, HttpMethod, RequestLocals, RestRequest, RestUser, UploadedFile } from './route.js';
 
 export interface RestRequestInit {
   method: HttpMethod;
@@ -42,6 +42,7 @@ class Request implements RestRequest {
   auth: AuthInfo;
   ip: string;
   params: Record<string, unknown> = {};
+  locals: RequestLocals = {};
 
   constructor(init: RestRequestInit) {
     this.method = init.method;

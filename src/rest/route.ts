@@ -62,6 +62,35 @@ export interface ArgSchema {
   validate?: (value: unknown, req: RestRequest, name: string) => boolean | string | RestError;
   /** Replaces schema sanitisation. */
   sanitize?: (value: unknown, req: RestRequest, name: string) => unknown;
+  /**
+   * An asynchronous check (one that needs the database), run with the sanitised value after every
+   * arg passed or failed validation and before the permission check; see {@link ArgCheck}.
+   */
+  check?: ArgCheck;
+}
+
+/**
+ * What an {@link ArgCheck} answers: `true` (or nothing) accepts; `false` rejects with WordPress's
+ * generic "Invalid parameter."; a string or a RestError rejects with that message (and `details`).
+ * Every rejection of a request is collected into one `rest_invalid_param`. To end the request at once
+ * with another error (a 404 for a path ID naming nothing), throw a RestError.
+ */
+export type ArgCheckVerdict = boolean | string | RestError | undefined | void;
+
+/**
+ * An asynchronous argument check. Runs only for an arg that has a value (supplied or default) and
+ * passed its own validation, in arg declaration order. What it loads for the handler goes in
+ * `req.locals` (see `rest/locals.ts`).
+ */
+export type ArgCheck<C = any> = (value: unknown, req: RestRequest, ctx: C, name: string) => ArgCheckVerdict | Promise<ArgCheckVerdict>;
+
+/**
+ * Per-request state: what a check loaded for the permission and the handler (the event, the ticket).
+ * Areas declare their keys by augmenting this interface:
+ * `declare module '../../rest/route.js' { interface RequestLocals { event?: EventRecord } }`.
+ */
+export interface RequestLocals {
+  [key: string]: unknown;
 }
 
 export type ArgSchemas = Record<string, ArgSchema>;
@@ -116,6 +145,8 @@ export interface RestRequest {
   params: Record<string, unknown>;
   /** True when the client supplied `name` (not null) in any source, as opposed to a default. */
   has(name: string): boolean;
+  /** Per-request state shared by checks, permissions and the handler. */
+  locals: RequestLocals;
 }
 
 export interface UploadedFile {

@@ -3,7 +3,7 @@
  * The few things that differ between SQLite and PostgreSQL, as capability flags and small functions,
  * after Kysely's DialectAdapter. Repos and migrations call these; nobody branches on an engine name.
  */
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Expression, type CreateTableBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Expression, type CreateTableBuilder, type SelectQueryBuilder } from 'kysely';
 
 /** True on PostgreSQL. Only this file asks. */
 function isPostgres(db: Kysely<any>): boolean {
@@ -19,6 +19,15 @@ export function capabilities(db: Kysely<any>) {
     /** A transaction serialises every writer (SQLite's single writer). */
     serialisesWriters: !pgsql,
   };
+}
+
+/**
+ * Rows a claim picks, skipping rows another transaction holds (`FOR UPDATE SKIP LOCKED`) where the
+ * engine has row locks. On SQLite the claim's one write statement runs alone (single writer), so the
+ * query is left as it is.
+ */
+export function skippingLockedRows<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return isPostgres(db) ? (query.forUpdate().skipLocked() as QB) : query;
 }
 
 /** Adds an auto-increment integer primary key `id` to a table being created. */

@@ -12,16 +12,13 @@ import { READABLE, type Permission, type RestRequest, type RouteDef } from '../.
 import { CoreRouteErrors } from './errors.js';
 import { presentUser } from './users.present.js';
 
-/** Post types whose published posts make their author public (those the REST API shows). */
-const PUBLIC_TYPES = ['post', 'page', 'tribe_events', 'tribe_venue', 'tribe_organizer'];
-
 async function hasPublishedPosts(ctx: AppContext, userId: number): Promise<boolean> {
   const row = await ctx.db
     .selectFrom('posts')
     .select('id')
     .where('author', '=', userId)
     .where('status', '=', 'publish')
-    .where('type', 'in', PUBLIC_TYPES)
+    .where('type', 'in', ctx.areas.postTypes.publicTypes())
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

@@ -1,70 +1,36 @@
 /**
  * @module namespaces/events/checks
  * Argument checks that need the database (existing users, venues, organizers, events, terms,
- * attachments). WordPress runs such validate callbacks before the permission callback, so they run
- * at the start of the permission stage: a bad argument answers 400 even to anonymous callers, and
- * every failing argument is reported in one `rest_invalid_param`. Like the originals' boolean
- * validators, a failure carries WordPress's generic "Invalid parameter." message.
+ * attachments), attached to the calendar's args with `withChecks` (`rest/checks.ts`): they run
+ * before the permission check, so a bad argument answers 400 even to anonymous callers, and every
+ * failing argument is reported in one `rest_invalid_param`. Like the originals' boolean validators,
+ * a failure carries WordPress's generic "Invalid parameter." message.
  */
 import type { AppContext } from '../../app-context.js';
-import { resolveTermRefs } from '../../content/terms.js';
-import type { RestError } from '../../rest/errors.js';
-import { parseList } from '../../rest/php-query.js';
-import type { Permission, RestRequest } from '../../rest/route.js';
+import { getPost } from '../../content/posts.js';
+import { getTerm, getTermsByIds, resolveTermRefs, type TermRecord } from '../../content/terms.js';
+import { loadOnce } from '../../rest/locals.js';
+import { parseIdList, parseList } from '../../rest/php-query.js';
+import type { ArgCheck, RestRequest } from '../../rest/route.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from './caps.js';
-import { invalidParams } from './errors.js';
-import { existingEventIds } from './events.repo.js';
-import { existingLinkedIds, type LinkedKind } from './linked.repo.js';
+import { eventError, EVENT_MESSAGES } from './errors.js';
+import { existingEventIds, findEventIdBySlug, getEvent, type EventRecord } from './events.repo.js';
+import { existingLinkedIds, findLinkedIdBySlug, type LinkedKind } from './linked.repo.js';
+import { getLinked, type LinkedRecord } from './linked.service.js';
 import { linkedRefs, termRefs } from './validators.js';
 
-type Failures = Record<string, string | undefined>;
-
-const requestMemo = new WeakMap<RestRequest, Map<string, Promise<unknown>>>();
-
-/**
- * A value computed once per request (lookups shared by the checks, the permission, the `Allow`
- * header's second permission run, and the handler).
- */
-export function perRequest<T>(req: RestRequest, key: string, compute: () => Promise<T>): Promise<T> {
-  let memo = requestMemo.get(req);
-  if (!memo) {
-    memo = new Map();
-    requestMemo.set(req, memo);
+declare module '../../rest/route.js' {
+  interface RequestLocals {
+    /** The event a single event route addresses (undefined: none). */
+    event?: EventRecord | undefined;
+    /** The venue or organizer a single route addresses. */
+    linked?: LinkedRecord | undefined;
+    /** The term a single term route addresses. */
+    term?: TermRecord | undefined;
   }
-  let value = memo.get(key) as Promise<T> | undefined;
-  if (!value) {
-    value = compute();
-    memo.set(key, value);
-  }
-  return value;
 }
-/** Records failing arguments in `failures`, or returns an error that ends the request at once. */
-export type Check = (req: RestRequest, ctx: AppContext, failures: Failures) => Promise<void | RestError>;
 
-/**
- * Runs the checks, then (only when all pass) the permission. The checks' outcome is remembered per
- * request: the dispatcher runs permissions again for the `Allow` header.
- */
-export function checked(checks: readonly Check[], permission: Permission<AppContext>): Permission<AppContext> {
-  const outcomes = new WeakMap<RestRequest, Promise<RestError | undefined>>();
-  const run = async (req: RestRequest, ctx: AppContext): Promise<RestError | undefined> => {
-    const failures: Failures = {};
-    for (const check of checks) {
-      const error = await check(req, ctx, failures);
-      if (error) return error;
-    }
-    return Object.keys(failures).length > 0 ? invalidParams(failures) : undefined;
-  };
-  return async (req, ctx) => {
-    let outcome = outcomes.get(req);
-    if (!outcome) {
-      outcome = run(req, ctx);
-      outcomes.set(req, outcome);
-    }
-    const error = await outcome;
-    return error ?? permission(req, ctx);
-  };
-}
+type Check = ArgCheck<AppContext>;
 
 async function userExists(ctx: AppContext, id: number): Promise<boolean> {
   const row = await ctx.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
@@ -72,98 +38,152 @@ async function userExists(ctx: AppContext, id: number): Promise<boolean> {
 }
 
 /** `author` must be an existing user. */
-export const checkAuthor: Check = async (req, ctx, failures) => {
-  if (!req.has('author')) return;
-  const id = Number(req.params.author);
-  if (!Number.isInteger(id) || id <= 0 || !(await userExists(ctx, id))) failures.author = undefined;
+const checkAuthor: Check = async (value, _req, ctx) => {
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 && (await userExists(ctx, id));
 };
 
 /** `image` given as an ID must be an image attachment. */
-export const checkImage: Check = async (req, ctx, failures) => {
-  if (!req.has('image')) return;
-  const v = req.params.image;
+const checkImage: Check = async (v, _req, ctx) => {
   if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
-    if (Number(v) === 0) return;
+    if (Number(v) === 0) return true;
     const row = await ctx.db.selectFrom('posts').select('id').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
-    if (!row) failures.image = undefined;
+    return row !== undefined;
   }
+  return true;
 };
 
 /** IDs in `venue` / `organizer` write input must be existing venues / organizers. */
-function checkLinkedWrite(param: 'venue' | 'organizer'): Check {
-  return async (req, ctx, failures) => {
-    if (!req.has(param)) return;
-    const refs = linkedRefs(req.params[param]);
-    if (!refs) {
-      failures[param] = undefined;
-      return;
-    }
+function checkLinkedWrite(kind: LinkedKind): Check {
+  return async (value, _req, ctx) => {
+    const refs = linkedRefs(value);
+    if (!refs) return false;
     const ids = refs.flatMap((r) => ('id' in r ? [r.id] : []));
-    const found = await existingLinkedIds(ctx.db, param, ids);
-    const bad = ids.find((id) => !found.has(id));
-    if (bad !== undefined) failures[param] = undefined;
+    const found = await existingLinkedIds(ctx.db, kind, ids);
+    return ids.every((id) => found.has(id));
   };
 }
 
 /** Numeric items of `categories` / `tags` write input must be existing terms (names may be new). */
 function checkTermWrite(param: 'categories' | 'tags'): Check {
   const taxonomy = param === 'categories' ? CATEGORY_TAXONOMY : TAG_TAXONOMY;
-  return async (req, ctx, failures) => {
-    if (!req.has(param)) return;
-    const refs = termRefs(req.params[param]) ?? [];
-    const numeric = refs.filter((r) => /^\d+$/.test(r));
-    if (numeric.length === 0) return;
+  return async (value, _req, ctx) => {
+    const numeric = (termRefs(value) ?? []).filter((r) => /^\d+$/.test(r));
+    if (numeric.length === 0) return true;
     const rows = await ctx.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', 'in', numeric.map(Number)).execute();
     const have = new Set(rows.map((r) => String(r.id)));
-    const bad = numeric.find((r) => !have.has(r));
-    if (bad !== undefined) failures[param] = undefined;
+    return numeric.every((r) => have.has(r));
   };
 }
-
-/** Every database check of an event create/update. */
-export const EVENT_WRITE_CHECKS: readonly Check[] = [
-  checkAuthor, checkImage, checkTermWrite('categories'), checkTermWrite('tags'), checkLinkedWrite('venue'), checkLinkedWrite('organizer'),
-];
-
-/** Every database check of a venue/organizer create/update. */
-export const LINKED_WRITE_CHECKS: readonly Check[] = [checkAuthor, checkImage];
 
 /** `categories` / `tags` filters: each slug or ID must exist. */
 function checkTermFilter(param: 'categories' | 'tags'): Check {
   const taxonomy = param === 'categories' ? CATEGORY_TAXONOMY : TAG_TAXONOMY;
-  return async (req, ctx, failures) => {
-    if (!req.has(param)) return;
-    const { unknown } = await resolveTermRefs(ctx.db, taxonomy, parseList(req.params[param]));
-    if (unknown.length > 0) failures[param] = undefined;
-  };
+  return async (value, _req, ctx) => (await resolveTermRefs(ctx.db, taxonomy, parseList(value))).unknown.length === 0;
 }
 
 /** `venue` / `organizer` filters: IDs of existing venues / organizers. */
-function checkLinkedFilter(param: LinkedKind): Check {
-  return async (req, ctx, failures) => {
-    if (!req.has(param)) return;
-    const items = parseList(req.params[param]);
-    if (items.length === 0 || !items.every((i) => /^\d+$/.test(i))) {
-      failures[param] = undefined;
-      return;
-    }
+function checkLinkedFilter(kind: LinkedKind): Check {
+  return async (value, _req, ctx) => {
+    const items = parseList(value);
+    if (items.length === 0 || !items.every((i) => /^\d+$/.test(i))) return false;
     const ids = items.map(Number);
-    const found = await existingLinkedIds(ctx.db, param, ids);
-    const bad = ids.find((id) => !found.has(id));
-    if (bad !== undefined) failures[param] = undefined;
+    const found = await existingLinkedIds(ctx.db, kind, ids);
+    return ids.every((id) => found.has(id));
   };
 }
 
 /** An event ID parameter (`post_parent`, `event`, `post`) must be an existing event. */
-export function checkEventParam(param: string): Check {
-  return async (req, ctx, failures) => {
-    if (!req.has(param)) return;
-    const id = Number(req.params[param]);
-    if (!Number.isInteger(id) || id <= 0 || !(await existingEventIds(ctx.db, [id])).has(id)) failures[param] = undefined;
+const checkEventId: Check = async (value, _req, ctx) => {
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 && (await existingEventIds(ctx.db, [id])).has(id);
+};
+
+/** Checks of an event create/update. */
+export const EVENT_WRITE_CHECKS: Record<string, Check> = {
+  author: checkAuthor, image: checkImage, categories: checkTermWrite('categories'), tags: checkTermWrite('tags'),
+  venue: checkLinkedWrite('venue'), organizer: checkLinkedWrite('organizer'),
+};
+
+/** Checks of a venue/organizer create/update. */
+export const LINKED_WRITE_CHECKS: Record<string, Check> = { author: checkAuthor, image: checkImage };
+
+/** Checks of the events archive. */
+export const EVENT_LIST_CHECKS: Record<string, Check> = {
+  categories: checkTermFilter('categories'), tags: checkTermFilter('tags'), venue: checkLinkedFilter('venue'),
+  organizer: checkLinkedFilter('organizer'), post_parent: checkEventId,
+};
+
+/** Checks of the venue/organizer archive. */
+export const LINKED_LIST_CHECKS: Record<string, Check> = { event: checkEventId };
+
+// ---------------------------------------------------------------------------------------------
+// The target of a single route
+// ---------------------------------------------------------------------------------------------
+
+/** The event a single route addresses (by `id`, or by the path `slug`), looked up once per request. */
+export function loadEvent(req: RestRequest, ctx: AppContext): Promise<EventRecord | undefined> {
+  return loadOnce(req, 'event', async () => {
+    const slug = req.urlParams.slug;
+    const id = slug !== undefined ? await findEventIdBySlug(ctx.db, slug) : Number(req.params.id);
+    return id !== undefined && Number.isInteger(id) && id > 0 ? getEvent(ctx.db, id) : undefined;
+  });
+}
+
+/**
+ * The single event routes' target check (on `id` or the path `slug`). By slug: an unknown slug is an
+ * invalid `slug`. By ID: another post type is an invalid `id`; no post at all is 404
+ * `rest-event-not-found` (as the newer original).
+ */
+const checkEventTarget: Check = async (value, req, ctx) => {
+  if (await loadEvent(req, ctx)) return true;
+  if (req.urlParams.slug !== undefined) return false;
+  const id = Number(value);
+  if (Number.isInteger(id) && id > 0 && (await getPost(ctx.db, id))) return false;
+  throw eventError('rest-event-not-found', undefined, EVENT_MESSAGES.notFound(value));
+};
+
+/** The venue/organizer a single route addresses (by `id`, or by the path `slug`), looked up once per request. */
+export function loadLinked(kind: LinkedKind, req: RestRequest, ctx: AppContext): Promise<LinkedRecord | undefined> {
+  return loadOnce(req, 'linked', async () => {
+    const slug = req.urlParams.slug;
+    const id = slug !== undefined ? await findLinkedIdBySlug(ctx.db, kind, slug) : Number(req.params.id);
+    return id !== undefined && Number.isInteger(id) && id > 0 ? getLinked(ctx.db, kind, id) : undefined;
+  });
+}
+
+/** The term a single term route addresses, looked up once per request. */
+export function loadTerm(taxonomy: string, req: RestRequest, ctx: AppContext): Promise<TermRecord | undefined> {
+  return loadOnce(req, 'term', async () => {
+    const id = Number(req.params.id);
+    return Number.isInteger(id) && id > 0 ? getTerm(ctx.db, taxonomy, id) : undefined;
+  });
+}
+
+/** `include` / `exclude` must list existing terms of the taxonomy. */
+function checkTermList(taxonomy: string): Check {
+  return async (value, _req, ctx) => {
+    const ids = parseIdList(value);
+    const found = await getTermsByIds(ctx.db, ids, taxonomy);
+    return ids.every((id) => found.has(id));
   };
 }
 
-/** Every database check of the events archive. */
-export const EVENT_LIST_CHECKS: readonly Check[] = [
-  checkTermFilter('categories'), checkTermFilter('tags'), checkLinkedFilter('venue'), checkLinkedFilter('organizer'), checkEventParam('post_parent'),
-];
+/** Checks of a single event route: `id` or `slug` names an event. */
+export const EVENT_TARGET_CHECKS: Record<string, Check> = { id: checkEventTarget };
+export const EVENT_SLUG_CHECKS: Record<string, Check> = { slug: checkEventTarget };
+
+/** Checks of a single venue/organizer route: `id` or `slug` names one of the kind. */
+export function linkedTargetChecks(kind: LinkedKind, by: 'id' | 'slug'): Record<string, Check> {
+  return { [by]: async (_value, req, ctx) => (await loadLinked(kind, req, ctx)) !== undefined };
+}
+
+/** Checks of a single term route: `id` names a term of the taxonomy. */
+export function termTargetChecks(taxonomy: string): Record<string, Check> {
+  return { id: async (_value, req, ctx) => (await loadTerm(taxonomy, req, ctx)) !== undefined };
+}
+
+/** Checks of a term archive. */
+export function termListChecks(taxonomy: string): Record<string, Check> {
+  return { include: checkTermList(taxonomy), exclude: checkTermList(taxonomy), post: checkEventId, event: checkEventId };
+}

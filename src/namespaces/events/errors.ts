@@ -1,11 +1,9 @@
 /**
  * @module namespaces/events/errors
- * The events calendar's error catalogue: the originals' codes, statuses and English messages, plus
- * helpers for WordPress-shaped `rest_invalid_param` errors raised after the args stage (checks that
- * need the database).
+ * The events calendar's error catalogue: the originals' codes, statuses and English messages.
+ * An invalid parameter found late is `invalidParam` of `rest/errors.ts`.
  */
 import { RestError } from '../../rest/errors.js';
-import { MESSAGES } from '../../rest/errors.js';
 
 /** Code → [status, message]. Codes are the originals'. */
 export const EVENT_ERRORS = {
@@ -51,27 +49,3 @@ export const EVENT_MESSAGES = {
 export const ARG_MESSAGES = {
   endBeforeStart: 'The event end date must not be before its start date.',
 } as const;
-
-/**
- * WordPress's `rest_invalid_param` for parameters found invalid by a check that needs the database:
- * `params` maps each name to its message (the generic "Invalid parameter." when none is given).
- */
-export function invalidParams(params: Record<string, string | undefined>): RestError {
-  const names = Object.keys(params);
-  const messages: Record<string, string> = {};
-  const details: Record<string, unknown> = {};
-  for (const name of names) {
-    const message = params[name];
-    messages[name] = message ?? MESSAGES.invalidParam;
-    if (message !== undefined) details[name] = { code: 'rest_invalid_param', message, data: null };
-  }
-  return new RestError('rest_invalid_param', MESSAGES.invalidParams(names), 400, {
-    params: messages,
-    details: Object.keys(details).length > 0 ? details : [],
-  });
-}
-
-/** One invalid parameter. */
-export function invalidParam(name: string, message?: string): RestError {
-  return invalidParams({ [name]: message });
-}

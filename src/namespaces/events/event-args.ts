@@ -7,14 +7,13 @@
 import { DateTime } from 'luxon';
 import { POST_STATUSES, DB_FORMAT } from '../../content/posts.js';
 import { parseIdList, parseList, phpIntval } from '../../rest/php-query.js';
+import { paginationArgs, type PaginationOptions } from '../../rest/pagination.js';
 import type { ArgSchema, ArgSchemas, RestRequest } from '../../rest/route.js';
 import { can, type CalendarPostType } from './caps.js';
 import {
   checkOrganizerFields, checkVenueFields, isImage, isNonEmptyString, isPositiveInt, isPositiveIntList, isPostStatus, isStringValue,
   isTime, isTimezoneOrEmpty, isUrlOrEmpty, linkedRefs, termRefs,
 } from './validators.js';
-
-const MAX_PER_PAGE = 50;
 
 /** A list filter's value: kept as the list of strings `wp_parse_list` makes of it. */
 const asList = (v: unknown) => parseList(v);
@@ -30,19 +29,14 @@ function statusList(type: CalendarPostType) {
   };
 }
 
-function pageArg(description: string): ArgSchema {
-  return { default: 1, description, type: 'integer', validate: isPositiveInt };
-}
+/**
+ * Page sizes of the calendar's lists: `posts_per_page` when the client sends none, larger values
+ * clamped to 50 (the originals' behaviour), never shown as bounds.
+ */
+export const CALENDAR_PAGING: PaginationOptions = { perPage: 10, max: 50, clamp: true, setting: 'posts_per_page' };
 
-function perPageArg(description: string): ArgSchema {
-  return {
-    default: 10,
-    description,
-    type: 'integer',
-    validate: isPositiveInt,
-    // CASE: the originals clamp larger values to 50 rather than refusing them.
-    sanitize: (v) => Math.min(MAX_PER_PAGE, phpIntval(v)),
-  };
+function pagingArgs(page: string, perPage: string): { page: ArgSchema; per_page: ArgSchema } {
+  return paginationArgs({ ...CALENDAR_PAGING, pageDescription: page, perPageDescription: perPage });
 }
 
 /** A date default computed per request (shown in discovery as of the document's build). */
@@ -57,8 +51,7 @@ function dateDefault(compute: () => string): Pick<ArgSchema, 'default'> {
 /** GET /events. */
 export function eventArchiveArgs(): ArgSchemas {
   return {
-    page: pageArg('The archive page to return'),
-    per_page: perPageArg('The number of events to return on each page'),
+    ...pagingArgs('The archive page to return', 'The number of events to return on each page'),
     start_date: {
       ...dateDefault(() => DateTime.now().minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).toFormat(DB_FORMAT)),
       description: 'Events that start on the specified date',
@@ -202,8 +195,7 @@ export function eventEditArgs(): ArgSchemas {
 export function linkedArchiveArgs(kind: 'venue' | 'organizer'): ArgSchemas {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   return {
-    page: pageArg('The archive page to return'),
-    per_page: perPageArg(`The number of ${plural} to return on each page`),
+    ...pagingArgs('The archive page to return', `The number of ${plural} to return on each page`),
     search: { description: `Limit results to those matching a string`, type: 'string', validate: isNonEmptyString },
     event: { description: `Limit results to ${plural} associated with the specified event`, type: 'integer', validate: isPositiveInt },
     has_events: { description: `Limit results to ${plural} that have events`, validate: (v) => typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number' },
@@ -272,9 +264,11 @@ const TERM_ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_gr
 
 /** GET /categories and /tags. */
 export function termArchiveArgs(hierarchical: boolean): ArgSchemas {
+  const paging = paginationArgs(CALENDAR_PAGING);
   const args: ArgSchemas = {
-    page: { description: 'Current page of the collection.', type: 'integer', default: 1, validate: isPositiveInt },
-    per_page: { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, validate: isPositiveInt, sanitize: (v) => Math.min(MAX_PER_PAGE, phpIntval(v)) },
+    // The core terms controller's key order: description, type, default.
+    page: { description: paging.page.description, type: 'integer', ...paging.page },
+    per_page: { description: paging.per_page.description, type: 'integer', ...paging.per_page },
     search: { description: 'Limit results to those matching a string.', type: 'string' },
     exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' } },
     include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' } },

@@ -6,92 +6,58 @@
 import { cachedCount } from './count-cache.js';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
+import { paginate } from '../../rest/pagination.js';
 import { ANY_STATUSES, getPost, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
 import { resolveTermRefs } from '../../content/terms.js';
 import { parseIdList, parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from './caps.js';
-import { checked, EVENT_LIST_CHECKS, EVENT_WRITE_CHECKS, perRequest, type Check } from './checks.js';
-import { eventError, EVENT_MESSAGES, invalidParam } from './errors.js';
+import { loadEvent } from './checks.js';
+import { invalidParam } from '../../rest/errors.js';
+import { eventError } from './errors.js';
 import { countEvents, findEventIdBySlug, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
 import {
-  assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, publishDueEvents, reloadEvent, saveEvent,
+  assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, reloadEvent, saveEvent,
   trashEvent,
 } from './events.service.js';
 import { EVENTS_NAMESPACE } from './linked.present.js';
+import { CALENDAR_PAGING } from './event-args.js';
 import { isTruthy } from './validators.js';
 
-/** Largest page the archives serve; larger `per_page` values are clamped (not refused). */
-export const MAX_PER_PAGE = 50;
-
-/** The page size: the client's (clamped to 50), else the `posts_per_page` setting. */
-export async function pageSize(req: RestRequest, ctx: AppContext): Promise<number> {
-  if (req.has('per_page')) return Math.min(MAX_PER_PAGE, Math.max(1, Number(req.params.per_page) || 1));
-  const setting = Number(await ctx.options.get('posts_per_page', 10));
-  return Math.min(MAX_PER_PAGE, Number.isInteger(setting) && setting > 0 ? setting : 10);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Resolving the target event of a single route
-// ---------------------------------------------------------------------------------------------
-
-/** The event a single route addresses (by `id`, or by the path `slug`), looked up once per request. */
-function loadTarget(req: RestRequest, ctx: AppContext): Promise<EventRecord | undefined> {
-  return perRequest(req, 'event-target', async () => {
-    const slug = req.urlParams.slug;
-    const id = slug !== undefined ? await findEventIdBySlug(ctx.db, slug) : Number(req.params.id);
-    return id !== undefined && Number.isInteger(id) && id > 0 ? getEvent(ctx.db, id) : undefined;
-  });
-}
-
-/**
- * The single routes' target check. By slug: an unknown slug is an invalid `slug`. By ID: another post
- * type is an invalid `id`; no post at all is 404 `rest-event-not-found` (as the newer original).
- */
-const targetCheck: Check = async (req, ctx, failures) => {
-  if (await loadTarget(req, ctx)) return;
-  if (req.urlParams.slug !== undefined) {
-    failures.slug = undefined;
-    return;
-  }
-  const id = Number(req.params.id);
-  const other = Number.isInteger(id) && id > 0 ? await getPost(ctx.db, id) : undefined;
-  if (other) failures.id = undefined;
-  else return eventError('rest-event-not-found', undefined, EVENT_MESSAGES.notFound(req.params.id));
-};
-
-/** The event a single route addresses (the checks guarantee it exists). */
+/** The event a single route addresses (its checks guarantee it exists). */
 async function targetEvent(req: RestRequest, ctx: AppContext): Promise<EventRecord> {
-  const ev = await loadTarget(req, ctx);
+  const ev = await loadEvent(req, ctx);
   if (!ev) throw invalidParam(req.urlParams.slug !== undefined ? 'slug' : 'id');
   return ev;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Permissions
+// Permissions (the args' checks ran before: the target exists)
 // ---------------------------------------------------------------------------------------------
 
 /** Create: "edit events" capability. */
-export const canCreateEvent: Permission<AppContext> = checked(EVENT_WRITE_CHECKS, (req) => can(req.user, EVENT_TYPE, 'edit'));
+export const canCreateEvent: Permission<AppContext> = (req) => can(req.user, EVENT_TYPE, 'edit');
 
 /** Update: the right to edit this event. */
-export const canUpdateEvent: Permission<AppContext> = checked([targetCheck, ...EVENT_WRITE_CHECKS], async (req, ctx) => {
+export const canUpdateEvent: Permission<AppContext> = async (req, ctx) => {
   if (!can(req.user, EVENT_TYPE, 'edit')) return false;
-  return canEditPost(req.user, EVENT_TYPE, await targetEvent(req, ctx));
-});
+  const ev = await loadEvent(req, ctx);
+  return ev !== undefined && canEditPost(req.user, EVENT_TYPE, ev);
+};
 
 /** Delete: the right to delete this event. */
-export const canDeleteEvent: Permission<AppContext> = checked([targetCheck], async (req, ctx) => {
+export const canDeleteEvent: Permission<AppContext> = async (req, ctx) => {
   if (!can(req.user, EVENT_TYPE, 'delete')) return false;
-  return canDeletePost(req.user, EVENT_TYPE, await targetEvent(req, ctx));
-});
+  const ev = await loadEvent(req, ctx);
+  return ev !== undefined && canDeletePost(req.user, EVENT_TYPE, ev);
+};
 
 /** Reads are public; the handler enforces visibility. */
-export const canReadEvent: Permission<AppContext> = checked([targetCheck], () => true);
+export const canReadEvent: Permission<AppContext> = () => true;
 
-/** The archive is public; its argument checks run first. */
-export const canListEvents: Permission<AppContext> = checked(EVENT_LIST_CHECKS, () => true);
+/** The archive is public. */
+export const canListEvents: Permission<AppContext> = () => true;
 
 // ---------------------------------------------------------------------------------------------
 // Handlers
@@ -99,8 +65,7 @@ export const canListEvents: Permission<AppContext> = checked(EVENT_LIST_CHECKS, 
 
 /** GET single (by ID or slug): 200 with the event and its JSON-LD. */
 export async function getEventHandler(req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> {
-  let ev = await targetEvent(req, ctx);
-  if (ev.status === 'future' && (await publishDueEvents(ctx, true)) > 0) ev = await reloadEvent(ctx, ev.id);
+  const ev = await targetEvent(req, ctx);
   assertEventReadable(ev, req.user, req.params);
   return presentSingleEvent(ctx, ev, req, true);
 }
@@ -147,12 +112,10 @@ export function searchTerms(text: string): string[] {
 
 /** GET /events: the archive. */
 export async function listEventsHandler(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
-  await publishDueEvents(ctx);
   const p = req.params;
   const zone = await siteTimeZone(ctx.options);
   const now = ctx.now();
-  const perPage = await pageSize(req, ctx);
-  const page = Math.max(1, Number(p.page) || 1);
+  const { page, perPage } = await paginate(req, ctx, CALENDAR_PAGING);
   const strict = isTruthy(p.strict_dates ?? 'false');
   const include = req.has('include') ? parseIdList(p.include).filter((n) => n > 0) : undefined;
 

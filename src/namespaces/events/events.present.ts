@@ -12,7 +12,7 @@ import { displayCost } from './cost.js';
 import type { EventRecord } from './events.repo.js';
 import type { EventFieldProvider } from './extensions.js';
 import {
-  EVENTS_NAMESPACE, globalIds, imageObject, organizerJsonLd, permalink, presentEmbeddedTerm, presentOrganizer,
+  EVENTS_NAMESPACE, globalIds, imageObject, organizerJsonLd, presentEmbeddedTerm, presentOrganizer,
   presentVenue, venueJsonLd, dropEmpty,
 } from './linked.present.js';
 import type { OrganizerRecord, VenueRecord } from './linked.repo.js';
@@ -46,7 +46,7 @@ function isoInZone(local: string, zone: string): string {
 
 /** Schema.org Event of an event (single GET only). */
 export function eventJsonLd(page: EventPage, ev: EventRecord, venues: VenueRecord[], organizers: OrganizerRecord[]): Record<string, unknown> {
-  const url = permalink(page.urls, ev);
+  const url = page.urls.permalink(ev);
   const out: Record<string, unknown> = {
     '@context': 'http://schema.org',
     '@type': 'Event',
@@ -82,7 +82,7 @@ export function presentEvent(page: EventPage, ev: EventRecord, options: PresentO
   const venues = (page.venueIds.get(ev.id) ?? []).map((id) => page.venues.get(id)).filter((v): v is VenueRecord => v !== undefined);
   const organizers = (page.organizerIds.get(ev.id) ?? []).map((id) => page.organizers.get(id)).filter((o): o is OrganizerRecord => o !== undefined);
   const terms = page.terms.get(ev.id) ?? [];
-  const url = permalink(page.urls, ev);
+  const url = page.urls.permalink(ev);
   const r = options.redact;
 
   const data: Record<string, unknown> = {

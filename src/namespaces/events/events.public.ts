@@ -8,7 +8,7 @@ import type { RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { canEditPost, canReadPost, EVENT_TYPE } from './caps.js';
 import { existingEventIds, getEventsByIds, type EventRecord } from './events.repo.js';
-import { EVENTS_NAMESPACE, permalink } from './linked.present.js';
+import { EVENTS_NAMESPACE } from './linked.present.js';
 import { passwordMatches } from './events.service.js';
 
 /** What other areas see of an event. */
@@ -38,7 +38,7 @@ function summary(ctx: AppContext, ev: EventRecord): EventSummary {
   return {
     id: ev.id, title: ev.title, slug: ev.slug, status: ev.status, author: ev.author, passwordProtected: ev.password !== '',
     hideFromListings: ev.hideFromListings, allDay: ev.allDay, startLocal: ev.startLocal, endLocal: ev.endLocal,
-    startUtc: ev.startUtc, endUtc: ev.endUtc, timezone: ev.timezone, url: permalink(ctx.urls, ev),
+    startUtc: ev.startUtc, endUtc: ev.endUtc, timezone: ev.timezone, url: ctx.urls.permalink(ev),
     restUrl: ctx.urls.rest(`${EVENTS_NAMESPACE}/events/${ev.id}`),
   };
 }

@@ -213,13 +213,21 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(res.body.date).toBe('2025-08-01 10:00:00');
       expect(res.body.categories[0].count).toBe(0);
       expect((await t.request('GET', `${NS}/events/${res.body.id}`)).status).toBe(403);
+      // A job publishes it at its time.
+      const queued = await t.ctx.jobs.list({ kind: 'events.publish-due', status: 'queued' });
+      expect(queued.find((j) => j.dedupeKey?.startsWith(`events.publish-due:${res.body.id}:`))?.runAt).toBe(res.body.date_utc);
       const due = await create({ title: 'Due', start_date: '2025-09-01 10:00', end_date: '2025-09-01 11:00', categories: ['Scheduled'] });
       await t.db.updateTable('posts').set({ status: 'future' }).where('id', '=', due.body.id).execute();
       await t.db.updateTable('event_details').set({ status: 'future' }).where('post_id', '=', due.body.id).execute();
+      // Reads do not publish; the job does.
+      expect((await t.request('GET', `${NS}/events/${due.body.id}`)).status).toBe(403);
+      await t.ctx.jobs.enqueue('events.publish-due', {});
+      await t.ctx.jobs.runDue();
       const read = await t.request('GET', `${NS}/events/${due.body.id}`);
       expect(read.status).toBe(200);
       expect(read.body.status).toBe('publish');
       expect(read.body.categories[0].count).toBe(1);
+      expect((await t.request('GET', `${NS}/events/${res.body.id}`)).status).toBe(403);
     });
   });
 

@@ -19,7 +19,8 @@ import type { RestRequest, RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { can, canEditPost, canReadPost, CATEGORY_TAXONOMY, EVENT_TYPE, hasManageAccess, TAG_TAXONOMY } from './caps.js';
 import { parseCost } from './cost.js';
-import { ARG_MESSAGES, eventError, invalidParam } from './errors.js';
+import { invalidParam } from '../../rest/errors.js';
+import { ARG_MESSAGES, eventError } from './errors.js';
 import { presentEvent, type EventPage } from './events.present.js';
 import {
   getEvent, getEventsByIds, insertEventDetails, insertPostRow, linksOfEvents, setEventOrganizers, setEventVenues,
@@ -282,6 +283,11 @@ export async function saveEvent(ctx: AppContext, input: EventInput, user: RestUs
       if (tagRefs !== undefined) touched.push(...(await setPostTerms(trx, id, TAG_TAXONOMY, await resolveTermIds(trx, TAG_TAXONOMY, tagRefs))));
       if (!create && existing.status !== status) touched.push(...(await termIdsOfPosts(trx, [id])));
       await recountTerms(trx, touched);
+      // Published at its time by the jobs runner (the job exists only if this save commits).
+      const dateGmt = pub?.date_gmt ?? existing?.date_gmt;
+      if (status === 'future' && dateGmt) {
+        await ctx.jobs.enqueue(PUBLISH_DUE_JOB, {}, { db: trx, runAt: new Date(`${dateGmt.replace(' ', 'T')}Z`), dedupeKey: `${PUBLISH_DUE_JOB}:${id}:${dateGmt}` });
+      }
       return id;
     }),
   );
@@ -314,19 +320,14 @@ export async function emptyEventTrash(ctx: AppContext, days = 30): Promise<numbe
   });
 }
 
-const lastSweep = new WeakMap<AppContext, number>();
-/** How often (real time) reads check for scheduled events that are due. */
-export const SWEEP_INTERVAL_MS = 30_000;
+/** The job that publishes scheduled events: queued for each one's time, and swept every minute. */
+export const PUBLISH_DUE_JOB = 'events.publish-due';
 
 /**
  * Publishes scheduled (`future`) events whose publication date has passed, as WordPress's cron does,
- * and recounts their terms. Reads call it; it queries at most once per {@link SWEEP_INTERVAL_MS} per
- * process unless `force`d. Returns how many events it published.
+ * and recounts their terms. The {@link PUBLISH_DUE_JOB} job runs it. Returns how many it published.
  */
-export async function publishDueEvents(ctx: AppContext, force = false): Promise<number> {
-  const real = Date.now();
-  if (!force && (lastSweep.get(ctx) ?? -Infinity) > real - SWEEP_INTERVAL_MS) return 0;
-  lastSweep.set(ctx, real);
+export async function publishDueEvents(ctx: AppContext): Promise<number> {
   const nowGmt = new Date(ctx.now().getTime()).toISOString().replace('T', ' ').slice(0, 19);
   const due = await ctx.db.selectFrom('posts').select('id').where('type', '=', EVENT_TYPE).where('status', '=', 'future').where('date_gmt', '<=', nowGmt).execute();
   if (due.length === 0) return 0;

@@ -14,6 +14,7 @@ import { organizerRouteDefs, venueRouteDefs } from './linked.routes.js';
 import { categoryRouteDefs, tagRouteDefs } from './terms.routes.js';
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
 import { registerIcalRoutes } from './ical/index.js';
+import { PUBLISH_DUE_JOB, publishDueEvents } from './events.service.js';
 
 /** The namespace name. */
 export const EVENTS_NS = 'eventsuite/events/v1';
@@ -39,6 +40,13 @@ export const eventsArea = defineArea({
     { type: ORGANIZER_TYPE, label: 'Organizers', public: true, permalinkBase: 'organizer', capabilityType: 'tribe_organizer' },
   ],
   pages: (app, host) => registerIcalRoutes(app, host.ctx, host),
+  jobs: {
+    [PUBLISH_DUE_JOB]: async (ctx) => {
+      await publishDueEvents(ctx);
+    },
+  },
+  // Each scheduled event has its own job at its time; the sweep catches events stored otherwise (imports, seeds).
+  schedules: [{ name: PUBLISH_DUE_JOB, kind: PUBLISH_DUE_JOB, every: '1m' }],
 });
 
 export { eventsService, type EventSummary } from './events.public.js';

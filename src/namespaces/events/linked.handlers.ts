@@ -5,14 +5,15 @@
  */
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
+import { paginate } from '../../rest/pagination.js';
 import { ANY_STATUSES, siteTimeZone, toDbDate } from '../../content/posts.js';
 import { parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost } from './caps.js';
-import { checked, checkEventParam, LINKED_WRITE_CHECKS, perRequest, type Check } from './checks.js';
-import { eventError, invalidParam } from './errors.js';
-import { pageSize } from './events.handlers.js';
+import { loadLinked } from './checks.js';
+import { invalidParam } from '../../rest/errors.js';
+import { eventError } from './errors.js';
 import { EVENTS_NAMESPACE, presentOrganizer, presentVenue } from './linked.present.js';
 import {
   countLinked, findLinkedIdBySlug, getOrganizersByIds, getVenuesByIds, linkedType, listLinkedIds,
@@ -22,6 +23,7 @@ import {
   assertLinkedReadable, createLinked, getLinked, ORGANIZER_FIELDS, trashLinked, updateLinked, VENUE_FIELDS, type LinkedInput,
   type LinkedRecord,
 } from './linked.service.js';
+import { CALENDAR_PAGING } from './event-args.js';
 import { isTruthy } from './validators.js';
 
 const PLURAL: Record<LinkedKind, 'venues' | 'organizers'> = { venue: 'venues', organizer: 'organizers' };
@@ -30,24 +32,8 @@ function present(ctx: AppContext, kind: LinkedKind, record: LinkedRecord, jsonLd
   return kind === 'venue' ? presentVenue(ctx.urls, record as VenueRecord, { jsonLd }) : presentOrganizer(ctx.urls, record as OrganizerRecord, { jsonLd });
 }
 
-/** The venue/organizer a single route addresses (by `id`, or by the path `slug`), looked up once per request. */
-function loadTarget(kind: LinkedKind, req: RestRequest, ctx: AppContext): Promise<LinkedRecord | undefined> {
-  return perRequest(req, `${kind}-target`, async () => {
-    const slug = req.urlParams.slug;
-    const id = slug !== undefined ? await findLinkedIdBySlug(ctx.db, kind, slug) : Number(req.params.id);
-    return id !== undefined && Number.isInteger(id) && id > 0 ? getLinked(ctx.db, kind, id) : undefined;
-  });
-}
-
-/** The by-ID or by-slug target must be a post of the kind. */
-function targetCheck(kind: LinkedKind): Check {
-  return async (req, ctx, failures) => {
-    if (!(await loadTarget(kind, req, ctx))) failures[req.urlParams.slug !== undefined ? 'slug' : 'id'] = undefined;
-  };
-}
-
 async function target(kind: LinkedKind, req: RestRequest, ctx: AppContext): Promise<LinkedRecord> {
-  const record = await loadTarget(kind, req, ctx);
+  const record = await loadLinked(kind, req, ctx);
   if (!record) throw invalidParam(req.urlParams.slug !== undefined ? 'slug' : 'id');
   return record;
 }
@@ -64,29 +50,31 @@ function inputFrom(kind: LinkedKind, req: RestRequest): LinkedInput {
 // Permissions
 // ---------------------------------------------------------------------------------------------
 
-export function canReadLinked(kind: LinkedKind): Permission<AppContext> {
-  return checked([targetCheck(kind)], () => true);
+export function canReadLinked(_kind: LinkedKind): Permission<AppContext> {
+  return () => true;
 }
 
 export function canCreateLinked(kind: LinkedKind): Permission<AppContext> {
-  return checked(LINKED_WRITE_CHECKS, (req) => can(req.user, linkedType(kind), 'edit'));
+  return (req) => can(req.user, linkedType(kind), 'edit');
 }
 
 export function canUpdateLinked(kind: LinkedKind): Permission<AppContext> {
-  return checked([targetCheck(kind), ...LINKED_WRITE_CHECKS], async (req, ctx) => {
+  return async (req, ctx) => {
     if (!can(req.user, linkedType(kind), 'edit')) return false;
-    return canEditPost(req.user, linkedType(kind), await target(kind, req, ctx));
-  });
+    const record = await loadLinked(kind, req, ctx);
+    return record !== undefined && canEditPost(req.user, linkedType(kind), record);
+  };
 }
 
 export function canDeleteLinked(kind: LinkedKind): Permission<AppContext> {
-  return checked([targetCheck(kind)], async (req, ctx) => {
+  return async (req, ctx) => {
     if (!can(req.user, linkedType(kind), 'delete')) return false;
-    return canDeletePost(req.user, linkedType(kind), await target(kind, req, ctx));
-  });
+    const record = await loadLinked(kind, req, ctx);
+    return record !== undefined && canDeletePost(req.user, linkedType(kind), record);
+  };
 }
 
-export const canListLinked: Permission<AppContext> = checked([checkEventParam('event')], () => true);
+export const canListLinked: Permission<AppContext> = () => true;
 
 // ---------------------------------------------------------------------------------------------
 // Handlers
@@ -135,8 +123,7 @@ export function listLinkedHandler(kind: LinkedKind) {
   return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
     const p = req.params;
     const type = linkedType(kind);
-    const perPage = await pageSize(req, ctx);
-    const page = Math.max(1, Number(p.page) || 1);
+    const { page, perPage } = await paginate(req, ctx, CALENDAR_PAGING);
     const editor = can(req.user, type, 'edit');
     const statuses = req.has('status') ? parseList(p.status) : editor ? [...ANY_STATUSES] : ['publish'];
     const filter: LinkedListFilter = { kind, statuses };

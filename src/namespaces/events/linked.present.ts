@@ -6,20 +6,12 @@
 import { renderContent, renderTitle, stripTags } from '../../content/posts.js';
 import type { TermRecord } from '../../content/terms.js';
 import type { SiteUrls } from '../../config.js';
-import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
+import { CATEGORY_TAXONOMY } from './caps.js';
 import type { OrganizerRecord, VenueRecord } from './linked.repo.js';
 
 /** The namespace every URL of this area is built in. */
 export const EVENTS_NAMESPACE = 'eventsuite/events/v1';
 
-const DRAFT_LIKE = new Set(['draft', 'pending', 'auto-draft', 'future']);
-const PERMALINK_BASE: Record<string, string> = { [EVENT_TYPE]: 'event', [VENUE_TYPE]: 'venue', [ORGANIZER_TYPE]: 'organizer' };
-
-/** The public permalink: pretty for published posts, `?post_type=…&p=ID` for drafts (as `get_permalink`). */
-export function permalink(urls: SiteUrls, post: { id: number; type: string; status: string; slug: string }): string {
-  if (DRAFT_LIKE.has(post.status) || post.slug === '') return `${urls.home}/?post_type=${post.type}&p=${post.id}`;
-  return `${urls.home}/${PERMALINK_BASE[post.type] ?? post.type}/${post.slug}/`;
-}
 
 /** `host/path` of the home URL, the origin part of global IDs. */
 export function globalIdOrigin(urls: SiteUrls): string {
@@ -60,7 +52,7 @@ export function venueJsonLd(urls: SiteUrls, v: VenueRecord): Record<string, unkn
     '@type': 'Place',
     name: renderTitle(v.title),
     description: stripTags(v.excerpt || v.content),
-    url: permalink(urls, v),
+    url: urls.permalink(v),
     address: dropEmpty({ '@type': 'PostalAddress', streetAddress: v.address, addressLocality: v.city, addressRegion: v.stateprovince || v.state || v.province, postalCode: v.zip, addressCountry: v.country }),
     telephone: v.phone,
     sameAs: v.website,
@@ -76,7 +68,7 @@ export function organizerJsonLd(urls: SiteUrls, o: OrganizerRecord): Record<stri
     '@type': 'Person',
     name: renderTitle(o.title),
     description: stripTags(o.excerpt || o.content),
-    url: permalink(urls, o),
+    url: urls.permalink(o),
     telephone: o.phone,
     email: o.email,
     sameAs: o.website,
@@ -94,7 +86,7 @@ export function presentVenue(urls: SiteUrls, v: VenueRecord, options: { jsonLd?:
     date_utc: v.date_gmt,
     modified: v.modified,
     modified_utc: v.modified_gmt,
-    url: permalink(urls, v),
+    url: urls.permalink(v),
     venue: renderTitle(v.title),
     description: renderContent(v.content),
     excerpt: renderContent(v.excerpt),
@@ -131,7 +123,7 @@ export function presentOrganizer(urls: SiteUrls, o: OrganizerRecord, options: { 
     date_utc: o.date_gmt,
     modified: o.modified,
     modified_utc: o.modified_gmt,
-    url: permalink(urls, o),
+    url: urls.permalink(o),
     organizer: renderTitle(o.title),
     description: renderContent(o.content),
     excerpt: renderContent(o.excerpt),

@@ -5,7 +5,9 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
+import { withChecks } from '../../rest/checks.js';
 import { PUBLIC_READ_CACHE_MS } from './caps.js';
+import { LINKED_LIST_CHECKS, LINKED_WRITE_CHECKS, linkedTargetChecks } from './checks.js';
 import { linkedArchiveArgs, linkedReadArgs, linkedSlugArgs, organizerWriteArgs, venueWriteArgs } from './event-args.js';
 import {
   canCreateLinked, canDeleteLinked, canListLinked, canReadLinked, canUpdateLinked, createLinkedHandler, deleteLinkedHandler,
@@ -18,31 +20,33 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
   const write = (create: boolean) => (kind === 'venue' ? venueWriteArgs(create) : organizerWriteArgs(create));
   const schema = itemSchema(kind === 'venue' ? 'Venue' : 'Organizer', kind);
+  const byId = linkedTargetChecks(kind, 'id');
+  const bySlug = linkedTargetChecks(kind, 'slug');
   return [
     {
       path: `/${plural}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: linkedArchiveArgs(kind), permission: canListLinked, handler: listLinkedHandler(kind) },
-        { methods: CREATABLE, allowBatch: true, args: write(true), permission: canCreateLinked(kind), handler: createLinkedHandler(kind) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedArchiveArgs(kind), LINKED_LIST_CHECKS), permission: canListLinked, handler: listLinkedHandler(kind) },
+        { methods: CREATABLE, allowBatch: true, args: withChecks(write(true), LINKED_WRITE_CHECKS), permission: canCreateLinked(kind), handler: createLinkedHandler(kind) },
       ],
     },
     {
       path: `/${plural}/{id:\\d+}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: linkedReadArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
-        { methods: DELETABLE, allowBatch: true, args: linkedReadArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
-        { methods: EDITABLE, allowBatch: true, args: { ...linkedReadArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedReadArgs(kind), byId), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
+        { methods: DELETABLE, allowBatch: true, args: withChecks(linkedReadArgs(kind), byId), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
+        { methods: EDITABLE, allowBatch: true, args: withChecks({ ...linkedReadArgs(kind), ...write(false) }, { ...byId, ...LINKED_WRITE_CHECKS }), permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
       ],
     },
     {
       path: `/${plural}/by-slug/{slug:[^/]+}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: linkedSlugArgs(kind), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
-        { methods: DELETABLE, allowBatch: true, args: linkedSlugArgs(kind), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
-        { methods: EDITABLE, allowBatch: true, args: { ...linkedSlugArgs(kind), ...write(false) }, permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedSlugArgs(kind), bySlug), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
+        { methods: DELETABLE, allowBatch: true, args: withChecks(linkedSlugArgs(kind), bySlug), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
+        { methods: EDITABLE, allowBatch: true, args: withChecks({ ...linkedSlugArgs(kind), ...write(false) }, { ...bySlug, ...LINKED_WRITE_CHECKS }), permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
       ],
     },
   ];

@@ -7,6 +7,8 @@ import type { AppContext } from '../../app-context.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
 import { CATEGORY_TAXONOMY, PUBLIC_READ_CACHE_MS, TAG_TAXONOMY } from './caps.js';
 import { termArchiveArgs, termReadArgs, termWriteArgs } from './event-args.js';
+import { termListChecks, termTargetChecks } from './checks.js';
+import { withChecks } from '../../rest/checks.js';
 import { itemSchema } from './schemas.js';
 import {
   canChangeTerm, canCreateTerm, canListTerms, canReadTerm, createTermHandler, deleteTermHandler, getTermHandler, listTermsHandler,
@@ -22,7 +24,7 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       path: `/${base}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: termArchiveArgs(kind === 'category'), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(termArchiveArgs(kind === 'category'), termListChecks(taxonomy)), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
         { methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm, handler: createTermHandler(taxonomy) },
       ],
     },
@@ -30,9 +32,9 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       path: `/${base}/{id:\\d+}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: termReadArgs(kind), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
-        { methods: EDITABLE, allowBatch: true, args: { ...termReadArgs(kind), ...termWriteArgs(kind, false) }, permission: canChangeTerm(taxonomy), handler: updateTermHandler(taxonomy) },
-        { methods: DELETABLE, allowBatch: true, args: termReadArgs(kind), permission: canChangeTerm(taxonomy), handler: deleteTermHandler(taxonomy) },
+        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
+        { methods: EDITABLE, allowBatch: true, args: withChecks({ ...termReadArgs(kind), ...termWriteArgs(kind, false) }, termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy), handler: updateTermHandler(taxonomy) },
+        { methods: DELETABLE, allowBatch: true, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy), handler: deleteTermHandler(taxonomy) },
       ],
     },
   ];

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { esc } from '../../admin/html.js';
-import { EMBEDDABLE_TYPE_BASES, permalinkFor, resolvePermalink } from './permalinks.js';
+import { permalinkFor, resolvePermalink } from './permalinks.js';
 
 const EXCERPT_WORDS = 35;
 
@@ -46,9 +46,9 @@ ${excerpt ? `<p>${esc(excerpt)}</p>` : ''}
     .send(html);
 }
 
-/** Registers `/<event|venue|organizer>/<slug>/embed/`. */
+/** Registers `/<type base>/<slug>/embed/` for every embeddable post type (`/event/<slug>/embed/`, …). */
 export function registerEmbedPages(app: FastifyInstance, ctx: AppContext): void {
-  for (const base of Object.values(EMBEDDABLE_TYPE_BASES)) {
+  for (const { permalinkBase: base } of ctx.areas.postTypes.embeddable()) {
     const handler = (request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) => embedPage(ctx, request, reply);
     app.get(`/${base}/:slug/embed/`, handler);
     app.get(`/${base}/:slug/embed`, handler);

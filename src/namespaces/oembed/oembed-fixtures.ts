@@ -11,6 +11,7 @@ import type { AppContext } from '../../app-context.js';
 import { loadConfig, siteUrls } from '../../config.js';
 import { Options } from '../../content/options.js';
 import type { Db } from '../../storage/db.js';
+import { Jobs } from '../../jobs/index.js';
 
 let counter = 0;
 
@@ -65,15 +66,17 @@ export async function insertUser(db: Db, user: { login: string; display_name: st
 export function fixtureContext(db: Db, environment: 'local' | 'production' = 'local'): AppContext {
   const config = loadConfig({}, { baseUrl: 'http://example.test', logLevel: 'silent', environment });
   const areas = new Areas(allAreas());
-  return {
+  const ctx: AppContext = {
     db,
     config,
-    urls: siteUrls(config),
+    urls: siteUrls(config, areas.postTypes),
     log: pino({ level: 'silent' }),
     options: new Options(db),
     mailer: { configured: false, send: () => Promise.reject(new Error('no mail in tests')), close: () => {} },
     now: () => new Date(),
     areas,
     roles: new RoleTable(areas),
+    jobs: new Jobs(() => ctx),
   };
+  return ctx;
 }

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app-context.js';
+import { Areas } from '../../areas.js';
+import { loadConfig, siteUrls } from '../../config.js';
+import { allAreas } from '../index.js';
 import { createTestDb, DIALECTS, type TestDb } from '../../storage/test-db.js';
 import { fixtureContext, insertPost } from './oembed-fixtures.js';
 import { parsePermalink, permalinkFor, resolvePermalink } from './permalinks.js';
 
 const HOME = 'http://example.test';
-const ctxUrls = { urls: { home: HOME } } as AppContext;
+const types = new Areas(allAreas()).postTypes;
+const ctxUrls = { urls: siteUrls(loadConfig({}, { baseUrl: HOME }), types) } as AppContext;
 
 describe('permalinkFor', () => {
   it('builds <home>/<type-base>/<slug>/ per embeddable type', () => {
@@ -28,32 +32,32 @@ describe('permalinkFor', () => {
 describe('parsePermalink', () => {
   it('reads pretty permalinks, with or without trailing slash or embed/', () => {
     for (const url of ['http://example.test/event/gala/', 'http://example.test/event/gala', 'https://example.test/event/gala/', 'http://www.example.test/event/gala/embed/', 'http://EXAMPLE.test/event/gala/?utm=1#x']) {
-      expect(parsePermalink(HOME, url), url).toEqual({ kind: 'slug', type: 'tribe_events', slugs: ['gala'] });
+      expect(parsePermalink(HOME, types, url), url).toEqual({ kind: 'slug', type: 'tribe_events', slugs: ['gala'] });
     }
-    expect(parsePermalink(HOME, 'http://example.test/venue/hall/')).toMatchObject({ type: 'tribe_venue' });
-    expect(parsePermalink(HOME, 'http://example.test/organizer/ada/')).toMatchObject({ type: 'tribe_organizer' });
+    expect(parsePermalink(HOME, types, 'http://example.test/venue/hall/')).toMatchObject({ type: 'tribe_venue' });
+    expect(parsePermalink(HOME, types, 'http://example.test/organizer/ada/')).toMatchObject({ type: 'tribe_organizer' });
   });
 
   it('reads ?p=<id>, ?page_id=<id> and ?<post_type>=<slug>', () => {
-    expect(parsePermalink(HOME, 'http://example.test/?p=12')).toEqual({ kind: 'id', id: 12 });
-    expect(parsePermalink(HOME, 'http://example.test/?page_id=7')).toEqual({ kind: 'id', id: 7 });
-    expect(parsePermalink(HOME, 'http://example.test/?tribe_venue=hall')).toEqual({ kind: 'slug', type: 'tribe_venue', slugs: ['hall'] });
+    expect(parsePermalink(HOME, types, 'http://example.test/?p=12')).toEqual({ kind: 'id', id: 12 });
+    expect(parsePermalink(HOME, types, 'http://example.test/?page_id=7')).toEqual({ kind: 'id', id: 7 });
+    expect(parsePermalink(HOME, types, 'http://example.test/?tribe_venue=hall')).toEqual({ kind: 'slug', type: 'tribe_venue', slugs: ['hall'] });
   });
 
   it('offers decoded and lower-case encoded spellings of a slug', () => {
-    expect(parsePermalink(HOME, 'http://example.test/event/%C3%BC/')).toEqual({ kind: 'slug', type: 'tribe_events', slugs: ['%C3%BC', 'ü', '%c3%bc'] });
+    expect(parsePermalink(HOME, types, 'http://example.test/event/%C3%BC/')).toEqual({ kind: 'slug', type: 'tribe_events', slugs: ['%C3%BC', 'ü', '%c3%bc'] });
   });
 
   it('refuses other hosts, schemes, unknown bases and deeper paths', () => {
     for (const url of ['http://other.test/event/gala/', 'http://other.test/?p=5', 'ftp://example.test/event/gala/', 'http://example.test/page/gala/', 'http://example.test/event/gala/extra/', 'http://example.test/', 'not a url', 'http://example.test/?p=abc', 'http://example.test/?p=0']) {
-      expect(parsePermalink(HOME, url), url).toBeUndefined();
+      expect(parsePermalink(HOME, types, url), url).toBeUndefined();
     }
   });
 
   it('honours a home URL with a path', () => {
-    expect(parsePermalink('http://example.test/site', 'http://example.test/site/event/gala/')).toMatchObject({ slugs: ['gala'] });
-    expect(parsePermalink('http://example.test/site', 'http://example.test/event/gala/')).toBeUndefined();
-    expect(parsePermalink('http://example.test/site', 'http://example.test/sitex/event/gala/')).toBeUndefined();
+    expect(parsePermalink('http://example.test/site', types, 'http://example.test/site/event/gala/')).toMatchObject({ slugs: ['gala'] });
+    expect(parsePermalink('http://example.test/site', types, 'http://example.test/event/gala/')).toBeUndefined();
+    expect(parsePermalink('http://example.test/site', types, 'http://example.test/sitex/event/gala/')).toBeUndefined();
   });
 });
 

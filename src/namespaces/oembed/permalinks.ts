@@ -9,43 +9,26 @@
  * await resolvePermalink(ctx, 'https://example.test/event/spring-gala/');  // the posts row, or undefined
  */
 import type { AppContext } from '../../app-context.js';
+import { pathSegment, type PermalinkTarget } from '../../config.js';
+import type { PostTypes } from '../../content/post-types.js';
 import type { PostRecord } from '../../content/posts.js';
+
+export type { PermalinkTarget };
 
 /** A post row as stored in `posts`. */
 export type PostRow = PostRecord;
 
-/** URL base of each embeddable post type (the originals' rewrite slugs). */
-export const EMBEDDABLE_TYPE_BASES: Readonly<Record<string, string>> = Object.freeze({
-  tribe_events: 'event',
-  tribe_venue: 'venue',
-  tribe_organizer: 'organizer',
-});
-
-const TYPE_BY_BASE: ReadonlyMap<string, string> = new Map(Object.entries(EMBEDDABLE_TYPE_BASES).map(([type, base]) => [base, type]));
-
-/** Characters a slug may keep unencoded in a path segment; `%` stays so stored percent-encoded slugs are not encoded twice. */
-const SEGMENT_UNSAFE = /[^A-Za-z0-9\-._~%!$&'()*+,;=:@]/gu;
-
-/** The identity of a post, enough to build its permalink. */
-export interface PermalinkTarget {
-  type: string;
-  slug: string;
-  id: number;
-}
-
 /**
  * The public URL of a post: `${home}/<type-base>/<slug>/` for types with a URL base, `${home}/?p=<id>`
- * for every other type (WordPress's plain permalink). Always ends with `/` for pretty links.
+ * for every other type (WordPress's plain permalink).
  */
 export function permalinkFor(ctx: Pick<AppContext, 'urls'>, post: PermalinkTarget): string {
-  const base = EMBEDDABLE_TYPE_BASES[post.type];
-  if (base === undefined || post.slug === '') return `${ctx.urls.home}/?p=${post.id}`;
-  return `${ctx.urls.home}/${base}/${post.slug.replace(SEGMENT_UNSAFE, (c) => encodeURIComponent(c))}/`;
+  return ctx.urls.permalink({ id: post.id, type: post.type, slug: post.slug });
 }
 
 /** The author archive URL of a user (`get_author_posts_url`). */
 export function authorArchiveUrl(ctx: Pick<AppContext, 'urls'>, nicename: string): string {
-  return `${ctx.urls.home}/author/${nicename.replace(SEGMENT_UNSAFE, (c) => encodeURIComponent(c))}/`;
+  return `${ctx.urls.home}/author/${pathSegment(nicename)}/`;
 }
 
 /** What a URL of this site names, before looking at the database. */
@@ -75,7 +58,7 @@ function slugCandidates(segment: string): string[] {
  * or `/<type-base>/<slug>/` (an `embed/` suffix is accepted, as the original's rewrite rules do).
  * The scheme may differ from the home URL's and a `www.` prefix is ignored, as `url_to_postid` does.
  */
-export function parsePermalink(home: string, raw: string): PermalinkQuery | undefined {
+export function parsePermalink(home: string, types: PostTypes, raw: string): PermalinkQuery | undefined {
   let url: URL;
   let homeUrl: URL;
   try {
@@ -96,7 +79,7 @@ export function parsePermalink(home: string, raw: string): PermalinkQuery | unde
     if (v !== null && /^\d+$/.test(v) && Number(v) > 0) return { kind: 'id', id: Number(v) };
   }
   if (path === '' || path === '/') {
-    for (const type of Object.keys(EMBEDDABLE_TYPE_BASES)) {
+    for (const { type } of types.embeddable()) {
       const v = url.searchParams.get(type);
       if (v) return { kind: 'slug', type, slugs: slugCandidates(v) };
     }
@@ -104,8 +87,9 @@ export function parsePermalink(home: string, raw: string): PermalinkQuery | unde
   }
   const m = /^\/([^/]+)\/([^/]+)\/?(?:embed\/?)?$/.exec(path);
   if (!m) return undefined;
-  const type = TYPE_BY_BASE.get(m[1]!.toLowerCase());
-  if (type === undefined) return undefined;
+  const def = types.byPermalinkBase(m[1]!.toLowerCase());
+  if (def === undefined || !types.embeddable().includes(def)) return undefined;
+  const type = def.type;
   const slugs = slugCandidates(m[2]!);
   return slugs.length > 0 ? { kind: 'slug', type, slugs } : undefined;
 }
@@ -114,15 +98,16 @@ export function parsePermalink(home: string, raw: string): PermalinkQuery | unde
  * The embeddable post a URL of this site names, or undefined: the post must exist, be published,
  * have no password and be of an embeddable type.
  */
-export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls'>, url: string): Promise<PostRow | undefined> {
-  const target = parsePermalink(ctx.urls.home, url);
+export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls' | 'areas'>, url: string): Promise<PostRow | undefined> {
+  const types = ctx.areas.postTypes;
+  const target = parsePermalink(ctx.urls.home, types, url);
   if (!target) return undefined;
   let query = ctx.db
     .selectFrom('posts')
     .selectAll()
     .where('status', '=', 'publish')
     .where('password', '=', '')
-    .where('type', 'in', Object.keys(EMBEDDABLE_TYPE_BASES));
+    .where('type', 'in', types.embeddable().map((d) => d.type));
   query = target.kind === 'id' ? query.where('id', '=', target.id) : query.where('type', '=', target.type).where('slug', 'in', target.slugs);
   return query.orderBy('id').limit(1).executeTakeFirst();
 }

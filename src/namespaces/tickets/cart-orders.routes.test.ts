@@ -160,6 +160,8 @@ describe.each(DIALECTS)('cart and orders on %s', (engine) => {
       const ticket = await t.request('GET', `${NS}/tickets/${paid.id}`, { as: t.admin });
       expect(ticket.body.capacity_details).toMatchObject({ available: 98, sold: 2, pending: 0 });
       expect((await t.request('GET', `${NS}/cart`, { headers: asCookie(key) })).body.tickets).toEqual([]);
+      expect(mail.messages.length).toBe(before); // queued, sent by the jobs runner
+      await t.ctx.jobs.runDue();
       expect(mail.messages.length).toBe(before + 1);
       const message = mail.messages.at(-1)!;
       expect(message.to).toEqual(['pat@example.test']);

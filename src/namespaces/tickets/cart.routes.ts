@@ -9,7 +9,7 @@ import { EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '..
 import { cartKeyOf, newCartKey, readCart, writeCart } from './cart.service.js';
 import { TicketErrors } from './errors.js';
 import { providerFilter, resolveProvider } from './providers.js';
-import { argChecks, csvArg, isPostId } from './ticket-args.js';
+import { csvArg, isPostId } from './ticket-args.js';
 import { ticketCountsByPost } from './tickets.repo.js';
 import { expireStaleReservationsNow } from './orders.service.js';
 
@@ -60,9 +60,9 @@ export const cartRouteDefs: RouteDef<AppContext>[] = [
         methods: READABLE,
         args: {
           provider: csvArg('Limit results to tickets provided by one of the providers specified in the CSV list or array; defaults to all available.'),
-          post_id: { ...POST_ID },
+          post_id: { ...POST_ID, check: isPostId },
         },
-        permission: argChecks({ post_id: isPostId }, allowAll),
+        permission: allowAll,
         handler: getCart,
       },
       {
@@ -71,9 +71,9 @@ export const cartRouteDefs: RouteDef<AppContext>[] = [
           provider: { description: 'The cart provider', type: 'string', required: true },
           tickets: { description: 'List of tickets with their ID and quantity', default: null },
           meta: { description: 'List of meta for each ticket to be saved for Attendee Registration', default: null },
-          post_id: { ...POST_ID },
+          post_id: { ...POST_ID, check: isPostId },
         },
-        permission: argChecks({ post_id: isPostId }, allowAll),
+        permission: allowAll,
         handler: updateCart,
       },
     ],

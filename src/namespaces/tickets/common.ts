@@ -100,3 +100,6 @@ export function listRestUrl(ctx: Pick<AppContext, 'urls'>, req: RestRequest, pat
   const base = ticketsUrl(ctx, path);
   return parts.length ? `${base}?${parts.join('&')}` : base;
 }
+
+/** `yes` while the remote payment gateway runs in test mode: orders paid then are marked test (see `test-orders.ts`). */
+export const PAYMENTS_TEST_MODE_OPTION = 'eventsuite_payments_test_mode';

@@ -10,6 +10,8 @@ import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
 import { PROVIDERS } from './providers.js';
+import { ticketJobs, ticketSchedules } from './jobs.js';
+import { SHOP_SETTINGS } from './settings.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
@@ -27,12 +29,19 @@ export const ticketsArea = defineArea({
   capabilities: { administrator: ['tribe_manage_attendees'] },
   // The `ticketed` filter, the ticket fields of event objects and check-in key access.
   contributes: ticketEventContributions,
+  jobs: ticketJobs,
+  schedules: ticketSchedules,
+  settings: SHOP_SETTINGS,
 });
 
 export { TICKETS_NS } from './common.js';
 export { CHECKIN_KEY_OPTION, generateCheckinApiKey, getCheckinApiKey, hasManageAccess, setCheckinApiKey } from './access.js';
 export { issueAddTicketNonce, issueTicketNonces } from './ticket-nonces.js';
-export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './orders.service.js';
+export { cancelStalePendingOrders, changeOrderStatus, completeOrder, expireStaleReservations } from './orders.service.js';
 export { getOrder } from './orders.repo.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { CURRENCY_OPTION } from './money.js';
+export { TICKET_TYPES as TICKET_POST_TYPES } from './providers.js';
+export { addTicket, type NewTicket } from './tickets.public.js';
+export { countTestOrders, deleteTestOrders } from './test-orders.js';
+export { PAYMENTS_TEST_MODE_OPTION } from './common.js';

@@ -58,6 +58,8 @@ export interface NewOrder {
   customer_user_id: number;
   cart_key: string;
   created_gmt: string;
+  /** 1 when paid through a gateway in test mode. */
+  test_mode?: number;
 }
 
 export async function insertOrderDetails(db: Db, orderId: number, order: NewOrder, items: readonly OrderItemRecord[]): Promise<void> {

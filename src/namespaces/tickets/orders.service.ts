@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import type { RestError } from '../../rest/errors.js';
+import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
 import { attendeeIdsOfOrder, insertAttendeeDetails, setOrderAttendeesStatus, touchAttendees } from './attendees.repo.js';
 import { newSecurityCode } from './attendees.service.js';
@@ -19,7 +20,7 @@ import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type Or
 import { insertPost } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
 import { reservationMinutes } from './settings.js';
-import { sendOrderTickets } from './ticket-email.js';
+import { queueOrderTickets } from './ticket-email.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 
 export interface CheckoutLine {
@@ -101,6 +102,8 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     returnUrl: input.returnUrl || orderUrl(ctx, { id: orderId, key }),
   });
 
+  const testMode = (await ctx.options.get<string>(PAYMENTS_TEST_MODE_OPTION, 'no')) === 'yes';
+
   // ---- Reserve seats and write the order, all or nothing.
   let orderId: number;
   try {
@@ -133,6 +136,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
           customer_user_id: input.customer.userId,
           cart_key: input.cartKey,
           created_gmt: now.gmt,
+          test_mode: gateway?.id === 'remote' && testMode ? 1 : 0,
         },
         items,
       );
@@ -160,6 +164,8 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
           });
         }
       }
+      // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
+      if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
       return id;
     });
   } catch (e) {
@@ -170,10 +176,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     throw e;
   }
 
-  if (!gateway || settled) {
-    if (holdsSeats) await sendOrderTickets(ctx, orderId);
-    return orderId;
-  }
+  if (!gateway || settled) return orderId;
 
   // ---- Payment, outside the transaction.
   let result: PaymentResult;
@@ -208,9 +211,9 @@ export async function completeOrder(ctx: AppContext, orderId: number): Promise<b
     for (const item of order.items) await settlePendingSeats(trx, item.ticketId, item.quantity);
     await setOrderAttendeesStatus(trx, orderId, 'completed');
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
+    await queueOrderTickets(ctx, orderId, trx);
     return true;
   });
-  if (won) await sendOrderTickets(ctx, orderId);
   return won;
 }
 
@@ -231,6 +234,13 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     return true;
   });
+}
+
+/** Cancels an order whatever it was (seats back on sale, attendees follow); false when it was already closed. */
+export async function cancelOrder(ctx: AppContext, orderId: number): Promise<boolean> {
+  const order = await getOrder(ctx.db, orderId);
+  if (!order || (order.status !== 'pending' && order.status !== 'completed')) return false;
+  return closeOrder(ctx, orderId, order.status, 'cancelled');
 }
 
 /** Status changes a client may ask for. */

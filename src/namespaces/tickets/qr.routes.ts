@@ -12,12 +12,13 @@ import { getAttendee } from './attendees.repo.js';
 import { TicketErrors } from './errors.js';
 import { ATTENDEE_TYPES, ORDER_TYPES, TICKET_TYPES } from './providers.js';
 import { qrCheckIn } from './qr.service.js';
-import { argChecks, numericStringArg, positiveIntArg, stringArg, type ArgCheck } from './ticket-args.js';
+import { withChecks } from '../../rest/checks.js';
+import { numericStringArg, positiveIntArg, stringArg, type ArgCheck } from './ticket-args.js';
 import { postTypes } from './posts.repo.js';
 import { positiveInt } from './common.js';
 
 /** The ID must name a ticket, an attendee or an order of a provider here. */
-const isTicketingId: ArgCheck = async (value, ctx) => {
+const isTicketingId: ArgCheck = async (value, _req, ctx) => {
   const id = positiveInt(value);
   if (id === undefined) return false;
   const type = (await postTypes(ctx.db, [id])).get(id);
@@ -49,7 +50,7 @@ async function qrCheckInHandler(req: RestRequest, ctx: AppContext) {
 export const qrRouteDefs: RouteDef<AppContext>[] = [
   {
     path: '/qr/{id}',
-    endpoints: [{ methods: READABLE, args: { id: positiveIntArg('The ticket id.', true) }, permission: argChecks({ id: isTicketingId }, allowAll), handler: getQr }],
+    endpoints: [{ methods: READABLE, args: withChecks({ id: positiveIntArg('The ticket id.', true) }, { id: isTicketingId }), permission: allowAll, handler: getQr }],
   },
   {
     path: '/qr',

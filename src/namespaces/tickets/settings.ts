@@ -6,6 +6,7 @@
  * attendees).
  */
 import type { AppContext } from '../../app-context.js';
+import type { SettingDef } from '../../area.js';
 
 export const OFFLINE_PAYMENTS_OPTION = 'tickets-offline-payments-enabled';
 export const RESERVATION_MINUTES_OPTION = 'tickets-reservation-minutes';
@@ -13,6 +14,14 @@ export const MAX_PER_LINE_OPTION = 'tickets-max-quantity-per-line';
 export const MAX_PER_ORDER_OPTION = 'tickets-max-quantity-per-order';
 
 export const SHOP_DEFAULTS = Object.freeze({ reservationMinutes: 15, maxPerLine: 100, maxPerOrder: 100 });
+
+/** The settings as the area declares them. */
+export const SHOP_SETTINGS: Readonly<Record<string, SettingDef>> = {
+  [OFFLINE_PAYMENTS_OPTION]: { default: false, description: 'Whether buyers may choose to pay offline (at the door); such orders stay pending until a manager marks them paid.' },
+  [RESERVATION_MINUTES_OPTION]: { default: SHOP_DEFAULTS.reservationMinutes, description: 'Minutes a pending order holds its seats before it is cancelled.' },
+  [MAX_PER_LINE_OPTION]: { default: SHOP_DEFAULTS.maxPerLine, description: 'Most tickets of one kind one cart or checkout may hold.' },
+  [MAX_PER_ORDER_OPTION]: { default: SHOP_DEFAULTS.maxPerOrder, description: 'Most tickets one cart or checkout may hold in all.' },
+};
 
 type Options = Pick<AppContext, 'options'>;
 

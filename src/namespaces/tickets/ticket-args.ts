@@ -3,13 +3,12 @@
  * Arg fragments of the tickets namespace, after the original's validator (ET
  * `REST/V1/Validator/Base.php`): `absint` page sizes (not range-checked), CSV-or-array lists, ID lists,
  * `is_time` dates, `is_string`, `is_numeric`, `is_email`. Checks that need the database (an ID names a
- * post, a ticket) run in {@link argChecks} before the permission check, in WordPress's order.
+ * post, a ticket) are attached with `withChecks` and run before the permission check, in WordPress's order.
  */
 import { validateValue } from '../../rest/args.js';
 import { sanitizeTextField } from '../../rest/wp-sanitize.js';
-import { MESSAGES, RestError } from '../../rest/errors.js';
 import { absint, isPhpNumeric } from '../../rest/php-query.js';
-import type { ArgSchema, Permission, RestRequest } from '../../rest/route.js';
+import type { ArgCheck as RestArgCheck, ArgSchema } from '../../rest/route.js';
 import type { AppContext } from '../../app-context.js';
 import { listToArray, parseUtcTime, positiveInt, positiveIntList } from './common.js';
 import { existingPostIds, postTypes } from './posts.repo.js';
@@ -31,9 +30,10 @@ export function csvArg(description: string, items: 'string' | 'integer' = 'strin
 }
 
 /** A CSV list or array of positive integers (`is_positive_int_list`). */
-export function idListArg(description: string): ArgSchema {
+export function idListArg(description: string, check?: ArgCheck): ArgSchema {
   const arg: ArgSchema = {
     description,
+    ...(check ? { check } : {}),
     validate: (v) => positiveIntList(v) !== undefined,
     sanitize: (v) => positiveIntList(v) ?? [],
   };
@@ -78,25 +78,17 @@ export function emailArg(description: string, required = false): ArgSchema {
   };
 }
 
-/** `rest_invalid_param` for `names`, shaped as the args stage makes it. */
-export function invalidParams(names: readonly string[]): RestError {
-  return new RestError('rest_invalid_param', MESSAGES.invalidParams([...names]), 400, {
-    params: Object.fromEntries(names.map((n) => [n, MESSAGES.invalidParam])),
-    details: [],
-  });
-}
-
-/** A database check of one arg: true when the value is acceptable. */
-export type ArgCheck = (value: unknown, ctx: AppContext) => Promise<boolean>;
+/** A database check of one arg (run before the permission check, see `rest/checks.ts`). */
+export type ArgCheck = RestArgCheck<AppContext>;
 
 /** `is_post_id`: an existing post. */
-export const isPostId: ArgCheck = async (value, ctx) => {
+export const isPostId: ArgCheck = async (value, _req, ctx) => {
   const id = positiveInt(value);
   return id !== undefined && (await existingPostIds(ctx.db, [id])).has(id);
 };
 
 /** `is_post_id_list`: every ID an existing post. */
-export const isPostIdList: ArgCheck = async (value, ctx) => {
+export const isPostIdList: ArgCheck = async (value, _req, ctx) => {
   const ids = Array.isArray(value) ? (value as number[]) : positiveIntList(value);
   if (!ids) return false;
   const found = await existingPostIds(ctx.db, ids);
@@ -104,7 +96,7 @@ export const isPostIdList: ArgCheck = async (value, ctx) => {
 };
 
 /** `is_ticket_id`: a ticket of any provider. */
-export const isTicketId: ArgCheck = async (value, ctx) => {
+export const isTicketId: ArgCheck = async (value, _req, ctx) => {
   const id = positiveInt(value);
   if (id === undefined) return false;
   const type = (await postTypes(ctx.db, [id])).get(id);
@@ -112,25 +104,9 @@ export const isTicketId: ArgCheck = async (value, ctx) => {
 };
 
 /** `is_ticket_id_list`: every ID a ticket. */
-export const isTicketIdList: ArgCheck = async (value, ctx) => {
+export const isTicketIdList: ArgCheck = async (value, _req, ctx) => {
   const ids = Array.isArray(value) ? (value as number[]) : positiveIntList(value);
   if (!ids) return false;
   const types = await postTypes(ctx.db, ids);
   return ids.every((id) => TICKET_TYPES.includes(types.get(id) ?? ''));
 };
-
-/**
- * Runs database checks of supplied args (WordPress runs validate callbacks before the permission
- * check), then `permission`. A failing arg answers 400 `rest_invalid_param`.
- */
-export function argChecks(checks: Record<string, ArgCheck>, permission: Permission<AppContext>): Permission<AppContext> {
-  return async (req: RestRequest, ctx: AppContext) => {
-    const bad: string[] = [];
-    for (const [name, check] of Object.entries(checks)) {
-      if (!req.has(name)) continue;
-      if (!(await check(req.params[name], ctx))) bad.push(name);
-    }
-    if (bad.length > 0) return invalidParams(bad);
-    return permission(req, ctx);
-  };
-}

@@ -2,10 +2,12 @@
  * @module namespaces/tickets/ticket-email
  * The tickets e-mail sent when an order completes or an RSVP says "going": one message to the
  * purchaser with every ticket, each with its security code and its QR code (an inline PNG the
- * check-in app scans). Sent through `ctx.mailer` only when mail is configured; a failure is logged and
- * never undoes the order.
+ * check-in app scans). Queued as a job when the order settles (only when mail is configured): a failed
+ * send is retried by the jobs runner, never undoes the order, and a sent mark stops a second send.
  */
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../app-context.js';
+import type { Database } from '../../storage/schema.js';
 import { getPostsByIds } from '../../content/posts.js';
 import type { MailMessage } from '../../remote/mailer.js';
 import { attendeeIdsOfOrder, loadAttendees, type AttendeeRecord } from './attendees.repo.js';
@@ -56,23 +58,34 @@ export async function buildTicketEmail(ctx: AppContext, attendees: readonly Atte
   };
 }
 
-/** Sends the tickets of `attendeeIds` to their purchaser, if mail is configured. Never throws. */
-export async function sendTicketEmail(ctx: AppContext, attendeeIds: readonly number[]): Promise<boolean> {
-  if (!ctx.mailer.configured || attendeeIds.length === 0) return false;
-  try {
-    const loaded = await loadAttendees(ctx.db, attendeeIds);
-    const message = await buildTicketEmail(ctx, attendeeIds.map((id) => loaded.get(id)).filter((a): a is AttendeeRecord => a !== undefined));
-    if (!message) return false;
-    await ctx.mailer.send(message);
-    return true;
-  } catch (err) {
-    ctx.log.error({ err, attendees: attendeeIds }, 'sending the tickets e-mail failed');
-    return false;
-  }
+/** The job that e-mails an order's tickets. */
+export const ORDER_EMAIL_JOB = 'tickets.order-email';
+
+const orderEmailKey = (orderId: number) => `${ORDER_EMAIL_JOB}:${orderId}`;
+
+/**
+ * Queues the e-mail with an order's tickets, once per order (a second call returns the job already
+ * there), if mail is configured. Pass the transaction that settles the order so the two commit together.
+ */
+export async function queueOrderTickets(ctx: AppContext, orderId: number, db: Kysely<Database> = ctx.db): Promise<boolean> {
+  if (!ctx.mailer.configured) return false;
+  await ctx.jobs.enqueue(ORDER_EMAIL_JOB, { orderId }, { db, dedupeKey: orderEmailKey(orderId), maxAttempts: 10 });
+  return true;
 }
 
-/** Sends an order's tickets to its purchaser, if mail is configured. Never throws. */
-export async function sendOrderTickets(ctx: AppContext, orderId: number): Promise<boolean> {
-  if (!ctx.mailer.configured) return false;
-  return sendTicketEmail(ctx, await attendeeIdsOfOrder(ctx.db, orderId));
+/**
+ * The {@link ORDER_EMAIL_JOB} handler: sends the tickets unless the order's sent mark is there, then
+ * sets it. A failed SMTP send throws, so the runner retries it with backoff.
+ */
+export async function sendOrderTicketsJob(ctx: AppContext, payload: unknown): Promise<void> {
+  const orderId = Number((payload as { orderId?: unknown } | null)?.orderId);
+  if (!Number.isSafeInteger(orderId) || orderId <= 0) throw new Error('tickets.order-email: payload needs an orderId');
+  const mark = orderEmailKey(orderId);
+  if (await ctx.jobs.marked(mark)) return;
+  const ids = await attendeeIdsOfOrder(ctx.db, orderId);
+  const loaded = await loadAttendees(ctx.db, ids);
+  const message = await buildTicketEmail(ctx, ids.map((id) => loaded.get(id)).filter((a): a is AttendeeRecord => a !== undefined));
+  if (!message) return;
+  await ctx.mailer.send(message);
+  await ctx.jobs.mark(mark);
 }

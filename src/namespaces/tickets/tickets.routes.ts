@@ -16,7 +16,6 @@ import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { providerBySlug, providerFilter, resolveProvider } from './providers.js';
 import {
   absintArg,
-  argChecks,
   csvArg,
   idListArg,
   isPostIdList,
@@ -56,8 +55,8 @@ export const TICKET_LIST_ARGS: Record<string, ArgSchema> = {
   before: timeArg('Limit results to tickets created before or on the specified UTC date or timestamp.'),
   include: idListArg('Limit results to a specific CSV list or array of ticket IDs.'),
   exclude: idListArg('Exclude a specific CSV list or array of ticket IDs from the results.'),
-  include_post: idListArg('Limit results to tickets that are assigned to one of the posts specified in the CSV list or array.'),
-  exclude_post: idListArg('Limit results to tickets that are not assigned to any of the posts specified in the CSV list or array.'),
+  include_post: idListArg('Limit results to tickets that are assigned to one of the posts specified in the CSV list or array.', isPostIdList),
+  exclude_post: idListArg('Limit results to tickets that are not assigned to any of the posts specified in the CSV list or array.', isPostIdList),
   attendees_min: int('Limit results to tickets that have at least this number or attendees.'),
   attendees_max: int('Limit results to tickets that have at most this number of attendees.'),
   checkedin_min: int('Limit results to tickets that have at most this number of checked-in attendee.'),
@@ -268,7 +267,7 @@ export const ticketRouteDefs: RouteDef<AppContext>[] = [
   {
     path: '/tickets',
     endpoints: [
-      { methods: READABLE, args: TICKET_LIST_ARGS, permission: argChecks({ include_post: isPostIdList, exclude_post: isPostIdList }, allowAll), handler: listTickets },
+      { methods: READABLE, args: TICKET_LIST_ARGS, permission: allowAll, handler: listTickets },
       { methods: CREATABLE, args: { description: TICKET_FIELD_ARGS.description! }, permission: allowAll, handler: createTicketHandler },
     ],
   },

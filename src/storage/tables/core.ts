@@ -80,21 +80,6 @@ export interface ApplicationPasswordsTable {
   last_ip: string | null;
 }
 
-export interface JobsTable {
-  id: Generated<number>;
-  /** What to run: `plugin-install`, `event-import`, ... */
-  kind: string;
-  /** Public identifier (`{job_id}` in URLs). */
-  key: string;
-  status: string;
-  payload: string;
-  result: string;
-  attempts: number;
-  run_after_gmt: string;
-  created_gmt: string;
-  updated_gmt: string;
-}
-
 export interface CoreTables {
   posts: PostsTable;
   terms: TermsTable;
@@ -102,5 +87,4 @@ export interface CoreTables {
   options: OptionsTable;
   users: UsersTable;
   application_passwords: ApplicationPasswordsTable;
-  jobs: JobsTable;
 }

@@ -106,6 +106,8 @@ export interface TicketOrdersTable {
   completed_gmt: string;
   refunded_gmt: Generated<string>;
   cancelled_gmt: Generated<string>;
+  /** 1 when paid while the payment gateway was in test mode (`eventsuite_payments_test_mode`). */
+  test_mode: Generated<number>;
 }
 
 export interface TicketOrderItemsTable {

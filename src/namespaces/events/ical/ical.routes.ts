@@ -15,7 +15,7 @@ import type { Authenticator } from '../../../auth/types.js';
 import { sanitizeTitle, siteTimeZoneSetting } from '../../../content/posts.js';
 import type { Dispatcher } from '../../../rest/dispatch.js';
 import { valueOf } from '../../../rest/serve.js';
-import { RestError } from '../../../rest/errors.js';
+import { invalidParam, RestError } from '../../../rest/errors.js';
 import { createRestRequest } from '../../../rest/request.js';
 import type { RestUser } from '../../../rest/route.js';
 import { EVENTS_NS } from '../index.js';
@@ -59,10 +59,7 @@ export function feedCount(value: unknown): number | RestError {
   if (value === undefined || value === null || value === '') return FEED_DEFAULT_COUNT;
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < 1) {
-    return new RestError('rest_invalid_param', 'Invalid parameter(s): per_page', 400, {
-      params: { per_page: `per_page must be an integer between 1 and ${FEED_MAX_COUNT}.` },
-      details: {},
-    });
+    return invalidParam('per_page', `per_page must be an integer between 1 and ${FEED_MAX_COUNT}.`);
   }
   return Math.min(n, FEED_MAX_COUNT);
 }

@@ -1,0 +1,34 @@
+/**
+ * @module area-state
+ * Areas switched on or off at run time (the shop's plugin routes, the marketplace's `activate`) are
+ * stored in the option `eventsuite_area_state` (`{ id: true|false }`) so the choice survives a restart
+ * and reaches every process: each process applies the stored state at start and re-reads it (through
+ * the options cache, so at most every couple of seconds) as requests come in. `DISABLED_AREAS` stays
+ * the default for areas with no stored choice.
+ */
+import type { AppContext } from './app-context.js';
+
+export const AREA_STATE_OPTION = 'eventsuite_area_state';
+
+async function stored(ctx: AppContext): Promise<Record<string, boolean>> {
+  const value = await ctx.options.get<unknown>(AREA_STATE_OPTION, {});
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, boolean>) : {};
+}
+
+/** Applies the stored choices to this process (unknown or required areas are skipped). */
+export async function syncAreaState(ctx: AppContext): Promise<void> {
+  const state = await stored(ctx);
+  const disabled = new Set(ctx.config.disabledAreas);
+  for (const def of ctx.areas.all) {
+    if (def.required) continue;
+    const want = state[def.id] ?? !disabled.has(def.id);
+    if (ctx.areas.isSwitchedOff(def.id) === want) ctx.areas.setEnabled(def.id, want);
+  }
+}
+
+/** Switches an area on or off here and for every process, and remembers it. */
+export async function switchArea(ctx: AppContext, id: string, on: boolean): Promise<void> {
+  const state = await stored(ctx);
+  await ctx.options.set(AREA_STATE_OPTION, { ...state, [id]: on });
+  ctx.areas.setEnabled(id, on);
+}

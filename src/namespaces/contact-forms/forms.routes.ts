@@ -1,0 +1,219 @@
+/**
+ * @module namespaces/contact-forms/forms.routes
+ * `contact-form/v1` (the original `contact-form-7/v1`): forms (collection and item), the feedback
+ * route browsers post submissions to, the validation schema and the refill data.
+ */
+import type { AppContext } from '../../app-context.js';
+import { RestError } from '../../rest/errors.js';
+import { allowAll } from '../../rest/permissions.js';
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, RestResponse, defineRoutes, type Permission, type RestRequest } from '../../rest/route.js';
+import { configErrors } from './config-validator.js';
+import { sanitizeUnitTag, submitFeedback } from './feedback.service.js';
+import { scanFormTags } from './form-tags.js';
+import { deleteForm, getForm, listForms, saveForm, templateForm, type ContactForm } from './forms.repo.js';
+import { presentForm } from './forms.present.js';
+import { refill } from './refill.js';
+import { FEEDBACK_PER_MINUTE, SubmissionLimiter } from './rate-limit.js';
+import { buildSchema } from './swv.js';
+import type { MailProps } from './template.js';
+
+export const CONTACT_FORM_NS = 'contact-form/v1';
+
+export const CF7_MESSAGES = {
+  cannotRead: 'You are not allowed to access contact forms.',
+  cannotCreate: 'You are not allowed to create a contact form.',
+  cannotAccess: 'You are not allowed to access the requested contact form.',
+  notFound: 'The requested contact form was not found.',
+  exists: 'Cannot create existing contact form.',
+  cannotSave: 'There was an error saving the contact form.',
+  cannotDelete: 'There was an error deleting the contact form.',
+  unsupported: 'The request payload format is not supported.',
+  noUnitTag: 'There is no valid unit tag.',
+  tooMany: 'Too many submissions from your address. Please try again later.',
+} as const;
+
+/** The original's meta capabilities: read → `edit_posts`, edit/delete → `publish_pages`. Always 403. */
+function cf7Can(capability: 'edit_posts' | 'publish_pages', message: string): Permission<AppContext> {
+  return (req) => (req.user?.can(capability) ? true : new RestError('wpcf7_forbidden', message, 403));
+}
+
+/** The original's `id` argument of every item route. */
+const idArgs = { id: { description: 'Unique identifier for the contact form.', type: 'integer', required: true } } as const;
+
+const notFound = () => new RestError('wpcf7_not_found', CF7_MESSAGES.notFound, 404);
+
+function intParam(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = Number.parseInt(String(value), 10);
+  return Number.isFinite(n) ? n : 0;
+}
+
+async function listHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
+  const p = req.params;
+  const order = typeof p.order === 'string' && p.order.toUpperCase() === 'DESC' ? 'DESC' : 'ASC';
+  const ob = typeof p.orderby === 'string' ? p.orderby.toLowerCase() : 'id';
+  const orderby = ob === 'title' ? 'title' : ob === 'date' ? 'date' : ob === 'name' ? 'slug' : 'id';
+  const rows = await listForms(ctx, {
+    ...(intParam(p.per_page) !== undefined ? { perPage: intParam(p.per_page)! } : {}),
+    ...(intParam(p.offset) !== undefined ? { offset: intParam(p.offset)! } : {}),
+    order,
+    orderby,
+    ...(typeof p.search === 'string' && p.search !== '' ? { search: p.search.slice(0, 200) } : {}),
+  });
+  return rows.map((r) => ({ id: r.id, hash: r.hash.slice(0, 7), slug: r.slug, title: r.title, locale: r.locale }));
+}
+
+/** Drops elements and attributes that run script, for users without `unfiltered_html`. */
+function filterHtml(text: string): string {
+  return text
+    .replace(/<(script|style|iframe|object|embed)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<\/?(script|style|iframe|object|embed)\b[^>]*>/gi, '')
+    .replace(/\son[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '')
+    .replace(/(href|src)\s*=\s*(["']?)\s*javascript:/gi, '$1=$2#');
+}
+
+function mailFrom(input: unknown, base: MailProps, forceActive: boolean, filter: (s: string) => string): MailProps {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return base;
+  const i = input as Record<string, unknown>;
+  const s = (k: keyof MailProps, fallback: string) => (typeof i[k] === 'string' || typeof i[k] === 'number' ? String(i[k]) : fallback);
+  const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true' || v === 'on';
+  const headers = s('additional_headers', '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join('\n');
+  return {
+    active: forceActive ? true : flag(i.active),
+    subject: s('subject', '').trim(),
+    sender: s('sender', '').trim(),
+    recipient: s('recipient', '').trim(),
+    body: filter(s('body', '')),
+    additional_headers: headers,
+    attachments: s('attachments', '').trim(),
+    use_html: flag(i.use_html),
+    exclude_blank: flag(i.exclude_blank),
+  };
+}
+
+/** `wpcf7_save_contact_form`: supplied properties over `form`; saved only when `context` is `save`. */
+async function applyAndMaybeSave(req: RestRequest, ctx: AppContext, form: ContactForm): Promise<Record<string, unknown>> {
+  const p = req.params;
+  const filter = req.user?.can('unfiltered_html') ? (s: string) => s : filterHtml;
+  const next: ContactForm = { ...form, messages: { ...form.messages } };
+  if (typeof p.title === 'string' || typeof p.title === 'number') next.title = String(p.title).trim().slice(0, 1000) || next.title;
+  if (typeof p.locale === 'string' && /^[a-zA-Z]{2,3}(?:_[a-zA-Z0-9]{2,8})*$/.test(p.locale)) next.locale = p.locale;
+  if (typeof p.form === 'string') next.form = filter(p.form);
+  if (p.mail !== undefined) next.mail = mailFrom(p.mail, next.mail, true, filter);
+  if (p.mail_2 !== undefined) next.mail_2 = mailFrom(p.mail_2, next.mail_2, false, filter);
+  if (p.messages && typeof p.messages === 'object' && !Array.isArray(p.messages)) {
+    for (const [k, v] of Object.entries(p.messages as Record<string, unknown>)) {
+      if (k in next.messages && (typeof v === 'string' || typeof v === 'number')) next.messages[k] = filter(String(v));
+    }
+  }
+  if (typeof p.additional_settings === 'string') {
+    next.additional_settings = p.additional_settings.split('\n').map((l) => l.trim()).filter(Boolean).join('\n');
+  }
+  const saved = p.context === 'save' ? await saveForm(ctx, next, req.user?.id ?? 0) : next;
+  return { ...presentForm(saved), config_errors: configErrors(saved, ctx.urls.home) };
+}
+
+async function createHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
+  if (intParam(req.params.id)) throw new RestError('wpcf7_post_exists', CF7_MESSAGES.exists, 400);
+  const locale = typeof req.params.locale === 'string' ? req.params.locale : 'en_US';
+  return applyAndMaybeSave(req, ctx, templateForm(ctx, locale));
+}
+
+async function formOr404(req: RestRequest, ctx: AppContext): Promise<ContactForm> {
+  const form = await getForm(ctx, Number(req.urlParams.id));
+  if (!form) throw notFound();
+  return form;
+}
+
+const limiters = new WeakMap<AppContext, SubmissionLimiter>();
+
+async function feedbackHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
+  if (!(req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
+    throw new RestError('wpcf7_unsupported_media_type', CF7_MESSAGES.unsupported, 415);
+  }
+  let limiter = limiters.get(ctx);
+  if (!limiter) limiters.set(ctx, (limiter = new SubmissionLimiter(FEEDBACK_PER_MINUTE, 60_000)));
+  const wait = limiter.hit(req.ip, Date.now());
+  if (wait > 0) return new RestResponse(new RestError('rest_too_many_requests', CF7_MESSAGES.tooMany, 429).toJSON(), 429, { 'Retry-After': String(wait) });
+  const form = await formOr404(req, ctx);
+  const unitTag = sanitizeUnitTag(req.params._wpcf7_unit_tag);
+  if (unitTag === '') throw new RestError('wpcf7_unit_tag_not_found', CF7_MESSAGES.noUnitTag, 400);
+  const r = await submitFeedback(ctx, form, req, unitTag);
+  const into = `#${unitTag}`;
+  const invalidFields = r.invalid.map((f) => {
+    const field = f.field.replace(/\./g, '_');
+    return { field, message: f.message, idref: f.idref, error_id: `${unitTag}-ve-${field}` };
+  });
+  // Key order of the original: the submission's result, then `into`, then `invalid_fields`.
+  const body: Record<string, unknown> = { contact_form_id: form.id, status: r.status, message: r.message };
+  if (r.status === 'validation_failed') body.invalid_fields = invalidFields;
+  if (r.postedDataHash !== undefined) body.posted_data_hash = r.postedDataHash;
+  if (r.demoMode && r.status !== 'error') body.demo_mode = true;
+  body.into = into;
+  if (!('invalid_fields' in body)) body.invalid_fields = [];
+  return body;
+}
+
+export const contactFormRoutes = defineRoutes<AppContext>(CONTACT_FORM_NS, [
+  {
+    path: '/contact-forms',
+    endpoints: [
+      { methods: READABLE, permission: cf7Can('edit_posts', CF7_MESSAGES.cannotRead), handler: listHandler },
+      { methods: CREATABLE, permission: cf7Can('publish_pages', CF7_MESSAGES.cannotCreate), handler: createHandler },
+    ],
+  },
+  {
+    path: '/contact-forms/{id}',
+    endpoints: [
+      {
+        methods: READABLE,
+        args: idArgs,
+        permission: cf7Can('publish_pages', CF7_MESSAGES.cannotAccess),
+        handler: async (req, ctx) => presentForm(await formOr404(req, ctx)),
+      },
+      {
+        methods: EDITABLE,
+        args: idArgs,
+        permission: cf7Can('publish_pages', CF7_MESSAGES.cannotAccess),
+        handler: async (req, ctx) => applyAndMaybeSave(req, ctx, await formOr404(req, ctx)),
+      },
+      {
+        methods: DELETABLE,
+        args: idArgs,
+        permission: cf7Can('publish_pages', CF7_MESSAGES.cannotAccess),
+        handler: async (req, ctx) => {
+          const form = await formOr404(req, ctx);
+          if (!(await deleteForm(ctx, form.id))) throw new RestError('wpcf7_cannot_delete', CF7_MESSAGES.cannotDelete, 500);
+          return { deleted: true };
+        },
+      },
+    ],
+  },
+  {
+    path: '/contact-forms/{id}/feedback',
+    endpoints: [{ methods: CREATABLE, args: idArgs, permission: allowAll, handler: feedbackHandler }],
+  },
+  {
+    path: '/contact-forms/{id}/feedback/schema',
+    endpoints: [
+      {
+        methods: READABLE,
+        args: idArgs,
+        permission: allowAll,
+        handler: async (req, ctx) => {
+          const form = await formOr404(req, ctx);
+          return buildSchema(scanFormTags(form.form), form.messages, form.locale);
+        },
+      },
+    ],
+  },
+  {
+    path: '/contact-forms/{id}/refill',
+    endpoints: [{ methods: READABLE, args: idArgs, permission: allowAll, handler: async (req, ctx) => refill(ctx, await formOr404(req, ctx)) }],
+  },
+]);
+

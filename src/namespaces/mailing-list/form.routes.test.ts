@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { signInForTest } from '../../auth/test-sessions.js';
+import { memberHash } from '../../remote/mailinglist-client.js';
+import { startSmtpSink, type SmtpSink } from '../contact-forms/fixtures.case.js';
+import { startFakeMailchimp, type FakeMailchimp } from './fake-mailchimp.case.js';
+import { createSignupForm } from './index.js';
+import { API_KEY_OPTION } from './subscribe.service.js';
+
+const ROUTE = '/mailinglist/v1/form';
+const UA = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' };
+
+describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on %s', (engine) => {
+  let t: TestApp;
+  let fake: FakeMailchimp;
+  let formId: number;
+  const post = (fields: Record<string, string>, headers: Record<string, string> = UA) => t.request('POST', ROUTE, { form: fields, headers });
+  const fields = (extra: Record<string, string> = {}) => ({
+    _mc4wp_form_id: String(formId),
+    _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 30),
+    _mc4wp_honeypot: '',
+    EMAIL: 'ann@example.org',
+    fname: 'Ann',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    fake = await startFakeMailchimp();
+    t = await startTestApp(engine, { remotes: { mailinglist: fake.url } });
+    formId = (await createSignupForm(t.ctx, { title: 'Newsletter', lists: ['list1'], requiredFields: ['EMAIL', 'FNAME'] })).id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('404 not_found without a form id, for an unknown form, and for any JSON body', async () => {
+    const expected = { code: 'not_found', message: 'Resource does not exist.', data: { status: 404 } };
+    expect((await post({ EMAIL: 'a@example.org' })).body).toEqual(expected);
+    expect((await post(fields({ _mc4wp_form_id: '999999' }))).status).toBe(404);
+    const json = await t.request('POST', ROUTE, { json: fields(), headers: UA });
+    expect(json.status).toBe(404);
+    expect(json.body).toEqual(expected);
+  });
+
+  it('validates in the original order with the form messages', async () => {
+    const cases: [Record<string, string>, Record<string, string>, string, string][] = [
+      [fields(), { 'user-agent': 'Googlebot/2.1' }, 'spam.user_agent', 'Your submission was marked as spam.'],
+      [fields({ _mc4wp_timestamp: String(Math.floor(Date.now() / 1000)) }), UA, 'spam.timestamp', 'Your submission was marked as spam.'],
+      [fields({ _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 91 * 86400) }), UA, 'spam.timestamp', 'Your submission was marked as spam.'],
+      [fields({ _mc4wp_honeypot: 'x' }), UA, 'spam.honeypot', 'Your submission was marked as spam.'],
+      [fields({ EMAIL: 'not-an-email' }), UA, 'invalid_email', 'Please provide a valid email address.'],
+      [fields({ fname: '' }), UA, 'required_field_missing', 'Please fill in the required fields.'],
+      [fields({ _mc4wp_lists: '' , EMAIL: 'x' }), { 'user-agent': '' }, 'spam.user_agent', 'Your submission was marked as spam.'],
+    ];
+    for (const [f, h, code, message] of cases) {
+      const r = await post(f, h);
+      expect(r.status, code).toBe(400);
+      expect(r.body).toEqual({ code, message, data: { status: 400 } });
+    }
+    const { id } = await createSignupForm(t.ctx, { title: 'No lists', lists: [] });
+    expect((await post(fields({ _mc4wp_form_id: String(id), _mc4wp_honeypot: 'bot' }))).body.code).toBe('no_lists_selected');
+    // A required field not sent at all passes (only empty values fail).
+    const { fname: _dropped, ...noName } = fields();
+    expect((await post(noName)).body.code).toBe(1); // passes validation; no API key stored yet
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('subscribes through the service: pending with double opt-in, then already_subscribed; `true` on success', async () => {
+    await t.ctx.options.set(API_KEY_OPTION, fake.apiKey);
+    const r = await post(fields({ _mc4wp_lists: 'list1,list2' }), { ...UA, 'x-forwarded-for': '192.0.2.7' });
+    expect(r.status).toBe(200);
+    expect(r.text).toBe('true');
+    const hash = memberHash('ann@example.org');
+    expect(fake.calls.slice(0, 2).map((c) => `${c.method} ${c.path}`)).toEqual([`GET /3.0/lists/list1/members/${hash}`, 'POST /3.0/lists/list1/members']);
+    expect(fake.calls[1]!.body).toMatchObject({ email_address: 'ann@example.org', status: 'pending', ip_signup: '192.0.2.7', merge_fields: { FNAME: 'Ann' } });
+    expect(fake.members.has(`list2/${hash}`)).toBe(true);
+    fake.members.get(`list1/${hash}`)!.status = 'subscribed';
+    const again = await post(fields());
+    expect(again.body).toEqual({ code: 'already_subscribed', message: 'Given email address is already subscribed, thank you!', data: { status: 400 } });
+  });
+
+  it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {
+    fake.failWith = 503;
+    try {
+      const r = await post(fields({ EMAIL: 'bob@example.org' }));
+      expect(r.body).toEqual({ code: 503, message: 'Oops. Something went wrong. Please try again later.', data: { status: 400 } });
+    } finally {
+      fake.failWith = undefined;
+    }
+    await t.ctx.options.set(API_KEY_OPTION, 'wrong-us1');
+    expect((await post(fields({ EMAIL: 'bob@example.org' }))).body.code).toBe(401);
+    const down = await startTestApp(engine, { remotes: { mailinglist: 'http://127.0.0.1:9' } });
+    try {
+      await down.ctx.options.set(API_KEY_OPTION, 'k-us1');
+      const { id } = await createSignupForm(down.ctx, { title: 'N', lists: ['l'] });
+      const r = await down.request('POST', ROUTE, { form: { ...fields(), _mc4wp_form_id: String(id) }, headers: UA });
+      expect(r.body).toMatchObject({ code: 0, data: { status: 400 } });
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('mailinglist/v1 with the local list on %s', (engine) => {
+  let t: TestApp;
+  let smtp: SmtpSink;
+  beforeAll(async () => {
+    smtp = await startSmtpSink();
+    t = await startTestApp(engine, { smtpUrl: `smtp://127.0.0.1:${smtp.port}` });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  it('double opt-in: pending, a confirmation e-mail with a signed link, confirm and unsubscribe pages, CSV', async () => {
+    const form = await createSignupForm(t.ctx, { title: 'Local', lists: ['news'] });
+    const r = await t.request('POST', ROUTE, {
+      form: { _mc4wp_form_id: String(form.id), _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'Carla@Example.org' },
+      headers: UA,
+    });
+    expect(r.text).toBe('true');
+    const row = await t.db.selectFrom('mailinglist_subscribers').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ list_id: 'news', email: 'carla@example.org', status: 'pending' });
+    expect(smtp.messages).toHaveLength(1);
+    expect(smtp.messages[0]!.to.map((a) => a.toLowerCase())).toEqual(['carla@example.org']);
+    const raw = smtp.messages[0]!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const link = /http:\/\/example\.test(\/mailinglist\/confirm\?[^\s]+)/.exec(raw)![1]!;
+    const forged = await t.app.inject({ method: 'GET', url: link.replace(/sig=[^&]+/, 'sig=forged') });
+    expect(forged.statusCode).toBe(403);
+    const confirmed = await t.app.inject({ method: 'GET', url: link });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.body).toContain('your subscription is confirmed');
+    expect((await t.db.selectFrom('mailinglist_subscribers').select('status').executeTakeFirstOrThrow()).status).toBe('subscribed');
+
+    const again = await t.request('POST', ROUTE, {
+      form: { _mc4wp_form_id: '0', _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'carla@example.org' },
+      headers: UA,
+    });
+    expect(again.body.code).toBe('already_subscribed');
+
+    const unsubscribe = /href="http:\/\/example\.test(\/mailinglist\/unsubscribe\?[^"]+)"/.exec(confirmed.body)![1]!.replace(/&#38;/g, '&');
+    expect((await t.app.inject({ method: 'GET', url: unsubscribe })).body).toContain('<form method="post"');
+    expect((await t.db.selectFrom('mailinglist_subscribers').select('status').executeTakeFirstOrThrow()).status).toBe('subscribed');
+    const done = await t.app.inject({ method: 'POST', url: unsubscribe });
+    expect(done.body).toContain('You were successfully unsubscribed.');
+    expect((await t.db.selectFrom('mailinglist_subscribers').select('status').executeTakeFirstOrThrow()).status).toBe('unsubscribed');
+
+    const session = await signInForTest(t.ctx, t.admin.id);
+    const csv = await t.app.inject({ method: 'GET', url: `${t.ctx.config.adminPath}/mailinglist.php?export=csv`, headers: { cookie: session.cookie } });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body).toContain('"news","carla@example.org","unsubscribed"');
+    expect((await t.app.inject({ method: 'GET', url: `${t.ctx.config.adminPath}/mailinglist.php?export=csv` })).statusCode).toBe(302);
+  });
+
+  it('the admin page creates forms and stores the API key (nonce-checked)', async () => {
+    const session = await signInForTest(t.ctx, t.admin.id);
+    const url = `${t.ctx.config.adminPath}/mailinglist.php`;
+    const page = await t.app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
+    const nonce = /name="_wpnonce" value="([^"]+)"/.exec(page.body)![1]!;
+    const post = (payload: string) => t.app.inject({ method: 'POST', url, headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
+    expect((await post(`_wpnonce=${nonce}&do=create&name=Weekly&lists=a,b&double_optin=1`)).body).toContain('created');
+    expect((await post(`_wpnonce=${nonce}&do=api-key&api_key=secret-us2`)).body).toContain('API key saved.');
+    expect(await t.ctx.options.get(API_KEY_OPTION)).toBe('secret-us2');
+    expect((await post('_wpnonce=bad&do=api-key&api_key=evil')).statusCode).toBe(403);
+    const after = await t.app.inject({ method: 'GET', url, headers: { cookie: session.cookie } });
+    expect(after.body).toContain('Weekly');
+    expect(after.body).not.toContain('secret-us2');
+  });
+});

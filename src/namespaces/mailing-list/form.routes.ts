@@ -1,0 +1,110 @@
+/**
+ * @module namespaces/mailing-list/form.routes
+ * `mailinglist/v1` (the original `mc4wp/v1`): `POST /form`, where sign-up forms post (form-encoded
+ * or multipart; AMP forms too). Validation in the original's order, then the sign-up; `true` on
+ * success, else 400 with the first error key (a string, or the list service's numeric code) and the
+ * form's message for it.
+ */
+import type { AppContext } from '../../app-context.js';
+import { RestError } from '../../rest/errors.js';
+import { allowAll } from '../../rest/permissions.js';
+import { RestResponse, defineRoutes, type RestRequest } from '../../rest/route.js';
+import { findSignupForm, type SignupForm } from './forms.repo.js';
+import { subscribe } from './subscribe.service.js';
+
+export const MAILINGLIST_NS = 'mailinglist/v1';
+
+const NOT_FOUND_MESSAGE = 'Resource does not exist.';
+const BOT_AGENT = /bot|crawl|spider|seo|lighthouse|facebookexternalhit|preview/i;
+
+/** WordPress `is_email`. */
+export function isEmail(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length < 6 || value.length > 254) return false;
+  const at = value.indexOf('@', 1);
+  if (at === -1 || value.indexOf('@', at + 1) !== -1) return false;
+  const local = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  if (!/^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~.-]+$/.test(local)) return false;
+  if (/\.{2}/.test(domain) || /^[.]|[.]$/.test(domain)) return false;
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  return labels.every((l) => /^[a-z0-9-]+$/i.test(l) && !/^-|-$/.test(l));
+}
+
+/** `absint`: a non-numeric id is 0. */
+function absint(value: unknown): number {
+  const n = Number.parseInt(typeof value === 'string' || typeof value === 'number' ? String(value) : '', 10);
+  return Number.isFinite(n) ? Math.abs(n) : 0;
+}
+
+/** User fields: upper-cased names, `_`-prefixed ones ignored. */
+function userData(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (k.startsWith('_')) continue;
+    out[k.toUpperCase()] = typeof v === 'string' ? v.trim() : v;
+  }
+  return out;
+}
+
+function chosenLists(form: SignupForm, body: Record<string, unknown>): string[] {
+  const raw = body._mc4wp_lists;
+  if (Array.isArray(raw)) return raw.map(String).filter(Boolean);
+  if (raw && typeof raw === 'object') return Object.values(raw).map(String).filter(Boolean);
+  if (typeof raw === 'string' && raw !== '') return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return form.lists;
+}
+
+/** The errors of a submission in the original's order (`MC4WP_Form::validate`). */
+function validate(form: SignupForm, lists: string[], req: RestRequest, data: Record<string, unknown>, now: Date): string[] {
+  const errors: string[] = [];
+  if (lists.length === 0) errors.push('no_lists_selected');
+  const body = req.body;
+  const agent = req.headers['user-agent'] ?? '';
+  const nowSec = Math.floor(now.getTime() / 1000);
+  const ts = Number(body._mc4wp_timestamp);
+  if (agent === '' || BOT_AGENT.test(agent)) errors.push('spam.user_agent');
+  else if (body._mc4wp_timestamp === undefined || !Number.isFinite(ts) || ts < nowSec - 86400 * 90 || ts > nowSec - 2) errors.push('spam.timestamp');
+  else if (body._mc4wp_honeypot !== '') errors.push('spam.honeypot');
+  if (errors.length === 0) {
+    if (!isEmail(data.EMAIL)) errors.push('invalid_email');
+    for (const field of form.requiredFields) {
+      const v = data[field];
+      if (v === '' || (Array.isArray(v) && v.length === 0) || (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)) {
+        errors.push('required_field_missing');
+        break;
+      }
+    }
+  }
+  return errors;
+}
+
+/** The form's text for `key`: the part before a dot selects it; unknown keys get the generic error. */
+function messageFor(form: SignupForm, key: string | number): string {
+  const k = String(key).split('.')[0]!;
+  return form.messages[k] ?? form.messages.error ?? '';
+}
+
+function failure(form: SignupForm, key: string | number): RestResponse {
+  return new RestResponse({ code: key, message: messageFor(form, key), data: { status: 400 } }, 400);
+}
+
+async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
+  const body = req.body;
+  // A JSON body leaves no POST fields: the original finds no submitted form.
+  const form = body._mc4wp_form_id === undefined ? undefined : await findSignupForm(ctx, absint(body._mc4wp_form_id));
+  if (!form) throw new RestError('not_found', NOT_FOUND_MESSAGE, 404);
+  const data = userData(body);
+  const lists = chosenLists(form, body);
+  const errors = validate(form, lists, req, data, ctx.now());
+  if (errors.length > 0) return failure(form, errors[0]!);
+  if (body._mc4wp_action === 'unsubscribe') return failure(form, 'unauthorized');
+  const emailType = body._mc4wp_email_type === 'text' ? 'text' : 'html';
+  const error = await subscribe(ctx, form, lists, { email: String(data.EMAIL), fields: data, ip: req.ip, emailType });
+  if (error !== undefined) return failure(form, error);
+  return true;
+}
+
+export const mailinglistRoutes = defineRoutes<AppContext>(MAILINGLIST_NS, [
+  { path: '/form', endpoints: [{ methods: ['POST'], permission: allowAll, handler: handleForm }] },
+]);

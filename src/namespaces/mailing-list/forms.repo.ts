@@ -1,0 +1,122 @@
+/**
+ * @module namespaces/mailing-list/forms.repo
+ * Sign-up forms: a post of type `mc4wp-form` and its settings in `mailinglist_forms` (lists, double
+ * opt-in, update existing members, required fields, message overrides, redirect).
+ */
+import type { AppContext } from '../../app-context.js';
+import { postDatePair, siteTimeZone, uniquePostSlug } from '../../content/posts.js';
+
+export const SIGNUP_POST_TYPE = 'mc4wp-form';
+
+export const DEFAULT_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
+  subscribed: 'Thank you, your sign-up request was successful! Please check your email inbox to confirm.',
+  updated: 'Thank you, your records have been updated!',
+  unsubscribed: 'You were successfully unsubscribed.',
+  not_subscribed: 'Given email address is not subscribed.',
+  error: 'Oops. Something went wrong. Please try again later.',
+  invalid_email: 'Please provide a valid email address.',
+  already_subscribed: 'Given email address is already subscribed, thank you!',
+  required_field_missing: 'Please fill in the required fields.',
+  no_lists_selected: 'Please select at least one list.',
+  spam: 'Your submission was marked as spam.',
+});
+
+export interface SignupForm {
+  id: number;
+  title: string;
+  status: string;
+  lists: string[];
+  doubleOptin: boolean;
+  updateExisting: boolean;
+  requiredFields: string[];
+  messages: Record<string, string>;
+  redirect: string;
+}
+
+type Row = { id: number; title: string; status: string; lists: string; double_optin: number; update_existing: number; required_fields: string; messages: string; redirect: string };
+
+function toForm(r: Row): SignupForm {
+  let overrides: Record<string, string> = {};
+  try {
+    overrides = JSON.parse(r.messages) as Record<string, string>;
+  } catch {
+    /* defaults only */
+  }
+  let lists: string[] = [];
+  try {
+    lists = (JSON.parse(r.lists) as unknown[]).map(String);
+  } catch {
+    /* none */
+  }
+  return {
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    lists,
+    doubleOptin: Number(r.double_optin) === 1,
+    updateExisting: Number(r.update_existing) === 1,
+    requiredFields: r.required_fields.split(',').map((f) => f.trim().toUpperCase()).filter(Boolean),
+    messages: { ...DEFAULT_MESSAGES, ...overrides },
+    redirect: r.redirect,
+  };
+}
+
+function base(ctx: AppContext) {
+  return ctx.db
+    .selectFrom('posts')
+    .innerJoin('mailinglist_forms', 'mailinglist_forms.post_id', 'posts.id')
+    .select(['posts.id', 'posts.title', 'posts.status', 'mailinglist_forms.lists', 'mailinglist_forms.double_optin', 'mailinglist_forms.update_existing', 'mailinglist_forms.required_fields', 'mailinglist_forms.messages', 'mailinglist_forms.redirect'])
+    .where('posts.type', '=', SIGNUP_POST_TYPE);
+}
+
+/** A published form by id; id 0 is the first published form (as the original falls back). */
+export async function findSignupForm(ctx: AppContext, id: number): Promise<SignupForm | undefined> {
+  if (!Number.isSafeInteger(id) || id < 0 || id > 2 ** 31 - 1) return undefined;
+  let q = base(ctx).where('posts.status', '=', 'publish');
+  q = id === 0 ? q.orderBy('posts.id').limit(1) : q.where('posts.id', '=', id);
+  const row = await q.executeTakeFirst();
+  return row ? toForm(row) : undefined;
+}
+
+export async function listSignupForms(ctx: AppContext): Promise<SignupForm[]> {
+  return (await base(ctx).orderBy('posts.id').execute()).map(toForm);
+}
+
+export interface NewSignupForm {
+  title: string;
+  lists: string[];
+  doubleOptin?: boolean;
+  updateExisting?: boolean;
+  requiredFields?: string[];
+  messages?: Record<string, string>;
+  redirect?: string;
+}
+
+export async function createSignupForm(ctx: AppContext, input: NewSignupForm, authorId = 0): Promise<SignupForm> {
+  const title = input.title.trim().slice(0, 200) || 'Sign-up form';
+  const lists = [...new Set(input.lists.map((l) => l.trim()).filter(Boolean))].slice(0, 50);
+  const zone = await siteTimeZone(ctx.options);
+  const when = postDatePair(ctx.now(), zone);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const slug = await uniquePostSlug(trx, SIGNUP_POST_TYPE, title, undefined, 'sign-up-form');
+    const row = await trx
+      .insertInto('posts')
+      .values({ type: SIGNUP_POST_TYPE, status: 'publish', slug, title, content: '', excerpt: '', author: authorId, parent: 0, password: '', menu_order: 0, date: when.local, date_gmt: when.gmt, modified: when.local, modified_gmt: when.gmt, image_url: '' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('mailinglist_forms')
+      .values({
+        post_id: row.id,
+        lists: JSON.stringify(lists),
+        double_optin: input.doubleOptin === false ? 0 : 1,
+        update_existing: input.updateExisting ? 1 : 0,
+        required_fields: (input.requiredFields ?? ['EMAIL']).join(','),
+        messages: JSON.stringify(input.messages ?? {}),
+        redirect: input.redirect ?? '',
+      })
+      .execute();
+    return row.id;
+  });
+  return (await findSignupForm(ctx, id))!;
+}

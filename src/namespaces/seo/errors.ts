@@ -1,0 +1,38 @@
+/**
+ * @module namespaces/seo/errors
+ * Messages and error codes of the SEO namespace (the original's texts).
+ */
+import { RestError } from '../../rest/errors.js';
+
+export const SEO_MESSAGES = {
+  saveFailed: 'Could not save some options in the database',
+  notNewPostType: (name: string) => `${name} is not a new post type`,
+  postTypeDismissed: (name: string) => `${name} is no longer new`,
+  notNewTaxonomy: (name: string) => `${name} is not a new taxonomy`,
+  taxonomyDismissed: (name: string) => `${name} is no longer new`,
+  invalidContentType: 'Invalid content type.',
+  invalidTaxonomy: 'Invalid taxonomy.',
+  termWithoutTaxonomy: 'Term needs a provided taxonomy.',
+  taxonomyWithoutTerm: 'Taxonomy needs a provided term.',
+  invalidTerm: 'Invalid term.',
+  notFoundFile: 'File not found on this site.',
+  externalFile: 'Only files from this site can be measured.',
+  invalidUrl: 'The URL is not valid.',
+  tokenEmpty: 'Token usage failed. Token is empty.',
+  notConfigured: (name: string) => `The ranking tool is not configured (REMOTE_${name}_URL).`,
+  authFailed: 'Authentication failed',
+  limitExceeded: 'Account limit exceeded',
+  indexingFailed: 'An error occurred while indexing.',
+} as const;
+
+export const SeoErrors = {
+  /** `wpseo_error_indexing`: an indexing batch failed. */
+  indexing: (detail: string, objectType?: string, objectId?: number) =>
+    new RestError('wpseo_error_indexing', SEO_MESSAGES.indexingFailed, 500, {
+      stackTrace: detail,
+      ...(objectType ? { object_type: objectType } : {}),
+      ...(objectId !== undefined ? { object_id: objectId } : {}),
+    }),
+  invalidParam: (name: string, reason: string) =>
+    new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, { params: { [name]: reason } }),
+} as const;

@@ -1,0 +1,87 @@
+/**
+ * @module namespaces/seo/scores.routes
+ * `file_size`, `statistics`, `readability_scores` and `seo_scores`.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from '../../app-context.js';
+import { requireCapability } from '../../rest/permissions.js';
+import { READABLE, respond, type ArgSchemas, type RestRequest, type RouteDef } from '../../rest/route.js';
+import { canManageSeo } from './configuration.routes.js';
+import { SEO_MESSAGES } from './errors.js';
+import { ScoreRequestError, scoreGroups, statistics, type ScoreKind } from './scores.service.js';
+import { cacheGet, cacheSet } from './store.js';
+
+const UPLOADS_PATH = '/wp-content/uploads/';
+const DAY_S = 86_400;
+
+/** Size of a media file of this site; other hosts and unknown files are 404 failures. */
+export async function getFileSize(req: RestRequest, ctx: AppContext) {
+  const failure = (response: string) => respond({ type: 'failure', response }, { status: 404 });
+  let url: URL;
+  try {
+    url = new URL(String(req.params.url));
+  } catch {
+    return failure(SEO_MESSAGES.invalidUrl);
+  }
+  if (url.host !== new URL(ctx.urls.home).host) return failure(SEO_MESSAGES.externalFile);
+  if (!url.pathname.startsWith(UPLOADS_PATH)) return failure(SEO_MESSAGES.notFoundFile);
+  const root = path.resolve(ctx.config.uploadsDir);
+  let relative: string;
+  try {
+    relative = decodeURIComponent(url.pathname.slice(UPLOADS_PATH.length));
+  } catch {
+    return failure(SEO_MESSAGES.notFoundFile);
+  }
+  const file = path.resolve(root, relative);
+  if (!file.startsWith(root + path.sep)) return failure(SEO_MESSAGES.notFoundFile);
+  try {
+    const stat = await fs.stat(file);
+    if (!stat.isFile()) return failure(SEO_MESSAGES.notFoundFile);
+    return { type: 'success', size_in_bytes: stat.size };
+  } catch {
+    return failure(SEO_MESSAGES.notFoundFile);
+  }
+}
+
+export async function getStatistics(req: RestRequest, ctx: AppContext) {
+  const key = `statistics:${req.user!.id}`;
+  const cached = await cacheGet(ctx, key);
+  if (cached) return cached;
+  const stats = await statistics(ctx, req.user!);
+  await cacheSet(ctx, key, stats, DAY_S);
+  return stats;
+}
+
+function scoresHandler(kind: ScoreKind) {
+  return async (req: RestRequest, ctx: AppContext) => {
+    try {
+      return await scoreGroups(ctx, kind, {
+        contentType: String(req.params.contentType),
+        taxonomy: String(req.params.taxonomy ?? ''),
+        term: req.params.term === null || req.params.term === undefined ? null : Number(req.params.term),
+        troubleshooting: req.params.troubleshooting === true,
+      });
+    } catch (e) {
+      if (e instanceof ScoreRequestError) return respond({ error: e.message }, { status: 400 });
+      throw e;
+    }
+  };
+}
+
+const scoreArgs: ArgSchemas = {
+  contentType: { type: 'string', required: true },
+  taxonomy: { type: 'string', required: false, default: '' },
+  term: { type: 'integer', required: false, default: null },
+  troubleshooting: { type: 'boolean', required: false, default: null },
+};
+
+export const scoresRouteDefs: RouteDef<AppContext>[] = [
+  {
+    path: '/file_size',
+    endpoints: [{ methods: READABLE, args: { url: { type: 'string', required: true, description: 'The url to retrieve' } }, permission: requireCapability('manage_options'), handler: getFileSize }],
+  },
+  { path: '/statistics', endpoints: [{ methods: READABLE, permission: requireCapability('read'), handler: getStatistics }] },
+  { path: '/readability_scores', endpoints: [{ methods: READABLE, args: scoreArgs, permission: canManageSeo, handler: scoresHandler('readability') }] },
+  { path: '/seo_scores', endpoints: [{ methods: READABLE, args: scoreArgs, permission: canManageSeo, handler: scoresHandler('seo') }] },
+];

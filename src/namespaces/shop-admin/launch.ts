@@ -1,0 +1,128 @@
+/**
+ * @module namespaces/shop-admin/launch
+ * Launch your store: coming-soon mode (options `woocommerce_coming_soon`, `woocommerce_store_pages_only`,
+ * `woocommerce_private_link`, `woocommerce_share_key`), the launch survey and test orders — and the
+ * gates that really hide the public calendar from visitors while the store is coming soon. Owners
+ * (shop managers, administrators) and visitors with the share link still see everything.
+ */
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { esc } from '../../admin/html.js';
+import { pageSession } from '../../admin/session.js';
+import type { GateAnswer } from '../../site-hooks.js';
+import { RestError } from '../../rest/errors.js';
+import { CREATABLE, DELETABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
+import { countTestOrders, deleteTestOrders } from '../tickets/index.js';
+import { canLaunchStore } from './access.js';
+
+export const COMING_SOON_OPTION = 'woocommerce_coming_soon';
+export const STORE_PAGES_ONLY_OPTION = 'woocommerce_store_pages_only';
+export const PRIVATE_LINK_OPTION = 'woocommerce_private_link';
+export const SHARE_KEY_OPTION = 'woocommerce_share_key';
+export const SURVEY_OPTION = 'woocommerce_admin_launch_your_store_survey_completed';
+/** The share link's query parameter and the cookie that remembers it. */
+export const SHARE_PARAM = 'share';
+const SHARE_COOKIE = 'eventsuite_share';
+
+/** API namespaces whose reads are hidden from visitors while the store is coming soon. */
+const HIDDEN_NAMESPACES = ['/eventsuite/events/v1', '/eventsuite/tickets/v1', '/eventsuite/views/v2', '/oembed/1.0'];
+
+async function comingSoon(ctx: AppContext): Promise<boolean> {
+  return (await ctx.options.get<string>(COMING_SOON_OPTION, 'no')) === 'yes';
+}
+
+function isOwner(user: { can(cap: string): boolean } | null): boolean {
+  return user !== null && (user.can('manage_woocommerce') || user.can('administrator'));
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+async function validShareKey(ctx: AppContext, given: unknown): Promise<boolean> {
+  const key = await ctx.options.get<string>(SHARE_KEY_OPTION, '');
+  if (typeof given !== 'string' || key === '' || given.length !== key.length) return false;
+  return crypto.timingSafeEqual(Buffer.from(given), Buffer.from(key));
+}
+
+/** Signed-out API reads of the public calendar: 401 while coming soon. */
+export async function comingSoonApiGate(req: RestRequest, ctx: AppContext): Promise<RestError | undefined> {
+  if (req.method !== 'GET' || isOwner(req.user) || !HIDDEN_NAMESPACES.some((ns) => req.route === ns || req.route.startsWith(`${ns}/`))) return undefined;
+  if (!(await comingSoon(ctx))) return undefined;
+  if (await validShareKey(ctx, cookieValue(req.headers.cookie, SHARE_COOKIE))) return undefined;
+  return new RestError('shop_coming_soon', 'This store is coming soon.', req.user ? 403 : 401);
+}
+
+/** Visitors see the coming-soon page instead of the public pages; the share link lets one in. */
+export async function comingSoonPageGate(request: FastifyRequest, ctx: AppContext): Promise<GateAnswer | undefined> {
+  if (!(await comingSoon(ctx))) return undefined;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  if (await validShareKey(ctx, query[SHARE_PARAM])) {
+    return {
+      status: 302,
+      headers: {
+        Location: request.url.replace(new RegExp(`([?&])${SHARE_PARAM}=[^&]*&?`), '$1').replace(/[?&]$/, ''),
+        'Set-Cookie': `${SHARE_COOKIE}=${String(query[SHARE_PARAM])}; Path=/; HttpOnly; SameSite=Lax`,
+        'Cache-Control': 'no-store',
+      },
+      body: '',
+    };
+  }
+  if (await validShareKey(ctx, cookieValue(request.headers.cookie, SHARE_COOKIE))) return undefined;
+  const session = await pageSession(ctx, request);
+  if (session && isOwner(session.user)) return undefined;
+  const name = String(await ctx.options.get('blogname'));
+  const body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${esc(name)}: coming soon</title>
+<style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;background:#f6f7f7;color:#1e1e1e}main{text-align:center;padding:2rem}h1{font-size:2.5rem;margin:0 0 .5rem}</style>
+</head><body><main><h1>${esc(name)}</h1><p class="coming-soon">Coming soon. Our events calendar opens shortly.</p></main></body></html>`;
+  return { status: 200, headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' }, body };
+}
+
+async function initializeComingSoon(_req: RestRequest, ctx: AppContext): Promise<unknown> {
+  const fresh = (await ctx.db.selectFrom('posts').select('id').where('type', '=', 'tribe_events').where('status', '=', 'publish').limit(1).executeTakeFirst()) === undefined;
+  await ctx.options.set(COMING_SOON_OPTION, 'yes');
+  await ctx.options.set(STORE_PAGES_ONLY_OPTION, fresh ? 'no' : 'yes');
+  if ((await ctx.options.get<string | undefined>(PRIVATE_LINK_OPTION, undefined)) === undefined) await ctx.options.set(PRIVATE_LINK_OPTION, 'no');
+  if (!(await ctx.options.get<string>(SHARE_KEY_OPTION, ''))) await ctx.options.set(SHARE_KEY_OPTION, crypto.randomBytes(16).toString('hex'));
+  return true;
+}
+
+export const launchRouteDefs: RouteDef<AppContext>[] = [
+  { path: '/launch-your-store/initialize-coming-soon', endpoints: [{ methods: CREATABLE, permission: canLaunchStore, handler: initializeComingSoon }] },
+  {
+    path: '/launch-your-store/update-survey-status',
+    endpoints: [
+      {
+        methods: CREATABLE,
+        args: { status: { description: 'Survey status.', type: 'string', enum: ['yes', 'no'] } },
+        permission: canLaunchStore,
+        handler: async (req, ctx) => {
+          if (req.has('status')) await ctx.options.set(SURVEY_OPTION, req.params.status);
+          return null;
+        },
+      },
+    ],
+  },
+  { path: '/launch-your-store/survey-completed', endpoints: [{ methods: READABLE, permission: canLaunchStore, handler: async (_req, ctx) => String(await ctx.options.get(SURVEY_OPTION, 'no')) }] },
+  { path: '/launch-your-store/payments/test-orders/count', endpoints: [{ methods: READABLE, permission: canLaunchStore, handler: async (_req, ctx) => ({ count: await countTestOrders(ctx) }) }] },
+  {
+    path: '/launch-your-store/payments/test-orders',
+    endpoints: [
+      {
+        methods: DELETABLE,
+        permission: canLaunchStore,
+        handler: async (_req, ctx) => {
+          await deleteTestOrders(ctx);
+          return respond(null, { status: 204 });
+        },
+      },
+    ],
+  },
+];

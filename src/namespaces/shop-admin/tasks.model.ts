@@ -1,0 +1,135 @@
+/**
+ * @module namespaces/shop-admin/tasks.model
+ * The task lists of the onboarding checklist, as data: each task's texts and how its completion is
+ * read from the live site (events, tickets, payments, settings). Computed in `tasks.service.ts`.
+ */
+import type { AppContext } from '../../app-context.js';
+
+/** What a task knows about the site when deciding whether it is complete. */
+export interface TaskFacts {
+  events: number;
+  tickets: number;
+  paymentsConfigured: boolean;
+  storeDetails: boolean;
+  taxDecided: boolean;
+  themeChosen: boolean;
+  launched: boolean;
+}
+
+export interface TaskDef {
+  id: string;
+  title: string;
+  content: string;
+  actionLabel: string;
+  /** Admin URL path (relative to the admin URL) the task sends the owner to, or null. */
+  actionPath: string | null;
+  time: string;
+  level: number;
+  isDismissable: boolean;
+  /** Complete from live data; tasks without it are complete once actioned. */
+  complete?: (facts: TaskFacts) => boolean;
+}
+
+export interface TaskListDef {
+  id: 'setup' | 'extended' | 'secret_tasklist';
+  title: string;
+  displayProgressHeader: boolean;
+  /** Incomplete tasks first (the `extended` list). */
+  sortIncompleteFirst: boolean;
+  /** Invisible list, hidden together with `setup`. */
+  invisible: boolean;
+  tasks: TaskDef[];
+}
+
+export const TASK_LISTS: readonly TaskListDef[] = [
+  {
+    id: 'setup',
+    title: 'Get ready to start selling',
+    displayProgressHeader: true,
+    sortIncompleteFirst: false,
+    invisible: false,
+    tasks: [
+      {
+        id: 'store_details', title: 'Add your store details', content: 'Tell us where your store is and how to reach you.',
+        actionLabel: 'Add details', actionPath: 'admin.php?page=eventsuite-settings', time: '2 minutes', level: 3, isDismissable: false,
+        complete: (f) => f.storeDetails,
+      },
+      {
+        id: 'events', title: 'Add your first event', content: 'Put an event on the calendar: a date, a place and a description.',
+        actionLabel: 'Add an event', actionPath: 'post-new.php?post_type=tribe_events', time: '1 minute', level: 3, isDismissable: false,
+        complete: (f) => f.events > 0,
+      },
+      {
+        id: 'products', title: 'Create tickets', content: 'Sell tickets or take RSVPs for your events.',
+        actionLabel: 'Create tickets', actionPath: 'edit.php?post_type=tribe_events', time: '1 minute', level: 3, isDismissable: false,
+        complete: (f) => f.tickets > 0,
+      },
+      {
+        id: 'payments', title: 'Set up payments', content: 'Choose how buyers pay for tickets.',
+        actionLabel: 'Set up payments', actionPath: 'admin.php?page=eventsuite-settings&tab=payments', time: '2 minutes', level: 3, isDismissable: false,
+        complete: (f) => f.paymentsConfigured,
+      },
+      {
+        id: 'tax', title: 'Collect sales tax', content: 'Decide whether ticket prices include tax.',
+        actionLabel: 'Set up tax', actionPath: 'admin.php?page=eventsuite-settings&tab=tax', time: '1 minute', level: 3, isDismissable: true,
+        complete: (f) => f.taxDecided,
+      },
+      {
+        id: 'customize-store', title: 'Customize your calendar', content: 'Choose a theme for your public calendar pages.',
+        actionLabel: 'Choose a theme', actionPath: 'themes.php', time: '2 minutes', level: 3, isDismissable: false,
+        complete: (f) => f.themeChosen,
+      },
+      {
+        id: 'launch-your-store', title: 'Launch your store', content: 'Open the calendar to visitors.',
+        actionLabel: 'Launch', actionPath: 'admin.php?page=eventsuite-launch', time: '1 minute', level: 3, isDismissable: false,
+        complete: (f) => f.launched,
+      },
+    ],
+  },
+  {
+    id: 'extended',
+    title: 'Things to do next',
+    displayProgressHeader: false,
+    sortIncompleteFirst: true,
+    invisible: false,
+    tasks: [
+      {
+        id: 'marketing', title: 'Grow your audience', content: 'Add a mailing-list sign-up and share your events.',
+        actionLabel: 'Get started', actionPath: 'admin.php?page=eventsuite-marketing', time: '5 minutes', level: 2, isDismissable: true,
+      },
+      {
+        id: 'get-mobile-app', title: 'Check in with your phone', content: 'Scan attendees’ QR codes at the door with a check-in app.',
+        actionLabel: 'Get the app', actionPath: 'admin.php?page=eventsuite-checkin', time: '2 minutes', level: 2, isDismissable: true,
+      },
+    ],
+  },
+  { id: 'secret_tasklist', title: 'Secret tasklist', displayProgressHeader: false, sortIncompleteFirst: false, invisible: true, tasks: [] },
+];
+
+export const TASK_LIST_IDS = TASK_LISTS.map((l) => l.id);
+
+/** Reads the facts every task's completion depends on, in a fixed number of queries. */
+export async function readTaskFacts(ctx: AppContext, types: { event: string; tickets: readonly string[] }): Promise<TaskFacts> {
+  const live = ['publish', 'future', 'draft', 'pending', 'private'];
+  const counts = await ctx.db
+    .selectFrom('posts')
+    .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('type', 'in', [types.event, ...types.tickets])
+    .where('status', 'in', live)
+    .groupBy('type')
+    .execute();
+  const count = (list: readonly string[]) => counts.filter((c) => list.includes(c.type)).reduce((a, c) => a + Number(c.n), 0);
+  const o = await ctx.options.getMany([
+    'woocommerce_default_country', 'woocommerce_calc_taxes', 'woocommerce_no_sales_tax', 'eventsuite_theme', 'woocommerce_coming_soon',
+    'eventsuite_offline_payments', 'admin_email',
+  ]);
+  return {
+    events: count([types.event]),
+    tickets: count(types.tickets),
+    paymentsConfigured: Boolean(ctx.config.remotes.payments) || o.eventsuite_offline_payments === true || o.eventsuite_offline_payments === 'yes',
+    storeDetails: typeof o.woocommerce_default_country === 'string' && o.woocommerce_default_country !== '',
+    taxDecided: o.woocommerce_calc_taxes === 'yes' || o.woocommerce_no_sales_tax === true || o.woocommerce_no_sales_tax === 'yes',
+    themeChosen: typeof o.eventsuite_theme === 'string' && o.eventsuite_theme !== '',
+    launched: o.woocommerce_coming_soon === 'no',
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * @module namespaces/spamfilter/checks.service
+ * Spam checks for other areas (contact forms, the mailing list): the remote service when one is
+ * configured with a key, else the built-in classifier. Every check is stored in `spamfilter_checks`
+ * by guid; administrators' and the remote service's corrections train the classifier and feed `stats`.
+ */
+import crypto from 'node:crypto';
+import type { AppContext } from '../../app-context.js';
+import { SpamfilterRemoteError, type SpamfilterFields } from '../../remote/spamfilter-client.js';
+import { spamProbability, tokenize, train, type ClassifierInput } from './classifier.js';
+import { getApiKey, getSettings, gmt, remoteClient } from './settings.js';
+
+/** Probability from which the built-in classifier calls a submission spam, and blatant spam. */
+export const SPAM_THRESHOLD = 0.9;
+export const BLATANT_THRESHOLD = 0.999;
+
+export interface SpamCheckInput extends ClassifierInput {
+  /** Which area asks (`contact-form`, `mailinglist`). */
+  source: string;
+  ip: string;
+  referrer?: string;
+  permalink?: string;
+  /** The original's `comment_type` (`contact-form`, `signup`). */
+  type?: string;
+}
+
+export interface SpamCheckResult {
+  spam: boolean;
+  /** Blatant spam and the strictness setting says discard it (store nothing). */
+  discard: boolean;
+  guid: string;
+  via: 'local' | 'remote';
+}
+
+function protocolFields(input: SpamCheckInput): SpamfilterFields {
+  const f: SpamfilterFields = {
+    user_ip: input.ip,
+    user_agent: input.userAgent ?? '',
+    referrer: input.referrer ?? '',
+    permalink: input.permalink ?? '',
+    comment_type: input.type ?? input.source,
+    comment_author: input.author ?? '',
+    comment_author_email: input.email ?? '',
+    comment_author_url: input.url ?? '',
+    comment_content: input.content ?? '',
+  };
+  return f;
+}
+
+/** Checks one submission and records the check. */
+export async function checkSpam(ctx: AppContext, input: SpamCheckInput): Promise<SpamCheckResult> {
+  const { spamfilter_strictness: strict } = await getSettings(ctx);
+  const client = remoteClient(ctx);
+  const key = client ? await getApiKey(ctx) : undefined;
+  let result: SpamCheckResult | undefined;
+  if (client && key) {
+    try {
+      const v = await client.commentCheck(key, protocolFields(input));
+      result = { spam: v.spam, discard: v.spam && v.discard && strict, guid: v.guid || crypto.randomUUID(), via: 'remote' };
+    } catch (e) {
+      // As the original: an unreachable service lets the submission through the remote check; the
+      // built-in classifier still gives its opinion.
+      ctx.log.warn({ err: e instanceof SpamfilterRemoteError ? e.message : String(e) }, 'spam filter service failed; using the built-in classifier');
+    }
+  }
+  if (!result) {
+    const p = await spamProbability(ctx.db, tokenize(input));
+    result = { spam: p >= SPAM_THRESHOLD, discard: p >= BLATANT_THRESHOLD && strict, guid: crypto.randomUUID(), via: 'local' };
+  }
+  await ctx.db
+    .insertInto('spamfilter_checks')
+    .values({
+      guid: result.guid.slice(0, 64),
+      source: input.source.slice(0, 40),
+      verdict: result.spam ? 'spam' : 'ham',
+      via: result.via,
+      actual: null,
+      fields: JSON.stringify(input),
+      created_gmt: gmt(ctx.now()),
+    })
+    .execute();
+  return result;
+}
+
+/**
+ * An administrator says check `guid` was `label`: the classifier learns it (unlearning an earlier
+ * correction), the remote service is told (`submit-spam`/`submit-ham`) when configured. False when
+ * no check has that guid.
+ */
+export async function markCheck(ctx: AppContext, guid: string, label: 'spam' | 'ham'): Promise<boolean> {
+  const row = await ctx.db.selectFrom('spamfilter_checks').selectAll().where('guid', '=', guid).orderBy('id', 'desc').executeTakeFirst();
+  if (!row) return false;
+  if (row.actual === label) return true;
+  const input = JSON.parse(row.fields) as SpamCheckInput;
+  const tokens = tokenize(input);
+  if (row.actual === 'spam' || row.actual === 'ham') await train(ctx.db, tokens, row.actual, -1);
+  await train(ctx.db, tokens, label, 1);
+  await ctx.db.updateTable('spamfilter_checks').set({ actual: label }).where('id', '=', row.id).execute();
+  const client = remoteClient(ctx);
+  const key = client ? await getApiKey(ctx) : undefined;
+  if (client && key) {
+    await client.submit(label, key, { ...protocolFields(input), guid }).catch((e: unknown) => {
+      ctx.log.warn({ err: e instanceof Error ? e.message : String(e) }, `spam filter submit-${label} failed`);
+    });
+  }
+  return true;
+}
+
+/** The current verdict of each guid: the correction when there is one, else the check's verdict. */
+export async function verdictsByGuid(ctx: AppContext, guids: readonly string[]): Promise<Map<string, 'spam' | 'ham'>> {
+  const out = new Map<string, 'spam' | 'ham'>();
+  const wanted = [...new Set(guids.filter(Boolean))];
+  if (wanted.length === 0) return out;
+  const rows = await ctx.db.selectFrom('spamfilter_checks').select(['guid', 'verdict', 'actual']).where('guid', 'in', wanted).execute();
+  for (const r of rows) out.set(r.guid, (r.actual ?? r.verdict) === 'spam' ? 'spam' : 'ham');
+  return out;
+}

@@ -1,0 +1,27 @@
+/**
+ * @module namespaces/spamfilter
+ * The spam filter `spamfilter/v1` (the original `akismet/v1`): key, settings, stats, alert and the
+ * service's webhook; and, for other areas, {@link spamfilterService}: checks through the remote
+ * service (`REMOTE_SPAMFILTER_URL`) or the built-in classifier, recorded for `stats`.
+ */
+import { defineArea } from '../../area.js';
+import { checkSpam, markCheck, verdictsByGuid } from './checks.service.js';
+import { spamfilterRoutes } from './spamfilter.routes.js';
+import { FLAGS } from './settings.js';
+
+export const spamfilterArea = defineArea({
+  id: 'spamfilter',
+  title: 'Spam filter',
+  description: 'Spam checks for forms through a remote service or a built-in classifier, with settings and statistics.',
+  namespaces: [spamfilterRoutes],
+  settings: {
+    spamfilter_strictness: { default: FLAGS.spamfilter_strictness, description: "'1': discard the worst spam instead of keeping it." },
+    spamfilter_show_user_comments_approved: { default: FLAGS.spamfilter_show_user_comments_approved, description: 'Show approved-comment counts.' },
+    spamfilter_enable_mcp_access: { default: FLAGS.spamfilter_enable_mcp_access, description: 'Allow MCP clients access.' },
+  },
+});
+
+/** What other areas use: check a submission, correct a verdict, read current verdicts. */
+export const spamfilterService = Object.freeze({ checkSpam, markCheck, verdictsByGuid });
+export type { SpamCheckInput, SpamCheckResult } from './checks.service.js';
+export { SPAMFILTER_NS } from './spamfilter.routes.js';

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
+import { startFakeSpamService, type FakeSpamService } from './fake-service.case.js';
+import { spamfilterService } from './index.js';
+
+const NS = '/spamfilter/v1';
+const KEY = 'abcdefabcdef';
+
+describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) => {
+  let t: TestApp;
+  let fake: FakeSpamService;
+  let editor: TestUser;
+  beforeAll(async () => {
+    fake = await startFakeSpamService();
+    t = await startTestApp(engine, { remotes: { spamfilter: fake.url } });
+    editor = await t.createUser('editor');
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('key routes need manage_options: 401 signed out, 403 for an editor', async () => {
+    for (const [method, path] of [['GET', '/key'], ['POST', '/key'], ['DELETE', '/key'], ['GET', '/settings'], ['POST', '/settings'], ['GET', '/stats'], ['GET', '/stats/all']] as const) {
+      const anon = await t.request(method, NS + path, { json: { key: KEY } });
+      expect(anon.status, `${method} ${path}`).toBe(401);
+      expect(anon.body.code).toBe('rest_forbidden');
+      expect((await t.request(method, NS + path, { as: editor, json: { key: KEY } })).status).toBe(403);
+    }
+  });
+
+  it('GET /key is false until a verified key is stored; the stored key comes back bare', async () => {
+    const none = await t.request('GET', `${NS}/key`, { as: t.admin });
+    expect(none.status).toBe(200);
+    expect(none.text).toBe('false');
+    const bad = await t.request('POST', `${NS}/key`, { as: t.admin, json: { key: 'zzzzzzzzzzzz' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'invalid_key', data: { status: 400 } });
+    expect((await t.request('POST', `${NS}/key`, { as: t.admin, json: {} })).body.code).toBe('rest_missing_callback_param');
+    const ok = await t.request('PUT', `${NS}/key`, { as: t.admin, json: { key: `  ${KEY}\n` } });
+    expect(ok.status).toBe(200);
+    expect(ok.text).toBe(`"${KEY}"`);
+    expect(fake.calls.at(-1)).toEqual({ path: '/1.1/verify-key', body: { key: KEY, blog: 'http://example.test' } });
+    expect((await t.request('GET', `${NS}/key`, { as: t.admin })).body).toBe(KEY);
+  });
+
+  it('settings: defaults, partial writes, boolean strings, type errors', async () => {
+    expect((await t.request('GET', `${NS}/settings`, { as: t.admin })).body).toEqual({
+      spamfilter_strictness: true,
+      spamfilter_show_user_comments_approved: true,
+      spamfilter_enable_mcp_access: false,
+    });
+    const w = await t.request('PATCH', `${NS}/settings`, { as: t.admin, form: { spamfilter_strictness: 'false', spamfilter_enable_mcp_access: '1' } });
+    expect(w.body).toEqual({ spamfilter_strictness: false, spamfilter_show_user_comments_approved: true, spamfilter_enable_mcp_access: true });
+    const bad = await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: 'maybe' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('rest_invalid_param');
+    expect(bad.body.data.params.spamfilter_strictness).toMatch(/not of type boolean/);
+    await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: true, spamfilter_enable_mcp_access: false } });
+  });
+
+  it('stats pass the remote answer through keyed by interval; [] when it gives nothing', async () => {
+    fake.stats = { spam: 1523, ham: 412, missed_spam: 3, false_positives: 1, accuracy: 99.7 };
+    const r = await t.request('GET', `${NS}/stats`, { as: t.admin, query: { interval: ' bogus ' } });
+    expect(r.body).toEqual({ all: fake.stats });
+    expect(fake.calls.at(-1)?.body).toMatchObject({ from: 'all', api_key: KEY });
+    expect((await t.request('GET', `${NS}/stats/6-months`, { as: t.admin })).body).toEqual({ '6-months': fake.stats });
+    expect(fake.calls.at(-1)?.body.from).toBe('6-months');
+    fake.stats = undefined;
+    const empty = await t.request('GET', `${NS}/stats`, { as: t.admin, query: { interval: '60-days' } });
+    expect(empty.status).toBe(200);
+    expect(empty.text).toBe('[]');
+  });
+
+  it('alert: key-gated; refresh stores the service alert headers; delete clears', async () => {
+    expect((await t.request('GET', `${NS}/alert`)).status).toBe(401);
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: 'wrongwrongwr' } })).body.code).toBe('rest_forbidden');
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: 'wrongwrongwr' }, as: editor })).status).toBe(403);
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: KEY.toUpperCase() } })).body).toEqual({ code: false, message: false });
+    fake.alert = { code: '30001', message: 'Your Akismet subscription is suspended.' };
+    try {
+      const r = await t.request('POST', `${NS}/alert`, { json: { key: KEY } });
+      expect(r.body).toEqual({ code: '30001', message: 'Your Akismet subscription is suspended.' });
+    } finally {
+      fake.alert = undefined;
+    }
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: KEY } })).body.code).toBe('30001');
+    expect((await t.request('DELETE', `${NS}/alert`, { query: { key: KEY } })).body).toEqual({ code: false, message: false });
+  });
+
+  it('checks go to the remote service; the webhook applies later verdicts by guid', async () => {
+    const ham = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'hello there', ip: '10.0.0.1', userAgent: 'Mozilla/5.0' });
+    expect(ham).toMatchObject({ spam: false, via: 'remote' });
+    expect(fake.calls.at(-1)).toMatchObject({ path: '/1.1/comment-check', body: { comment_content: 'hello there', user_ip: '10.0.0.1', api_key: KEY } });
+    const spam = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'viagra casino', ip: '10.0.0.1' });
+    expect(spam).toMatchObject({ spam: true, discard: true, via: 'remote' });
+
+    expect((await t.request('POST', `${NS}/webhook`, { json: { endpoint: 'comment-check', comments: [] } })).status).toBe(401);
+    const malformed = await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: 'x' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('malformed_request');
+    expect((await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'submit-ham', comments: 'x' } })).body).toEqual({ comments: [] });
+    const r = await t.request('POST', `${NS}/webhook`, {
+      json: { key: KEY, endpoint: 'comment-check', comments: [{ guid: ham.guid, result: 'true' }, { guid: 'nope', result: 'false' }, { result: 'true' }] },
+    });
+    expect(r.body).toEqual({ comments: { [ham.guid]: { status: 'success' }, nope: { status: 'error', message: 'Could not find matching comment.' } } });
+    expect((await spamfilterService.verdictsByGuid(t.ctx, [ham.guid])).get(ham.guid)).toBe('spam');
+
+    // An administrator's correction wins over later webhook verdicts, and is sent to the service.
+    await spamfilterService.markCheck(t.ctx, ham.guid, 'ham');
+    expect(fake.calls.at(-1)?.path).toBe('/1.1/submit-ham');
+    await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: [{ guid: ham.guid, result: 'true' }] } });
+    expect((await spamfilterService.verdictsByGuid(t.ctx, [ham.guid])).get(ham.guid)).toBe('ham');
+  });
+
+  it('DELETE /key removes it and answers true', async () => {
+    const r = await t.request('DELETE', `${NS}/key`, { as: t.admin });
+    expect(r.text).toBe('true');
+    expect((await t.request('GET', `${NS}/key`, { as: t.admin })).text).toBe('false');
+  });
+});
+
+describe.each(DIALECTS)('spamfilter/v1 with the key from the environment on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => { t = await startTestApp(engine, { spamfilterApiKey: KEY }); });
+  afterAll(() => t.close());
+
+  it('reads the key but refuses to change it: 409 hardcoded_key', async () => {
+    expect((await t.request('GET', `${NS}/key`, { as: t.admin })).body).toBe(KEY);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const r = await t.request(method, `${NS}/key`, { as: t.admin, json: { key: 'otherotherot' } });
+      expect(r.status).toBe(409);
+      expect(r.body).toMatchObject({ code: 'hardcoded_key', data: { status: 409 } });
+    }
+  });
+
+  it('no remote: setting a key is invalid_key; alert refresh answers false fields', async () => {
+    const t2 = await startTestApp(engine);
+    try {
+      expect((await t2.request('POST', `${NS}/key`, { as: t2.admin, json: { key: KEY } })).body.code).toBe('invalid_key');
+    } finally {
+      await t2.close();
+    }
+    expect((await t.request('POST', `${NS}/alert`, { json: { key: KEY } })).body).toEqual({ code: false, message: false });
+  });
+});
+
+describe.each(DIALECTS)('spamfilter built-in classifier and local stats on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => { t = await startTestApp(engine); });
+  afterAll(() => t.close());
+
+  const spammy = (i: number) => ({ source: 'test', content: `BUY cheap pills now http://pills${i % 3}.example/buy best price pills`, author: 'Pill Seller', email: `seller${i}@spam.example`, ip: '10.0.0.9', userAgent: 'curl/8.0' });
+  const hammy = (i: number) => ({ source: 'test', content: `Hello, could you tell me whether the concert on day ${i} has wheelchair access? Thanks`, author: 'Anna Meyer', email: `anna${i}@mail.example`, ip: '10.0.0.8', userAgent: 'Mozilla/5.0 (X11)' });
+
+  it('says ham while untrained, learns from marks, and stats count real history', async () => {
+    const first = await spamfilterService.checkSpam(t.ctx, spammy(0));
+    expect(first).toMatchObject({ spam: false, via: 'local' });
+    for (let i = 1; i <= 6; i++) {
+      const s = await spamfilterService.checkSpam(t.ctx, spammy(i));
+      await spamfilterService.markCheck(t.ctx, s.guid, 'spam');
+      const h = await spamfilterService.checkSpam(t.ctx, hammy(i));
+      await spamfilterService.markCheck(t.ctx, h.guid, 'ham');
+    }
+    expect(await spamfilterService.markCheck(t.ctx, 'no-such-guid', 'spam')).toBe(false);
+    const caught = await spamfilterService.checkSpam(t.ctx, spammy(10));
+    expect(caught.spam).toBe(true);
+    const passed = await spamfilterService.checkSpam(t.ctx, hammy(10));
+    expect(passed.spam).toBe(false);
+
+    const r = await t.request('GET', `${NS}/stats`, { as: t.admin });
+    const month = t.ctx.now().toISOString().slice(0, 7);
+    // 15 checks: 6 spam marked (all missed: the model was untrained or unsure), 6 ham, first unmarked ham, 1 caught, 1 passed.
+    const all = r.body.all;
+    expect(all.spam + all.ham + all.missed_spam + all.false_positives).toBe(15);
+    expect(all.spam).toBeGreaterThanOrEqual(1);
+    expect(all.breakdown[month]).toEqual({ spam: all.spam, ham: all.ham, missed_spam: all.missed_spam, false_positives: all.false_positives });
+    expect(all.accuracy).toBe(Math.round(((15 - all.missed_spam - all.false_positives) / 15) * 1000) / 10);
+    expect(Object.keys((await t.request('GET', `${NS}/stats/60-days`, { as: t.admin })).body)).toEqual(['60-days']);
+  });
+});

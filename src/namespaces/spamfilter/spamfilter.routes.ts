@@ -1,0 +1,153 @@
+/**
+ * @module namespaces/spamfilter/spamfilter.routes
+ * `spamfilter/v1` (the original `akismet/v1`): the API key, settings, stats, the service's alert and
+ * the inbound webhook. Answers are bare JSON values as the original's handlers return them.
+ */
+import type { AppContext } from '../../app-context.js';
+import { RestError } from '../../rest/errors.js';
+import { requireCapability } from '../../rest/permissions.js';
+import { DELETABLE, EDITABLE, READABLE, defineRoutes, type Permission, type RestRequest } from '../../rest/route.js';
+import { localStats, normaliseInterval } from './stats.service.js';
+import { applyWebhook } from './webhook.service.js';
+import { FLAGS, KEY_OPTION, clearAlert, getAlert, getApiKey, getSettings, keyIsHardcoded, remoteClient, type FlagName } from './settings.js';
+
+export const SPAMFILTER_NS = 'spamfilter/v1';
+
+export const SPAMFILTER_MESSAGES = {
+  hardcoded: "This site's API key is hardcoded and cannot be changed via the API.",
+  invalidKey: 'The value provided is not a valid and registered API key.',
+} as const;
+
+const privileged = requireCapability('manage_options');
+
+/** Alert and webhook: the request's `key` must equal the stored key, ignoring case. */
+const keyHolder: Permission<AppContext> = async (req, ctx) => {
+  const stored = await getApiKey(ctx);
+  const given = req.params.key;
+  return stored !== undefined && typeof given === 'string' && given.toLowerCase() === stored.toLowerCase();
+};
+
+const trim = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v);
+
+async function getKey(_req: RestRequest, ctx: AppContext): Promise<unknown> {
+  return (await getApiKey(ctx)) ?? false;
+}
+
+async function setKey(req: RestRequest, ctx: AppContext): Promise<unknown> {
+  if (keyIsHardcoded(ctx)) throw new RestError('hardcoded_key', SPAMFILTER_MESSAGES.hardcoded, 409);
+  const key = String(req.params.key ?? '');
+  const client = remoteClient(ctx);
+  if (!client || key === '' || !(await client.verifyKey(key))) throw new RestError('invalid_key', SPAMFILTER_MESSAGES.invalidKey, 400);
+  await ctx.options.set(KEY_OPTION, key);
+  return getKey(req, ctx);
+}
+
+async function deleteKey(_req: RestRequest, ctx: AppContext): Promise<unknown> {
+  if (keyIsHardcoded(ctx)) throw new RestError('hardcoded_key', SPAMFILTER_MESSAGES.hardcoded, 409);
+  await ctx.options.delete(KEY_OPTION);
+  return true;
+}
+
+async function setSettings(req: RestRequest, ctx: AppContext): Promise<unknown> {
+  for (const name of Object.keys(FLAGS) as FlagName[]) {
+    if (req.has(name)) await ctx.options.set(name, req.params[name] ? '1' : '0');
+  }
+  return getSettings(ctx);
+}
+
+async function stats(interval: string, ctx: AppContext): Promise<unknown> {
+  const client = remoteClient(ctx);
+  if (!client) return { [interval]: await localStats(ctx, normaliseInterval(interval)) };
+  const key = await getApiKey(ctx);
+  const remote = key ? await client.getStats(key, normaliseInterval(interval)) : undefined;
+  // The original answers an empty array when the service gives nothing.
+  return remote === undefined ? [] : { [interval]: remote };
+}
+
+async function refreshAlert(_req: RestRequest, ctx: AppContext): Promise<unknown> {
+  await clearAlert(ctx);
+  const key = await getApiKey(ctx);
+  const client = remoteClient(ctx);
+  // `verify_key`: keys that are not 12 characters are invalid without a call.
+  if (client && key && key.length === 12) await client.verifyKey(key);
+  return getAlert(ctx);
+}
+
+const keyArg = { description: 'A 12-character Akismet API key. Available at akismet.com/get/', type: 'string' } as const;
+const flagArg = (description: string) => ({ type: 'boolean', description });
+
+export const spamfilterRoutes = defineRoutes<AppContext>(SPAMFILTER_NS, [
+  {
+    path: '/key',
+    endpoints: [
+      { methods: READABLE, permission: privileged, handler: getKey },
+      { methods: EDITABLE, args: { key: { ...keyArg, required: true, sanitize: trim } }, permission: privileged, handler: setKey },
+      { methods: DELETABLE, permission: privileged, handler: deleteKey },
+    ],
+  },
+  {
+    path: '/settings',
+    endpoints: [
+      { methods: READABLE, permission: privileged, handler: (_r, ctx) => getSettings(ctx) },
+      {
+        methods: EDITABLE,
+        args: {
+          spamfilter_strictness: flagArg('If true, Akismet will automatically discard the worst spam automatically rather than putting it in the spam folder.'),
+          spamfilter_show_user_comments_approved: flagArg('If true, show the number of approved comments beside each comment author in the comments list page.'),
+          spamfilter_enable_mcp_access: flagArg('If true, allow MCP clients to access Akismet data.'),
+        },
+        permission: privileged,
+        handler: setSettings,
+      },
+    ],
+  },
+  {
+    path: '/stats',
+    endpoints: [
+      {
+        methods: READABLE,
+        args: {
+          interval: {
+            description: 'The time period for which to retrieve stats. Options: 60-days, 6-months, all',
+            type: 'string',
+            default: 'all',
+            sanitize: (v) => normaliseInterval(v),
+          },
+        },
+        permission: privileged,
+        handler: (req, ctx) => stats(String(req.params.interval), ctx),
+      },
+    ],
+  },
+  {
+    path: '/stats/{interval:(?:60-days|6-months|all)}',
+    endpoints: [
+      {
+        methods: READABLE,
+        args: { interval: { description: 'The time period for which to retrieve stats. Options: 60-days, 6-months, all', type: 'string' } },
+        permission: privileged,
+        handler: (req, ctx) => stats(String(req.urlParams.interval ?? req.params.interval), ctx),
+      },
+    ],
+  },
+  {
+    path: '/alert',
+    endpoints: [
+      { methods: READABLE, args: { key: keyArg }, permission: keyHolder, handler: (_r, ctx) => getAlert(ctx) },
+      { methods: EDITABLE, args: { key: keyArg }, permission: keyHolder, handler: refreshAlert },
+      {
+        methods: DELETABLE,
+        args: { key: keyArg },
+        permission: keyHolder,
+        handler: async (_r, ctx) => {
+          await clearAlert(ctx);
+          return getAlert(ctx);
+        },
+      },
+    ],
+  },
+  {
+    path: '/webhook',
+    endpoints: [{ methods: ['POST'], permission: keyHolder, handler: (req, ctx) => applyWebhook(ctx, req.params) }],
+  },
+]);

@@ -1,0 +1,59 @@
+/**
+ * @module site-hooks
+ * Extension points owned by the app itself. Through the gates an area may turn visitors away from
+ * the whole site (the shop's coming-soon mode): `apiGate` runs for every API request after its
+ * route matched and before its permission check; `pageGate` runs for every page outside the API and
+ * the admin; the first gate that answers wins. `pageStylesheet` adds a stylesheet (a path under the
+ * site's home) to every public page (the shop's theme).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from './app-context.js';
+import type { RestError } from './rest/errors.js';
+import type { RestRequest } from './rest/route.js';
+
+/** Undefined to let the request through, or the error to answer instead. */
+export type ApiGate = (req: RestRequest, ctx: AppContext) => Promise<RestError | undefined>;
+
+/** What a page gate answers instead of the page. */
+export interface GateAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Undefined to let the visitor through, or the page to show instead. */
+export type PageGate = (request: FastifyRequest, ctx: AppContext) => Promise<GateAnswer | undefined>;
+
+declare module './area.js' {
+  interface ExtensionPoints {
+    apiGate: ApiGate;
+    pageGate: PageGate;
+    pageStylesheet: string;
+  }
+}
+
+/** Runs the enabled areas' API gates. */
+export async function checkApiGates(req: RestRequest, ctx: AppContext): Promise<RestError | undefined> {
+  for (const gate of ctx.areas.contributions('apiGate')) {
+    const answer = await gate(req, ctx);
+    if (answer) return answer;
+  }
+  return undefined;
+}
+
+/** Runs the enabled areas' page gates. */
+export async function checkPageGates(request: FastifyRequest, ctx: AppContext): Promise<GateAnswer | undefined> {
+  for (const gate of ctx.areas.contributions('pageGate')) {
+    const answer = await gate(request, ctx);
+    if (answer) return answer;
+  }
+  return undefined;
+}
+
+/** `<link rel="stylesheet">` tags of the enabled areas' stylesheets, for public pages. */
+export function stylesheetLinks(ctx: AppContext): string {
+  return ctx.areas
+    .contributions('pageStylesheet')
+    .map((path) => `<link rel="stylesheet" href="${ctx.urls.home}${path}">`)
+    .join('\n');
+}
