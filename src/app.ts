@@ -31,6 +31,7 @@ import type { Db } from './storage/db.js';
 import { isClientDataError } from './storage/data-errors.js';
 import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
+import { redactUrl } from './http/log-redact.js';
 import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { restHeaders } from './http/headers.js';
 import { serveHomePage } from './http/home-page.js';
@@ -133,7 +134,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   app.addHook('onResponse', async (request, reply) => {
     const level = reply.statusCode >= 500 ? 'error' : 'info';
-    request.log[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log[level]({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {

@@ -95,7 +95,9 @@ async function listAttendees(req: RestRequest, ctx: AppContext) {
   };
   if (!orderStatuses.includes('any')) q.orderStatuses = orderStatuses.flatMap((s) => (s === 'public' ? PUBLIC_ORDER_STATUSES : [s]));
   if (req.has('provider')) q.providers = providerFilter(p.provider as string[]);
-  if (req.has('search')) q.search = String(p.search);
+  // Without manage access these would answer "is there an attendee with this address" one guess at
+  // a time (`total`), so they are ignored.
+  if (req.has('search') && manage) q.search = String(p.search);
   if (req.has('post_id')) q.postIds = [p.post_id as number];
   if (req.has('include_post')) q.postIds = p.include_post as number[];
   if (req.has('exclude_post')) q.excludePosts = p.exclude_post as number[];
@@ -114,7 +116,7 @@ async function listAttendees(req: RestRequest, ctx: AppContext) {
   if (req.has('price_max')) q.priceMax = clampCount(Number(p.price_max));
   if (req.has('attendee_information_available')) q.attendeeInformation = p.attendee_information_available as boolean;
   if (req.has('name')) q.name = String(p.name);
-  if (req.has('email')) q.email = String(p.email);
+  if (req.has('email') && manage) q.email = String(p.email);
 
   const { ids, total } = await listAttendeeIds(ctx.db, q);
   const totalPages = Math.ceil(total / perPage);
