@@ -162,7 +162,10 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
   if (editor && !can(req.user, EVENT_TYPE, 'edit_others')) filter.ownDraftsOnly = { userId: req.user!.id, readPrivate: can(req.user, EVENT_TYPE, 'read_private') };
 
   // ---- Other filters.
-  if (req.has('search')) filter.search = searchTerms(String(p.search));
+  if (req.has('search')) {
+    filter.search = searchTerms(String(p.search));
+    if (!can(req.user, EVENT_TYPE, 'edit_others')) filter.searchProtectedOf = req.user?.id ?? 0;
+  }
   if (req.has('categories')) filter.categoryIds = (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, parseList(p.categories))).ids;
   if (req.has('tags')) filter.tagIds = (await resolveTermRefs(ctx.db, TAG_TAXONOMY, parseList(p.tags))).ids;
   if (req.has('venue')) filter.venueIds = parseIdList(p.venue);
