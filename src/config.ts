@@ -2,6 +2,7 @@
  * @module config
  * One typed configuration, read from the environment and command-line flags.
  */
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -20,8 +21,9 @@ export interface Config {
   /** Maximum request body in bytes (`BODY_LIMIT`, default 10 MiB). */
   bodyLimit: number;
   /**
-   * `local`, `development` or `production` (`ENVIRONMENT`; unset: `local` for a loopback BASE_URL,
-   * else `production`). `local` allows application passwords and redirect URLs over plain http.
+   * `local`, `development` or `production` (`ENVIRONMENT`; unset: `local` only when HOST is a loopback
+   * address and BASE_URL is unset or loopback, else `production`). `local` allows application
+   * passwords and redirect URLs over plain http and outbound fetches to private addresses.
    */
   environment: 'local' | 'development' | 'production';
   /** pino level (`LOG_LEVEL`, default info). */
@@ -64,10 +66,16 @@ function parseTrustProxy(value: string | undefined): boolean | string[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+/** A loopback name or address literal: `localhost`, `127.x.y.z`, `::1` (not `127.0.0.1.nip.io`). */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return net.isIPv4(bare) && bare.startsWith('127.');
+}
+
 function isLoopbackUrl(url: string): boolean {
   try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1';
+    return isLoopbackHost(new URL(url).hostname);
   } catch {
     return false;
   }
@@ -82,13 +90,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     if (m && v) remotes[m[1]!.toLowerCase()] = v.replace(/\/+$/, '');
   }
   const baseUrl = (env.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
-  // Unset: `local` only when the site is addressed on this machine; anything public is production
-  // (http redirect URLs refused, outbound fetches limited to public addresses).
-  const environment =
-    (['local', 'development', 'production'] as const).find((e) => e === env.ENVIRONMENT) ?? (isLoopbackUrl(baseUrl) ? 'local' : 'production');
+  const host = env.HOST || '127.0.0.1';
+  // Unset: production (http redirect URLs refused, outbound fetches limited to public addresses),
+  // except for a real loopback bind: HOST a loopback address and BASE_URL unset or loopback too.
+  const loopbackOnly = isLoopbackHost(host) && (!env.BASE_URL || isLoopbackUrl(env.BASE_URL));
+  const environment = (['local', 'development', 'production'] as const).find((e) => e === env.ENVIRONMENT) ?? (loopbackOnly ? 'local' : 'production');
   const config: Config = {
     port,
-    host: env.HOST || '127.0.0.1',
+    host,
     databaseUrl: env.DATABASE_URL || path.join('data', 'eventsuite.sqlite'),
     baseUrl,
     apiPath: '/wp-json',

@@ -109,17 +109,23 @@ export async function submitLogin(ctx: AppContext, request: FastifyRequest, repl
   // ---- Rate limit, then credentials
   const limiter = authState(ctx).limiter;
   const now = ctx.now().getTime();
-  const retryAfter = limiter.retryAfter(request.ip, now);
-  if (retryAfter > 0) {
-    return renderForm(ctx, request, reply, { ...keep, error: MESSAGES.tooMany(retryAfter), status: 429, headers: { 'Retry-After': String(retryAfter) } });
-  }
   const password = form.pwd ?? '';
-  if (log === '' || password === '') return renderForm(ctx, request, reply, { ...keep, error: MESSAGES.empty, status: 400 });
-  const row = await findUserRowForSignIn(ctx, log);
-  const ok = row && row.password_hash !== '' ? await verifyPassword(password, row.password_hash) : await verifyDecoy(password);
-  if (!row || !ok) {
-    limiter.fail(request.ip, now);
-    return renderForm(ctx, request, reply, { ...keep, error: MESSAGES.failed, status: 200 });
+  const attempt = limiter.begin(request.ip, log, now);
+  if (typeof attempt === 'number') {
+    return renderForm(ctx, request, reply, { ...keep, error: MESSAGES.tooMany(attempt), status: 429, headers: { 'Retry-After': String(attempt) } });
+  }
+  let row: Awaited<ReturnType<typeof findUserRowForSignIn>>;
+  try {
+    if (log === '' || password === '') {
+      attempt.succeeded(); // nothing was checked
+      return renderForm(ctx, request, reply, { ...keep, error: MESSAGES.empty, status: 400 });
+    }
+    row = await findUserRowForSignIn(ctx, log);
+    const ok = row && row.password_hash !== '' ? await verifyPassword(password, row.password_hash) : await verifyDecoy(password);
+    if (!row || !ok) return renderForm(ctx, request, reply, { ...keep, error: MESSAGES.failed, status: 200 });
+    attempt.succeeded();
+  } finally {
+    attempt.end();
   }
 
   // ---- Session

@@ -221,6 +221,13 @@ export interface VerifiedApplicationPassword {
   lastUsedMs: number;
 }
 
+/** The keyed hash of `password` and the stored application passwords of user `userId` (0: none). */
+async function storedPasswordsMatching(ctx: AppContext, userId: number, password: string) {
+  const candidate = Buffer.from(await hashApplicationPassword(ctx, password), 'utf8');
+  const stored = await ctx.db.selectFrom('application_passwords').select(['uuid', 'password_hash', 'last_used_gmt']).where('user_id', '=', userId).execute();
+  return { candidate, stored };
+}
+
 /**
  * `wp_authenticate_application_password`: the user named `username` (login, else e-mail) whose
  * application password is `password` (non-alphanumerics ignored). Failures are 401 RestErrors:
@@ -229,17 +236,17 @@ export interface VerifiedApplicationPassword {
  */
 export async function verifyApplicationPassword(ctx: AppContext, username: string, password: string): Promise<VerifiedApplicationPassword | RestError> {
   const row = await findUserRowForSignIn(ctx, username);
-  if (!row) return isEmail(username) ? AuthErrors.invalidEmail() : AuthErrors.invalidUsername();
+  if (!row) {
+    // The codes differ as WordPress's do, but an unknown user costs the same work as a wrong
+    // password (hash and query), so timing does not tell which logins exist.
+    await storedPasswordsMatching(ctx, 0, password);
+    return isEmail(username) ? AuthErrors.invalidEmail() : AuthErrors.invalidUsername();
+  }
   const user = new SiteUser(row, ctx.roles);
   if (!applicationPasswordsAvailable(ctx.config)) return AuthErrors.appPasswordsDisabled();
   if (!user.appPasswordsEnabled) return AuthErrors.appPasswordsDisabledForUser();
 
-  const candidate = Buffer.from(await hashApplicationPassword(ctx, password), 'utf8');
-  const stored = await ctx.db
-    .selectFrom('application_passwords')
-    .select(['uuid', 'password_hash', 'last_used_gmt'])
-    .where('user_id', '=', user.id)
-    .execute();
+  const { candidate, stored } = await storedPasswordsMatching(ctx, user.id, password);
   let match: (typeof stored)[number] | undefined;
   for (const s of stored) {
     const hash = Buffer.from(s.password_hash, 'utf8');

@@ -9,7 +9,7 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import type { UsersTable } from '../storage/tables/core.js';
-import { FailureLimiter } from './rate-limit.js';
+import { SignInLimiter } from './rate-limit.js';
 
 /** How long a verified credential or a loaded user is reused without asking the database. */
 export const AUTH_CACHE_TTL_MS = 10_000;
@@ -69,7 +69,7 @@ export interface AuthState {
   readonly verified: TtlCache<string, VerifiedCredential>;
   /** Users by id, as stored (sessions and credentials resolve their user through it). */
   readonly users: TtlCache<number, Selectable<UsersTable>>;
-  readonly limiter: FailureLimiter;
+  readonly limiter: SignInLimiter;
 }
 
 const states = new WeakMap<AppContext, AuthState>();
@@ -82,7 +82,7 @@ export function authState(ctx: AppContext): AuthState {
       epoch: 0,
       verified: new TtlCache(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX),
       users: new TtlCache(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX),
-      limiter: new FailureLimiter(),
+      limiter: new SignInLimiter(),
     };
     states.set(ctx, s);
   }

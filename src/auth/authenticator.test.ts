@@ -70,12 +70,34 @@ describe.each(DIALECTS)('Basic application-password authentication on %s', (engi
     expect(email.body.message.startsWith('<strong>Error</strong>: ')).toBe(true);
   });
 
-  it('ignores an Authorization value without a colon, and other schemes', async () => {
-    for (const authorization of [`Basic ${Buffer.from('justauser').toString('base64')}`, 'Bearer abc']) {
-      const res = await t.request('GET', ME, { headers: { authorization } });
-      expect(res.status).toBe(401);
-      expect(res.body.code).toBe('rest_not_logged_in');
+  it('answers 401 invalid_authorization for a garbled Authorization header (no colon, another scheme), never anonymous', async () => {
+    for (const authorization of [`Basic ${Buffer.from('justauser').toString('base64')}`, 'Bearer abc', 'Basic', 'garbage']) {
+      const res = await t.request('GET', '/eventsuite/events/v1/events', { headers: { authorization, 'x-forwarded-for': '192.0.2.12' } });
+      expect(res.status, authorization).toBe(401);
+      expect(res.body.code).toBe('invalid_authorization');
     }
+  });
+
+  it('spends the same work on an unknown user as on a wrong password (hash and stored-password query)', async () => {
+    const counted = (counter: { n: number }) => ({
+      ...t.ctx,
+      db: new Proxy(t.ctx.db, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver);
+          if (prop !== 'selectFrom' || typeof value !== 'function') return value;
+          return (table: unknown) => {
+            if (table === 'application_passwords') counter.n++;
+            return value.call(target, table);
+          };
+        },
+      }),
+    });
+    const unknown = { n: 0 };
+    const wrong = { n: 0 };
+    expect((await verifyApplicationPassword(counted(unknown), 'nobody-at-all', 'abcd efgh ijkl mnop qrst uvwx')) instanceof Error).toBe(true);
+    expect((await verifyApplicationPassword(counted(wrong), t.admin.login, 'abcd efgh ijkl mnop qrst uvwx')) instanceof Error).toBe(true);
+    expect(wrong.n).toBe(1);
+    expect(unknown.n).toBe(wrong.n);
   });
 
   it('reuses a recent verification instead of hashing and querying again', async () => {
@@ -143,6 +165,30 @@ describe.each(DIALECTS)('failed sign-in limits, usage tracking and sessions on %
     t = await startTestApp(engine, {}, { now: () => new Date(clock) });
   });
   afterAll(() => t.close());
+
+  it('counts attempts before verifying: 40 concurrent wrong guesses from one address check at most 10', async () => {
+    const victim = await t.createUser('editor');
+    const res = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => t.request('GET', '/', { headers: { authorization: basic(victim.login, `wrong-${i}`), 'x-forwarded-for': '203.0.113.20' } })),
+    );
+    const checked = res.filter((r) => r.status === 401).length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(10);
+    expect(res.filter((r) => r.status === 429).length).toBe(40 - checked);
+  });
+
+  it('does not lock other users out: failures for one login leave other logins at that address alone', async () => {
+    const victim = await t.createUser('editor');
+    const colleague = await t.createUser('editor');
+    const ip = '203.0.113.30';
+    for (let i = 0; i < 10; i++) await t.request('GET', '/', { headers: { authorization: basic(victim.login, `wrong${i}`), 'x-forwarded-for': ip } });
+    expect((await t.request('GET', ME, { headers: { authorization: victim.authorization, 'x-forwarded-for': ip } })).status).toBe(429);
+    const other = await t.request('GET', ME, { headers: { authorization: colleague.authorization, 'x-forwarded-for': ip } });
+    expect(other.status).toBe(200);
+    // ...up to a per-address ceiling across logins.
+    for (let i = 0; i < 50; i++) await t.request('GET', '/', { headers: { authorization: basic(`someone${i}`, 'x'), 'x-forwarded-for': ip } });
+    expect((await t.request('GET', ME, { headers: { authorization: basic(`${colleague.login}`, 'wrong-again'), 'x-forwarded-for': ip } })).status).toBe(429);
+  });
 
   it('refuses an address after 10 failures in 5 minutes with 429 too_many_failed_logins and Retry-After', async () => {
     const victim = await t.createUser('editor');

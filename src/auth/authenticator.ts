@@ -6,8 +6,10 @@
  *
  * - Basic credentials count only once an application password was ever created and while application
  *   passwords are available; otherwise they are ignored and the request continues anonymously.
- * - Bad Basic credentials end the request with a 401 on every route. Repeated failures from one
- *   address are refused with 429 `too_many_failed_logins` (see `rate-limit.ts`).
+ * - Bad Basic credentials end the request with a 401 on every route, and so does a garbled
+ *   `Authorization` header (another scheme, or no colon). Repeated failures of one login from one
+ *   address, many failures from one address, or too many checks at once from one address are
+ *   refused with 429 `too_many_failed_logins` (see `rate-limit.ts`).
  * - A verified credential is reused for a few seconds from a bounded in-memory cache, so a busy
  *   client is not hashed and looked up on every request (see `auth-state.ts`).
  * - Cookie sessions need a nonce (`_wpnonce` or `X-WP-Nonce`, action `wp_rest`): none → anonymous,
@@ -75,13 +77,16 @@ async function authenticateBasic(
     state.verified.delete(key);
   }
 
-  // ---- Rate limit, then verify
-  const retryAfter = state.limiter.retryAfter(ip, now);
-  if (retryAfter > 0) return AuthErrors.tooManyFailures(retryAfter);
-  const result = await verifyApplicationPassword(ctx, credentials.username, credentials.password);
-  if (result instanceof RestError) {
-    state.limiter.fail(ip, now);
-    return result;
+  // ---- Rate limit (the attempt counts as failed until verified), then verify
+  const attempt = state.limiter.begin(ip, credentials.username, now);
+  if (typeof attempt === 'number') return AuthErrors.tooManyFailures(attempt);
+  let result: Awaited<ReturnType<typeof verifyApplicationPassword>>;
+  try {
+    result = await verifyApplicationPassword(ctx, credentials.username, credentials.password);
+    if (result instanceof RestError) return result;
+    attempt.succeeded();
+  } finally {
+    attempt.end();
   }
   const lastUsedMs = await recordApplicationPasswordUsage(ctx, result.uuid, ip, result.lastUsedMs);
   state.verified.set(key, { userId: result.user.id, uuid: result.uuid, lastUsedMs }, now, state.epoch);
@@ -95,8 +100,12 @@ async function authenticate(ctx: AppContext, input: AuthInput): Promise<AuthOutc
 
   // ---- 2. Application password (only when no cookie user, as WordPress)
   if (!session) {
-    const basic = parseBasicAuthorization(input.headers.authorization);
-    if (basic && applicationPasswordsAvailable(ctx.config) && (await applicationPasswordsInUse(ctx))) {
+    const header = input.headers.authorization?.trim();
+    if (header && applicationPasswordsAvailable(ctx.config) && (await applicationPasswordsInUse(ctx))) {
+      // CASE: WordPress serves a garbled header anonymously; a client that meant to sign in should
+      // learn that it did not.
+      const basic = parseBasicAuthorization(header);
+      if (!basic) return AuthErrors.invalidAuthorization();
       const result = await authenticateBasic(ctx, basic, input.ip);
       if (result instanceof RestError) return result;
       return { user: result.user, auth: { method: 'app-password', appPasswordUuid: result.uuid }, headers: {} };

@@ -13,6 +13,7 @@ export const AUTH_MESSAGES = {
   appPasswordsDisabledForUser: 'Application passwords are not available for your account. Please contact the site administrator for assistance.',
   tooManyFailures: 'Too many failed login attempts from your address. Please try again later.',
   cookieInvalidNonce: 'Cookie check failed',
+  invalidAuthorization: 'The Authorization header is not valid Basic credentials (login:password).',
   duplicateName: 'Each application name should be unique.',
   emptyName: 'An application name is required to create an application password.',
   nameTooLong: (max: number) => `The application name must be at most ${max} characters long.`,
@@ -40,6 +41,8 @@ export const AuthErrors = {
   tooManyFailures: (retryAfter: number) =>
     new RestError('too_many_failed_logins', AUTH_MESSAGES.tooManyFailures, 429, { retry_after: retryAfter }),
   cookieInvalidNonce: () => new RestError('rest_cookie_invalid_nonce', AUTH_MESSAGES.cookieInvalidNonce, 403),
+  /** Not an original's code: WordPress ignores a garbled header and serves the request anonymously. */
+  invalidAuthorization: () => new RestError('invalid_authorization', AUTH_MESSAGES.invalidAuthorization, 401),
   duplicateName: () => new RestError('application_password_duplicate_name', AUTH_MESSAGES.duplicateName, 409),
   emptyName: () => new RestError('application_password_empty_name', AUTH_MESSAGES.emptyName, 400),
   nameTooLong: (max: number) => new RestError('application_password_name_too_long', AUTH_MESSAGES.nameTooLong(max), 400),

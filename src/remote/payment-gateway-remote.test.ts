@@ -79,12 +79,14 @@ describe('remote payment gateway', () => {
   });
 
   it('picks the gateway by name and configuration; offline settles at checkout', async () => {
-    expect(defaultGatewayName({ remotes: {} })).toBe('offline');
+    expect(defaultGatewayName({ remotes: {} })).toBe('remote');
+    expect(defaultGatewayName({ remotes: {} }, true)).toBe('offline');
+    expect(defaultGatewayName({ remotes: { payments: base } }, true)).toBe('remote');
     expect(defaultGatewayName({ remotes: { payments: base } })).toBe('remote');
     expect(paymentGateway('remote', { remotes: {} })).toBeUndefined();
     expect(paymentGateway('remote', { remotes: { payments: base } })?.settlesAtCheckout).toBe(false);
     expect(paymentGateway('offline', { remotes: {} })).toBe(offlineGateway);
-    expect(await offlineGateway.createPayment(request)).toEqual({ ref: 'offline-41', status: 'succeeded', redirectUrl: '' });
+    expect(await offlineGateway.createPayment(request)).toEqual({ ref: 'offline-41', status: 'pending', redirectUrl: '' });
     expect((await offlineGateway.refund('offline-41', 1)).status).toBe('refunded');
   });
 });

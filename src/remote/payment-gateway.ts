@@ -7,7 +7,7 @@
  * @example
  * const gateway = paymentGateway('offline', ctx.config);
  * const result = await gateway.createPayment({ orderId: 41, reference: 'k3y', amount: 24, currency: 'USD', ... });
- * // { ref: 'offline-41', status: 'succeeded', redirectUrl: '' }
+ * // { ref: 'offline-41', status: 'pending', redirectUrl: '' }
  */
 import type { Config } from '../config.js';
 import type { GatewayName, PaymentGateway, PaymentRequest, PaymentResult } from './payment-contract.js';
@@ -19,18 +19,19 @@ export * from './payment-contract.js';
 export const GATEWAY_NAMES: readonly GatewayName[] = Object.freeze(['offline', 'remote']);
 
 /**
- * Pay at the door: nothing is charged online. The order is complete at checkout — tickets are issued
- * and e-mailed — and the amount is collected at the entrance. Refunds and cancellations are recorded
- * on the order; the money, if any changed hands, is handed back at the desk.
+ * Pay at the door, when the site offers it: nothing is charged online, so the order stays pending
+ * (its seats held, no check-in) until someone with manage access marks it paid; then tickets are
+ * issued and e-mailed. Refunds and cancellations are recorded on the order; the money, if any changed
+ * hands, is handed back at the desk.
  */
 export const offlineGateway: PaymentGateway = Object.freeze({
   id: 'offline' as const,
-  settlesAtCheckout: true,
+  settlesAtCheckout: false,
   async createPayment(request: PaymentRequest): Promise<PaymentResult> {
-    return { ref: `offline-${request.orderId}`, status: 'succeeded', redirectUrl: '' };
+    return { ref: `offline-${request.orderId}`, status: 'pending', redirectUrl: '' };
   },
   async getPayment(ref: string): Promise<PaymentResult> {
-    return { ref, status: 'succeeded', redirectUrl: '' };
+    return { ref, status: 'pending', redirectUrl: '' };
   },
   async refund(ref: string): Promise<PaymentResult> {
     return { ref, status: 'refunded', redirectUrl: '' };
@@ -40,9 +41,12 @@ export const offlineGateway: PaymentGateway = Object.freeze({
   },
 });
 
-/** The default gateway: the remote one when its endpoint is configured, else offline. */
-export function defaultGatewayName(config: Pick<Config, 'remotes'>): GatewayName {
-  return config.remotes.payments ? 'remote' : 'offline';
+/**
+ * The default gateway: the remote one when its endpoint is configured, else offline when the site
+ * offers it, else the (unconfigured) remote one, which checkout answers with 503.
+ */
+export function defaultGatewayName(config: Pick<Config, 'remotes'>, offlineOffered = false): GatewayName {
+  return config.remotes.payments || !offlineOffered ? 'remote' : 'offline';
 }
 
 /** The gateway called `name`; undefined when it is the remote one and no endpoint is configured. */

@@ -11,8 +11,9 @@
  */
 import { CoreErrors, invalidParams, RestError, type ParamFailure } from './errors.js';
 import type { ArgSchema, ArgSchemas, RestRequest } from './route.js';
-import { isTypeList, setOwn, type Dict } from './php-values.js';
-import { MSG, sanitizeValue, validateValue } from './schema.js';
+import { isMap, isTypeList, setOwn, type Dict } from './php-values.js';
+import { INPUT_LIMITS, MSG, sanitizeValue, validateValue } from './schema.js';
+import { parseList } from './php-query.js';
 import { sanitizeTextField } from './wp-sanitize.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -27,6 +28,13 @@ export interface ArgCheckResult {
   error?: RestError;
   /** The invalid args and why (absent when args were missing), for merging with the async checks. */
   failures?: Record<string, ParamFailure>;
+}
+
+/** A list (or, for a list-typed arg, CSV text) longer than {@link INPUT_LIMITS}, refused before any check. */
+function tooManyItems(value: unknown, arg: ArgSchema, param: string): RestError | undefined {
+  const listTyped = isTypeList(arg.type) ? arg.type.includes('array') : arg.type === 'array';
+  const n = Array.isArray(value) ? value.length : isMap(value) ? Object.keys(value).length : listTyped && typeof value === 'string' ? parseList(value).length : 0;
+  return n > INPUT_LIMITS.listItems ? new RestError('rest_too_many_items', MSG.tooManyItems(param, INPUT_LIMITS.listItems), 400) : undefined;
 }
 
 function hasType(arg: ArgSchema): boolean {
@@ -67,6 +75,11 @@ export function checkArgs(args: ArgSchemas, params: Record<string, unknown>, req
   const values: Record<string, unknown> = {};
   const failures: Record<string, ParamFailure> = {};
   for (const [name, arg, value] of present) {
+    const tooMany = tooManyItems(value, arg, name);
+    if (tooMany) {
+      setOwn(failures as Dict, name, tooMany);
+      continue;
+    }
     const verdict = arg.validate ? arg.validate(value, req, name) : arg.sanitize ? true : validateValue(value, arg, name);
     if (verdict !== true) {
       setOwn(failures as Dict, name, verdict);

@@ -97,7 +97,7 @@ export async function paginate(req: RestRequest, ctx: SettingsReader, options: P
     const setting = Number(await ctx.options.get(options.setting, fallback));
     perPage = Math.min(max, Math.max(min, Number.isInteger(setting) && setting > 0 ? setting : fallback));
   }
-  return { page, perPage, offset: (page - 1) * perPage };
+  return { page, perPage, offset: safeOffset((page - 1) * perPage) };
 }
 
 /** PHP-style query string (`a[0]=1&a[1]=2`, `m[k]=v`), for links that round-trip through parse_str. */
@@ -145,4 +145,16 @@ export function paginationHeaders(req: RestRequest, baseUrl: string, info: PageI
   if (info.page < pages) parts.push(`${link(info.page + 1)}; rel="next"`);
   if (parts.length > 0) headers.Link = parts.join(', ');
   return headers;
+}
+
+/** Largest row offset a query is given: a 32-bit count no table here reaches. */
+const MAX_OFFSET = 2_147_483_647;
+
+/**
+ * A row offset every engine accepts: `page=99999999999999999999` makes `(page - 1) * per_page` a
+ * float beyond 64 bits, which the databases refuse; clamped, it reads past the end like any page
+ * after the last.
+ */
+export function safeOffset(offset: number): number {
+  return Number.isFinite(offset) && offset > 0 ? Math.min(Math.trunc(offset), MAX_OFFSET) : 0;
 }

@@ -37,8 +37,17 @@ const POSIX_CLASSES: Readonly<Record<string, string>> = {
   xdigit: '0-9A-Fa-f',
 };
 
+/**
+ * Patterns whose backtracking translation takes quadratic time on long input, with a linear test of
+ * the same meaning. `.*\S.*` (core's application-password `name`) matches when any character is not
+ * PCRE whitespace (`\S` without UCP: not tab, LF, VT, FF, CR or space).
+ */
+const LINEAR_EQUIVALENTS: ReadonlyMap<string, (value: string) => boolean> = new Map([['.*\\S.*', (value: string) => /[^\t\n\v\f\r ]/.test(value)]]);
+
 /** True when `value` matches the PCRE `pattern` the way `preg_match('#…#u')` does; a bad pattern never matches. */
 export function matchesPattern(pattern: string, value: string): boolean {
+  const linear = LINEAR_EQUIVALENTS.get(pattern);
+  if (linear) return linear(value);
   let re = patternCache.get(pattern);
   if (re === undefined) {
     re = BROKEN_DELIMITER.test(pattern) ? null : translatePcre(pattern);

@@ -187,9 +187,23 @@ function validateNumber(value: unknown, schema: ArgSchema, param: string, type: 
   return undefined;
 }
 
+/**
+ * Input limits applied before any pattern, format or list check runs (issue 8): a pattern or format is
+ * only tried on strings up to `patternSubject` characters, and a list may hold `listItems` entries.
+ */
+export const INPUT_LIMITS = Object.freeze({ patternSubject: 8192, listItems: 1000 });
+
+function overLong(value: unknown, param: string): RestError | undefined {
+  return typeof value === 'string' && value.length > INPUT_LIMITS.patternSubject ? fail('rest_too_long', MSG.tooLong(param, INPUT_LIMITS.patternSubject)) : undefined;
+}
+
 function validateString(value: unknown, schema: ArgSchema, param: string): RestError | undefined {
   if (typeof value !== 'string') return typeError(param, 'string');
   const { minLength, maxLength, pattern } = schema;
+  if (pattern != null || schema.format != null) {
+    const error = overLong(value, param);
+    if (error) return error;
+  }
   if (minLength != null || maxLength != null) {
     const length = mbStrlen(value);
     if (minLength != null && length < minLength) return fail('rest_too_short', MSG.tooShort(param, minLength));
@@ -202,6 +216,7 @@ function validateString(value: unknown, schema: ArgSchema, param: string): RestE
 function validateArray(value: unknown, schema: ArgSchema, param: string): RestError | undefined {
   if (!isArrayLike(value)) return typeError(param, 'array');
   const list = toList(value);
+  if (list.length > INPUT_LIMITS.listItems) return fail('rest_too_many_items', MSG.tooManyItems(param, INPUT_LIMITS.listItems));
   if (schema.items != null) {
     for (let i = 0; i < list.length; i++) {
       const result = validateValue(list[i], schema.items, `${param}[${i}]`);
@@ -217,7 +232,7 @@ function validateArray(value: unknown, schema: ArgSchema, param: string): RestEr
 function findPatternProperty(property: string, schema: ArgSchema): ArgSchema | undefined {
   if (schema.patternProperties === undefined) return undefined;
   for (const [pattern, child] of Object.entries(schema.patternProperties)) {
-    if (matchesPattern(pattern, property)) return child;
+    if (property.length <= INPUT_LIMITS.patternSubject && matchesPattern(pattern, property)) return child;
   }
   return undefined;
 }
@@ -331,7 +346,7 @@ export function validateValue(value: unknown, schema: ArgSchema, param: string):
     if (error) return error;
   }
   if (schema.format !== undefined && appliesFormat(type)) {
-    error = checkFormat(schema.format, value, param);
+    error = overLong(value, param) ?? checkFormat(schema.format, value, param);
     if (error) return error;
   }
   return true;

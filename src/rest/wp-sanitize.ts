@@ -13,12 +13,9 @@ import { phpString } from './php-query.js';
 import { asciiLower, isContainer, phpLtrim, phpTrim } from './php-builtins.js';
 import { isHexColor } from './formats.js';
 
-const WHITESPACE_RUNS = /[\r\n\t ]+/g;
-const PERCENT_ESCAPE = /%[a-f0-9]{2}/i;
+const WHITESPACE_RUNS = /[\r\n\t ]+/;
 const SPACE_RUNS = / +/g;
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-const PRE_KSES_LESS_THAN = /<[^>]*?(?:(?=<)|>|$)/g;
-const SCRIPT_STYLE = /<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi;
 const HTML_SPECIALS = /&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)|[<>"']/gi;
 const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
 
@@ -28,7 +25,8 @@ function escHtml(text: string): string {
 
 /** PHP `strip_tags`: tags (quotes respected), comments; a `<` before whitespace is text. */
 function stripTags(text: string): string {
-  let out = '';
+  const parts: string[] = [];
+  let textFrom = 0; // start of the text run being kept, while outside tags and comments
   let inTag = false;
   let inComment = false;
   let quote = '';
@@ -39,11 +37,12 @@ function stripTags(text: string): string {
       if (text.startsWith('-->', i)) {
         inComment = false;
         i += 2;
+        textFrom = i + 1;
       }
     } else if (!inTag) {
-      if (c !== '<') out += c;
-      else if (' \t\n\r\v\f'.includes(text[i + 1] ?? 'x')) out += c;
-      else if (text.startsWith('!--', i + 1)) {
+      if (c !== '<' || ' \t\n\r\v\f'.includes(text[i + 1] ?? 'x')) continue;
+      parts.push(text.slice(textFrom, i));
+      if (text.startsWith('!--', i + 1)) {
         inComment = true;
         i += 3;
       } else inTag = true;
@@ -55,29 +54,121 @@ function stripTags(text: string): string {
       depth++;
     } else if (c === '>') {
       if (depth > 0) depth--;
-      else inTag = false;
+      else {
+        inTag = false;
+        textFrom = i + 1;
+      }
     }
   }
-  return out;
+  if (!inTag && !inComment) parts.push(text.slice(textFrom));
+  return parts.join('');
 }
+
+/**
+ * `wp_pre_kses_less_than`: a `<` not closed by `>` before the next `<` (or the end) is escaped with
+ * the text up to there (`/<[^>]*?((?=<)|>|$)/`), as one linear scan. Such pieces follow each other
+ * directly, so each run of them is escaped at once.
+ */
+function escapeLoneLessThans(text: string): string {
+  const parts: string[] = [];
+  let from = 0;
+  let run = -1; // start of the current run of unclosed pieces
+  for (let lt = text.indexOf('<'); lt !== -1; ) {
+    let k = lt + 1;
+    while (k < text.length && text[k] !== '<' && text[k] !== '>') k++;
+    if (text[k] === '>') {
+      if (run !== -1) {
+        parts.push(escHtml(text.slice(run, lt)));
+        from = lt;
+        run = -1;
+      }
+      lt = text.indexOf('<', k + 1);
+      continue;
+    }
+    if (run === -1) {
+      parts.push(text.slice(from, lt));
+      run = lt;
+    }
+    lt = k < text.length ? k : -1;
+  }
+  parts.push(run !== -1 ? escHtml(text.slice(run)) : text.slice(from));
+  return parts.join('');
+}
+
+const NONE = Number.POSITIVE_INFINITY;
+
+/**
+ * Removes `<script …>…</script>` and `<style …>…</style>` blocks as
+ * `/<(script|style)[^>]*?>.*?<\/\1>/si` does (each opening tag to the nearest matching close,
+ * case-insensitive, an unclosed one left alone), in linear time: the regex rescans the rest of the
+ * text from every opening tag.
+ */
+function stripScriptStyle(text: string): string {
+  const lower = asciiLower(text);
+  let out = '';
+  let from = 0;
+  let gt = -1;
+  const close: Record<string, number> = { script: -1, style: -1 };
+  for (let at = lower.indexOf('<s'); at !== -1; at = lower.indexOf('<s', Math.max(at + 1, from))) {
+    const name = lower.startsWith('script', at + 1) ? 'script' : lower.startsWith('style', at + 1) ? 'style' : '';
+    if (name === '') continue;
+    // The first `>` after the name, then the first `</name>` after that `>`: both only move forward,
+    // so a found position stays valid for later openings until they pass it.
+    if (gt < at + 1 + name.length) gt = lower.indexOf('>', at + 1 + name.length);
+    if (gt === -1) break;
+    let end = close[name]!;
+    if (end !== NONE && end <= gt) {
+      end = lower.indexOf(`</${name}>`, gt + 1);
+      close[name] = end = end === -1 ? NONE : end;
+    }
+    if (end === NONE) continue;
+    out += text.slice(from, at);
+    from = end + name.length + 3;
+  }
+  return out + text.slice(from);
+}
+
+/** True for the ASCII hex digits. */
+function isHex(code: number): boolean {
+  return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 102);
+}
+
+/**
+ * Removes every three-character sequence `removable` accepts, again and again until none is left
+ * (WordPress loops `preg_match` + `str_replace`), in one pass: such sequences start with `%` and
+ * cannot overlap, so removing them as they complete on a stack gives the same text.
+ */
+function removeEscapesRepeatedly(text: string, removable: (a: string, b: string) => boolean): { text: string; found: boolean } {
+  if (!text.includes('%')) return { text, found: false };
+  const stack: string[] = [];
+  let found = false;
+  for (const c of text) {
+    stack.push(c);
+    const n = stack.length;
+    if (n >= 3 && stack[n - 3] === '%' && removable(stack[n - 2]!, stack[n - 1]!)) {
+      stack.length = n - 3;
+      found = true;
+    }
+  }
+  return { text: found ? stack.join('') : text, found };
+}
+
+const isPercentOctet = (a: string, b: string) => isHex(a.charCodeAt(0)) && isHex(b.charCodeAt(0));
+const isEncodedCrLf = (a: string, b: string) => a === '0' && 'dDaA'.includes(b);
 
 function sanitizeText(value: unknown, keepNewlines: boolean): string {
   if (isContainer(value)) return '';
   let text = phpString(value);
   if (LONE_SURROGATE.test(text)) return '';
   if (text.includes('<')) {
-    text = text.replace(PRE_KSES_LESS_THAN, (m) => (m.includes('>') ? m : escHtml(m)));
-    text = phpTrim(stripTags(text.replace(SCRIPT_STYLE, '')));
+    text = escapeLoneLessThans(text);
+    text = phpTrim(stripTags(stripScriptStyle(text)));
     text = text.replaceAll('<\n', '&lt;\n');
   }
-  if (!keepNewlines) text = text.replace(WHITESPACE_RUNS, ' ');
+  if (!keepNewlines) text = text.split(WHITESPACE_RUNS).join(' ');
   text = phpTrim(text);
-  let found = false;
-  for (let m = PERCENT_ESCAPE.exec(text); m; m = PERCENT_ESCAPE.exec(text)) {
-    text = text.replaceAll(m[0], '');
-    found = true;
-  }
-  return found ? phpTrim(text.replace(SPACE_RUNS, ' ')) : text;
+  const stripped = removeEscapesRepeatedly(text, isPercentOctet);
+  return stripped.found ? phpTrim(stripped.text.replace(SPACE_RUNS, ' ')) : text;
 }
 
 /**
@@ -94,7 +185,6 @@ export function sanitizeTextareaField(value: unknown): string {
 }
 
 const URL_DISALLOWED = /[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi;
-const URL_CRLF = /%0[dDaA]/g;
 const MAILTO = /^mailto:/i;
 const PHP_FILE = /^[a-z0-9-]+?\.php/i;
 const URL_FRONT = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
@@ -156,9 +246,7 @@ export function escUrlRaw(value: unknown): string {
   if (raw === '') return raw;
   let url = phpLtrim(raw).replaceAll(' ', '%20').replace(URL_DISALLOWED, '');
   if (url === '') return url;
-  if (!MAILTO.test(url)) {
-    while (URL_CRLF.test(url)) url = url.replace(URL_CRLF, '');
-  }
+  if (!MAILTO.test(url)) url = removeEscapesRepeatedly(url, isEncodedCrLf).text;
   url = url.replaceAll(';//', '://');
   if (!url.includes(':') && !'/#?'.includes(url[0]!) && !PHP_FILE.test(url)) url = 'http://' + url;
   if (url.includes('[') || url.includes(']')) {

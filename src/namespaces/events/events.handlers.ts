@@ -94,7 +94,10 @@ export async function deleteEventHandler(req: RestRequest, ctx: AppContext): Pro
   return presentSingleEvent(ctx, await reloadEvent(ctx, ev.id), req, false);
 }
 
-/** WordPress's search parsing: quoted phrases stay whole, other words are ANDed. */
+/**
+ * WordPress's search parsing: quoted phrases stay whole, other words are ANDed; ten or more terms are
+ * matched as one phrase (`WP_Query::parse_search`), which also keeps the query small.
+ */
 export function searchTerms(text: string): string[] {
   const terms: string[] = [];
   const re = /"([^"]+)"|(\S+)/g;
@@ -102,6 +105,7 @@ export function searchTerms(text: string): string[] {
   while ((m = re.exec(text)) !== null) {
     const term = (m[1] ?? m[2] ?? '').trim();
     if (term !== '') terms.push(term);
+    if (terms.length > 9) return [text.trim()];
   }
   return terms;
 }
@@ -158,7 +162,10 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
   if (editor && !can(req.user, EVENT_TYPE, 'edit_others')) filter.ownDraftsOnly = { userId: req.user!.id, readPrivate: can(req.user, EVENT_TYPE, 'read_private') };
 
   // ---- Other filters.
-  if (req.has('search')) filter.search = searchTerms(String(p.search));
+  if (req.has('search')) {
+    filter.search = searchTerms(String(p.search));
+    if (!can(req.user, EVENT_TYPE, 'edit_others')) filter.searchProtectedOf = req.user?.id ?? 0;
+  }
   // A category also selects its child categories, as the original's taxonomy query (include_children).
   if (req.has('categories')) filter.categoryIds = await withChildTerms(ctx.db, (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, parseList(p.categories))).ids);
   if (req.has('tags')) filter.tagIds = (await resolveTermRefs(ctx.db, TAG_TAXONOMY, parseList(p.tags))).ids;

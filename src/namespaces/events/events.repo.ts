@@ -10,6 +10,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
 import type { TicketedSubquery } from './extensions.js';
+import { safeOffset } from '../../rest/pagination.js';
 
 /** An event: its post row and its details. */
 export interface EventRecord extends PostRecord {
@@ -156,6 +157,8 @@ export interface EventListFilter {
   endsAfter?: string;
   /** Search terms; each must match title, content or excerpt. */
   search?: readonly string[];
+  /** With `search`: password-protected events match only when written by this user (0: none); unset: all. */
+  searchProtectedOf?: number;
   categoryIds?: readonly number[];
   tagIds?: readonly number[];
   venueIds?: readonly number[];
@@ -204,6 +207,10 @@ function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
   for (const term of f.search ?? []) {
     const pattern = containsPattern(term);
     list.push(eb.or([ilike(db, eb.ref('p.title'), pattern), ilike(db, eb.ref('p.content'), pattern), ilike(db, eb.ref('p.excerpt'), pattern)]));
+  }
+  if ((f.search?.length ?? 0) > 0 && f.searchProtectedOf !== undefined) {
+    // Password-protected events are not found by their hidden text, except by who may edit them.
+    list.push(f.searchProtectedOf > 0 ? eb.or([eb('p.password', '=', ''), eb('p.author', '=', f.searchProtectedOf)]) : eb('p.password', '=', ''));
   }
   // `post_id IN (subquery)` rather than EXISTS: the planner can drive from the (selective) link index
   // or filter the window scan through a materialised list, instead of probing once per event.
@@ -258,7 +265,7 @@ export async function listEvents(db: Db, f: EventListFilter, limit: number, offs
   q = f.include !== undefined
     ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
     : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc');
-  const rows = await q.limit(limit).offset(offset).execute();
+  const rows = await q.limit(limit).offset(safeOffset(offset)).execute();
   return rows.map((r) => toEventRecord(r as Row));
 }
 

@@ -276,7 +276,9 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       const ok = await t.request('GET', `${NS}/events/${id}`, { query: { password: 'open sesame' } });
       expect(ok.status).toBe(200);
       expect(ok.body.description).toBe('<p>Hush</p>');
-      const inList = (await list({ search: 'Secret' })).body.events[0];
+      // As in WordPress, search does not find it for callers who cannot edit it (issue 8); the archive lists it.
+      expect((await list({ search: 'Secret' })).body.events).toEqual([]);
+      const inList = (await list({ start_date: '2025-04-11', end_date: '2025-04-11' })).body.events.find((e: any) => e.id === id);
       expect(inList).toMatchObject({ title: 'Secret Party', description: '', cost: '', image: false, all_day: null, featured: null, categories: [], venue: [], organizer: [] });
       expect(inList.cost_details).toEqual({ currency_symbol: '', currency_position: '', currency_code: '', values: [] });
       const editor = (await list({ search: 'Secret', context: 'edit' }, t.admin)).body.events[0];

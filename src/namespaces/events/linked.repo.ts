@@ -9,6 +9,7 @@ import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import { ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
 import type { NewPostRow } from './events.repo.js';
+import { safeOffset } from '../../rest/pagination.js';
 
 export interface VenueRecord extends PostRecord {
   address: string;
@@ -270,7 +271,7 @@ export async function listLinkedIds(db: Db, f: LinkedListFilter, limit: number, 
     .orderBy('p.date_gmt', 'desc')
     .orderBy('p.id', 'desc')
     .limit(limit)
-    .offset(offset)
+    .offset(safeOffset(offset))
     .execute();
   return rows.map((r) => Number(r.id));
 }

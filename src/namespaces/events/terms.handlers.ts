@@ -14,7 +14,7 @@ import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
 import { CALENDAR_PAGING } from './event-args.js';
 import { EVENTS_NAMESPACE, presentTerm, termRouteBase } from './linked.present.js';
-import { paginate, paginationHeaders, totalPages } from '../../rest/pagination.js';
+import { paginate, paginationHeaders, safeOffset, totalPages } from '../../rest/pagination.js';
 
 /**
  * Writes need "edit events" (the era's rule) and the taxonomy's term capability (the newer rule), so
@@ -146,7 +146,7 @@ export function listTermsHandler(taxonomy: string) {
       .orderBy(column === 'name' || column === 'description' ? sql`lower(${sql.ref(`t.${column}`)})` : sql.ref(`t.${column}`), direction)
       .orderBy('t.id', direction)
       .limit(perPage)
-      .offset((page - 1) * perPage)
+      .offset(safeOffset((page - 1) * perPage))
       .execute();
     const items = rows.map((r) => presentTerm(ctx.urls, { ...r, id: Number(r.id), parent: Number(r.parent), count: Number(r.count) }));
 

@@ -10,6 +10,7 @@ import { getPostsByIds, type PostRecord } from '../../content/posts.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { ATTENDEE_LIST_MARKERS, type DatePair } from './posts.repo.js';
+import { safeOffset } from '../../rest/pagination.js';
 
 export interface AttendeeRecord {
   id: number;
@@ -286,7 +287,7 @@ export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ i
     default:
       query = query.orderBy('a.attendee_id', dir);
   }
-  const rows = await query.limit(q.limit).offset(q.offset).execute();
+  const rows = await query.limit(q.limit).offset(safeOffset(q.offset)).execute();
   return { ids: rows.map((r) => Number(r.attendee_id)), total };
 }
 

@@ -105,7 +105,9 @@ async function listAttendees(req: TypedRequest<typeof ATTENDEE_LIST_ARGS>, ctx: 
   };
   if (!orderStatuses.includes('any')) q.orderStatuses = orderStatuses.flatMap((s) => (s === 'public' ? PUBLIC_ORDER_STATUSES : [s]));
   if (p.provider !== undefined) q.providers = providerFilter(p.provider);
-  if (req.has('search')) q.search = String(p.search);
+  // Without manage access these would answer "is there an attendee with this address" one guess at
+  // a time (`total`), so they are ignored.
+  if (req.has('search') && manage) q.search = String(p.search);
   if (p.post_id !== undefined) q.postIds = [p.post_id];
   if (p.include_post !== undefined) q.postIds = p.include_post;
   if (p.exclude_post !== undefined) q.excludePosts = p.exclude_post;
@@ -124,7 +126,7 @@ async function listAttendees(req: TypedRequest<typeof ATTENDEE_LIST_ARGS>, ctx: 
   if (req.has('price_max')) q.priceMax = clampCount(Number(p.price_max));
   if (p.attendee_information_available !== undefined) q.attendeeInformation = p.attendee_information_available;
   if (req.has('name')) q.name = String(p.name);
-  if (req.has('email')) q.email = String(p.email);
+  if (req.has('email') && manage) q.email = String(p.email);
 
   const { ids, total } = await listAttendeeIds(ctx.db, q);
   const totalPages = Math.ceil(total / perPage);

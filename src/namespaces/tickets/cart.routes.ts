@@ -11,6 +11,7 @@ import { TicketErrors } from './errors.js';
 import { providerFilter, resolveProvider } from './providers.js';
 import { csvArg, isPostId } from './ticket-args.js';
 import { ticketCountsByPost } from './tickets.repo.js';
+import { expireStaleReservationsNow } from './orders.service.js';
 
 /** `post_id`, when sent, must name a post with tickets (else 403 `post-has-no-tickets`). */
 async function postWithoutTickets(req: RestRequest, ctx: AppContext): Promise<boolean> {
@@ -22,6 +23,7 @@ async function postWithoutTickets(req: RestRequest, ctx: AppContext): Promise<bo
 /** `GET /cart`. */
 async function getCart(req: RestRequest, ctx: AppContext) {
   if (await postWithoutTickets(req, ctx)) return TicketErrors.postHasNoTickets();
+  await expireStaleReservationsNow(ctx);
   const providers = req.has('provider') ? providerFilter(req.params.provider as string[]) : undefined;
   return readCart(ctx, req.user, cartKeyOf(req), providers, req.has('post_id') ? (req.params.post_id as number) : undefined);
 }
@@ -29,6 +31,7 @@ async function getCart(req: RestRequest, ctx: AppContext) {
 /** `POST|PUT|PATCH /cart`: replaces the provider's lines; 200 with the cart. */
 async function updateCart(req: RestRequest, ctx: AppContext) {
   if (await postWithoutTickets(req, ctx)) return TicketErrors.postHasNoTickets();
+  await expireStaleReservationsNow(ctx);
   const provider = resolveProvider(req.params.provider);
   let key = cartKeyOf(req);
   const headers: Record<string, string> = {};

@@ -18,6 +18,7 @@ import { gmtText, nowGmt, positiveInt, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
 import type { CheckoutLine } from './orders.service.js';
 import type { ProviderSlug, TicketProvider } from './providers.js';
+import { quantityLimits } from './settings.js';
 import { ticketStock } from './tickets.present.js';
 import { loadTickets, type TicketRecord } from './tickets.repo.js';
 import { isOnSale } from './tickets.service.js';
@@ -30,7 +31,12 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return undefined; // a malformed escape names no cart
+    }
   }
   return undefined;
 }
@@ -110,10 +116,27 @@ export function metaByTicket(meta: unknown): Map<number, Record<string, unknown>
 }
 
 /**
+ * The quantity caps (settings): 400 `tickets-quantity-too-large` when one requested line or all of
+ * them together ask for more, checked on the raw request before anything is loaded.
+ */
+export async function checkQuantities(ctx: AppContext, tickets: unknown): Promise<RestError | undefined> {
+  const { perLine, perOrder } = await quantityLimits(ctx);
+  let total = 0;
+  for (const entry of asList(tickets)) {
+    const quantity = phpIntval(asRecord(entry)?.quantity ?? 1);
+    if (quantity < 1) continue;
+    total += quantity;
+    if (quantity > perLine || total > perOrder) return TicketErrors.quantityTooLarge(perLine, perOrder);
+  }
+  return undefined;
+}
+
+/**
  * Checks requested lines (`[{ticket_id, quantity, optout?, iac?, extra?}]`) for `provider`: entries
  * without a ticket ID and tickets of other providers are skipped, quantities below 1 drop the line;
  * an unknown or unreadable ticket is `ticket-does-not-exist`, a ticket outside its sale window
- * `ticket-not-on-sale`, more than the seats left `ticket-capacity-not-available`.
+ * `ticket-not-on-sale`, more than the seats left `ticket-capacity-not-available`, more than the
+ * quantity caps `tickets-quantity-too-large`.
  */
 export async function checkLines(
   ctx: AppContext,
@@ -122,6 +145,8 @@ export async function checkLines(
   tickets: unknown,
   meta: Map<number, Record<string, unknown>[]>,
 ): Promise<CheckoutLine[] | RestError> {
+  const tooMany = await checkQuantities(ctx, tickets);
+  if (tooMany) return tooMany;
   const wanted = new Map<number, { quantity: number; optout: boolean; iac: string; extra: Record<string, unknown> }>();
   for (const entry of asList(tickets)) {
     const rec = asRecord(entry);

@@ -9,6 +9,7 @@ import type { AppContext } from '../../app-context.js';
 import type { ArgSchema, RestRequest } from '../../rest/route.js';
 import { parseDateTime, postDatePair, siteTimeZone, toDbDate } from '../../content/posts.js';
 import { parseList } from '../../rest/php-query.js';
+import { INPUT_LIMITS } from '../../rest/schema.js';
 import type { DatePair } from './posts.repo.js';
 
 /** The namespace (the original `tribe/tickets/v1`). */
@@ -72,16 +73,17 @@ export function clampCount(n: number): number {
   return Number.isFinite(n) ? Math.min(Math.max(0, Math.trunc(n)), MAX_POST_ID) : 0;
 }
 
-/** Positive integers of a CSV/list value, or undefined when any entry is not one. */
+/** Positive integers of a CSV/list value (duplicates dropped), or undefined when any entry is not one or the list is longer than the input limit. */
 export function positiveIntList(value: unknown): number[] | undefined {
   const list = listToArray(value);
-  const out: number[] = [];
+  if (list.length > INPUT_LIMITS.listItems) return undefined;
+  const out = new Set<number>();
   for (const item of list) {
     const n = positiveInt(item);
     if (n === undefined) return undefined;
-    if (!out.includes(n)) out.push(n);
+    out.add(n);
   }
-  return out;
+  return [...out];
 }
 
 /**

@@ -40,6 +40,8 @@ export const TICKET_MESSAGES = {
   gatewayUnavailable: 'The payment gateway is not configured.',
   gatewayError: 'The payment gateway could not be reached or refused the request.',
   paymentFailed: 'The payment was declined.',
+  gatewayNotAllowed: 'Offline payment is not offered on this site.',
+  quantityTooLarge: (perLine: number, perOrder: number) => `At most ${perLine} tickets per line and ${perOrder} per order can be bought at once.`,
 } as const;
 
 /** Factories for every error the namespace answers with. */
@@ -72,6 +74,9 @@ export const TicketErrors = {
   /** Upstream: 403 with an empty message (no catalogue entry). */
   postHasNoTickets: () => new RestError('post-has-no-tickets', '', 403),
   emptyCart: () => new RestError('tickets-cart-empty', TICKET_MESSAGES.emptyCart, 400),
+  gatewayNotAllowed: () => new RestError('payment-gateway-not-allowed', TICKET_MESSAGES.gatewayNotAllowed, 400),
+  quantityTooLarge: (perLine: number, perOrder: number) =>
+    new RestError('tickets-quantity-too-large', TICKET_MESSAGES.quantityTooLarge(perLine, perOrder), 400, { max_per_line: perLine, max_per_order: perOrder }),
   missingPurchaser: () => new RestError('tickets-missing-purchaser', TICKET_MESSAGES.missingPurchaser, 400),
   orderNotFound: () => new RestError('order-not-found', TICKET_MESSAGES.orderNotFound, 404),
   orderNotAccessible: (loggedIn: boolean) => new RestError('order-not-accessible', TICKET_MESSAGES.orderNotAccessible, loggedIn ? 403 : 401),

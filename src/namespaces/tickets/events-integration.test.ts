@@ -3,6 +3,7 @@ import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness
 import { setCheckinApiKey } from './access.js';
 import { addTicket, NS } from './fixtures.case.js';
 import { HAPPENING_NOW_OPTION } from './qr.service.js';
+import { OFFLINE_PAYMENTS_OPTION } from './settings.js';
 
 const EVENTS = '/eventsuite/events/v1/events';
 
@@ -28,7 +29,9 @@ describe.each(DIALECTS)('tickets in the events namespace on %s', (engine) => {
     const paid = await addTicket(t, ticketed, { price: '4' });
     rsvpTicket = (await addTicket(t, ticketed, { provider: 'rsvp', name: 'RSVP' })).id;
     await addTicket(t, ticketed, { price: '6', name: 'Second paid' });
-    await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 2 }], purchaser_name: 'A', purchaser_email: 'a@example.test', gateway: 'offline' } });
+    await t.ctx.options.set(OFFLINE_PAYMENTS_OPTION, true);
+    const order = await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 2 }], purchaser_name: 'A', purchaser_email: 'a@example.test', gateway: 'offline' } });
+    await t.request('POST', `${NS}/orders/${order.body.id}`, { json: { status: 'completed' }, as: t.admin });
   });
   afterAll(() => t.close());
 

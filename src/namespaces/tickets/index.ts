@@ -12,6 +12,7 @@ import { ticketEventContributions } from './events-integration.js';
 import { DEFAULT_PROVIDER_OPTION, DEFAULT_PROVIDER_SLUG, PROVIDERS } from './providers.js';
 import { ticketJobs, ticketSchedules } from './jobs.js';
 import './extensions.js';
+import { SHOP_SETTINGS } from './settings.js';
 
 export const ticketRoutes = defineRoutes(TICKETS_NS, [...TICKET_ROUTE_DEFS]);
 
@@ -27,19 +28,20 @@ export const ticketsArea = defineArea({
     { type: p.orderType, label: `${p.slug} orders`, public: false },
   ]),
   capabilities: { administrator: ['tribe_manage_attendees'] },
-  settings: {
-    [DEFAULT_PROVIDER_OPTION]: { default: DEFAULT_PROVIDER_SLUG, description: 'Provider of tickets created without one (`rsvp` or `tribe-commerce`).' },
-  },
   // The `ticketed` filter, the ticket fields of event objects and check-in key access.
   contributes: ticketEventContributions,
   jobs: ticketJobs,
   schedules: ticketSchedules,
+  settings: {
+    ...SHOP_SETTINGS,
+    [DEFAULT_PROVIDER_OPTION]: { default: DEFAULT_PROVIDER_SLUG, description: 'Provider of tickets created without one (`rsvp` or `tribe-commerce`).' },
+  },
 });
 
 export { TICKETS_NS } from './common.js';
 export { CHECKIN_KEY_OPTION, generateCheckinApiKey, getCheckinApiKey, hasManageAccess, setCheckinApiKey } from './access.js';
 export { issueAddTicketNonce, issueTicketNonces } from './ticket-nonces.js';
-export { cancelStalePendingOrders, changeOrderStatus, completeOrder } from './orders.service.js';
+export { cancelStalePendingOrders, changeOrderStatus, completeOrder, expireStaleReservations } from './orders.service.js';
 export { countOrders, getOrder, listOrders, type OrderRecord, type OrderStatus } from './orders.repo.js';
 export { type OrderChangeEvent, type OrderChangedHook } from './extensions.js';
 export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';

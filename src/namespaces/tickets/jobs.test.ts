@@ -99,17 +99,17 @@ describe.each(DIALECTS)('tickets jobs on %s', (engine) => {
     expect(await t.ctx.jobs.list({ kind: 'tickets.order-email' })).toHaveLength(before + 1);
   });
 
-  it('cancels orders left pending for an hour on its schedule and gives their seats back', async () => {
+  it('cancels orders left pending past the reservation setting (15 minutes) on its schedule and gives their seats back', async () => {
     await t.ctx.jobs.runDue(); // stores the schedules
     expect((await t.ctx.jobs.schedules()).find((s) => s.name === 'tickets.cancel-stale-orders')).toMatchObject({ kind: 'tickets.cancel-stale-orders', every: '300s' });
     gateway.next = { status: 201, body: { status: 'pending' } };
     const stale = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 3 }], purchaser_name: 'Z', purchaser_email: 'z@example.test' } })).body;
     expect(stale.status).toBe('pending');
     const held = (await t.request('GET', `${NS}/tickets/${paid.id}`, { as: t.admin })).body.capacity_details;
-    advance(30 * 60);
+    advance(14 * 60);
     await t.ctx.jobs.runDue();
     expect((await t.request('GET', `${NS}/orders/${stale.id}`, { as: t.admin })).body.status).toBe('pending');
-    advance(31 * 60);
+    advance(7 * 60);
     await t.ctx.jobs.runDue();
     expect((await t.request('GET', `${NS}/orders/${stale.id}`, { as: t.admin })).body.status).toBe('cancelled');
     const after = (await t.request('GET', `${NS}/tickets/${paid.id}`, { as: t.admin })).body.capacity_details;

@@ -5,20 +5,14 @@
  */
 import type { AppContext } from '../../app-context.js';
 import type { JobHandler, ScheduleDef } from '../../area.js';
-import { cancelStalePendingOrders } from './orders.service.js';
+import { expireStaleReservations } from './orders.service.js';
 import { ORDER_EMAIL_JOB, sendOrderTicketsJob } from './ticket-email.js';
 
 export const STALE_ORDERS_JOB = 'tickets.cancel-stale-orders';
 
-/** Minutes an order may stay pending before it is cancelled (WooCommerce's "hold stock" default). */
-export const PENDING_ORDER_MINUTES = 60;
-
-/**
- * Frees what abandoned checkouts hold. The one place the sweep is chosen: when reservation expiry
- * (`expireStaleReservations(ctx)`, branch `security`) lands, call it here as well.
- */
+/** Frees what abandoned checkouts hold: orders pending past the reservation setting are cancelled. */
 export async function releaseStaleHolds(ctx: AppContext): Promise<void> {
-  await cancelStalePendingOrders(ctx, PENDING_ORDER_MINUTES);
+  await expireStaleReservations(ctx);
 }
 
 export const ticketJobs: Record<string, JobHandler> = {

@@ -15,14 +15,15 @@ import { defaultGatewayName, GATEWAY_NAMES, type GatewayName } from '../../remot
 import { hasManageAccess, keysMatch } from './access.js';
 import { attendeeIdsOfOrder, loadAttendees } from './attendees.repo.js';
 import { cartLines, removeCartTickets } from './cart.repo.js';
-import { cartKeyOf, checkLines, metaByTicket } from './cart.service.js';
+import { cartKeyOf, checkLines, checkQuantities, metaByTicket } from './cart.service.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { getOrder, type OrderRecord } from './orders.repo.js';
 import { couponProblem, getCouponByCode, type CouponRecord } from './coupons.repo.js';
 import { nowGmt } from './common.js';
 import { presentOrder } from './orders.present.js';
-import { changeOrderStatus, checkout, refreshPendingOrder, type OrderChange } from './orders.service.js';
+import { changeOrderStatus, checkout, expireStaleReservationsNow, refreshPendingOrder, type OrderChange } from './orders.service.js';
 import { resolveProvider } from './providers.js';
+import { offlinePaymentsEnabled } from './settings.js';
 import { emailArg, positiveIntArg } from './ticket-args.js';
 import { attendeeObjects } from './views.js';
 
@@ -44,6 +45,9 @@ async function ownsOrder(req: RestRequest, ctx: AppContext, order: OrderRecord):
 async function createOrder(req: RestRequest, ctx: AppContext) {
   const provider = resolveProvider(req.params.provider);
   if (!provider) return TicketErrors.badRequest();
+  const quantities = await checkQuantities(ctx, req.has('tickets') ? req.params.tickets : undefined);
+  if (quantities) return quantities;
+  await expireStaleReservationsNow(ctx);
   const name = req.has('purchaser_name') ? sanitizeTextField(req.params.purchaser_name) : req.user?.displayName ?? '';
   const email = req.has('purchaser_email') ? String(req.params.purchaser_email) : req.user?.email ?? '';
   if (name === '' || email === '') return TicketErrors.missingPurchaser();
@@ -71,7 +75,10 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
     if (problem) return TicketErrors.invalidCoupon(problem);
   }
 
-  const gateway = (req.has('gateway') ? req.params.gateway : defaultGatewayName(ctx.config)) as GatewayName;
+  // The site decides whether offline payment is offered, not the buyer.
+  const offline = await offlinePaymentsEnabled(ctx);
+  const gateway = (req.has('gateway') ? req.params.gateway : defaultGatewayName(ctx.config, offline)) as GatewayName;
+  if (provider.paid && gateway === 'offline' && !offline) return TicketErrors.gatewayNotAllowed();
   const id = await checkout(ctx, {
     provider,
     lines,
@@ -129,7 +136,11 @@ export const orderRouteDefs: RouteDef<AppContext>[] = [
           meta: { description: 'Attendee registration answers, `[{ticket_id, items: [{full_name?, email?, …}, …]}]`; defaults to those in the cart.' },
           purchaser_name: { description: "The purchaser's name; defaults to the signed-in user's.", type: 'string' },
           purchaser_email: emailArg("The purchaser's e-mail; defaults to the signed-in user's."),
-          gateway: { description: 'How a paid order is paid: `remote` (the configured payment gateway, the default when configured) or `offline` (at the door).', type: 'string', enum: [...GATEWAY_NAMES] },
+          gateway: {
+            description: 'How a paid order is paid: `remote` (the configured payment gateway, the default when configured) or `offline` (at the door, only when the site offers it; the order stays pending until a manager marks it paid).',
+            type: 'string',
+            enum: [...GATEWAY_NAMES],
+          },
           rsvp_going: { description: 'RSVP only: whether the guests are going.', type: 'boolean', default: true },
           coupon: { description: 'A coupon code to apply to the order.', type: 'string', maxLength: 50 },
           return_url: { description: 'Where the remote gateway sends the buyer back after paying.', type: 'string', format: 'uri' },

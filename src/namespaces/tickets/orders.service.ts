@@ -19,6 +19,7 @@ import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
 import { insertPost } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
+import { reservationMinutes } from './settings.js';
 import { queueOrderTickets } from './ticket-email.js';
 import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
 import { notifyOrderChanged } from './extensions.js';
@@ -91,7 +92,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
   const discount = input.coupon ? discountOf(input.coupon, subtotal) : 0;
   const total = sumAmounts([subtotal, -discount]);
   const quantity = lines.reduce((n, l) => n + l.quantity, 0);
-  // Free RSVPs and offline payments are settled at checkout; remote payments start pending.
+  // Free RSVPs are settled at checkout; paid orders start pending (offline ones until a manager marks them paid).
   const settled = !gateway || gateway.settlesAtCheckout;
   const attendeeStatus = provider.paid ? (settled ? 'completed' : 'pending') : input.rsvpGoing ? 'yes' : 'no';
   const holdsSeats = provider.paid || input.rsvpGoing;
@@ -318,6 +319,35 @@ export async function cancelStalePendingOrders(ctx: AppContext, minutes: number)
     if (current?.status === 'pending' && !(await changeOrderStatus(ctx, current, 'cancelled'))) cancelled++;
   }
   return cancelled;
+}
+
+const lastExpiry = new WeakMap<AppContext, { at: number; running?: Promise<number> }>();
+
+/**
+ * Cancels the orders pending for longer than the reservation setting (default 15 minutes), giving
+ * their seats back; returns how many. The jobs runner schedules this; until it does, checkout and
+ * ticket reads call {@link expireStaleReservationsNow} so seats never stay held forever.
+ */
+export async function expireStaleReservations(ctx: AppContext): Promise<number> {
+  return cancelStalePendingOrders(ctx, await reservationMinutes(ctx));
+}
+
+/** {@link expireStaleReservations} at read time: at most once every few seconds per process, one at a time. */
+export async function expireStaleReservationsNow(ctx: AppContext): Promise<void> {
+  const now = ctx.now().getTime();
+  const last = lastExpiry.get(ctx);
+  if (last?.running) {
+    await last.running;
+    return;
+  }
+  if (last && now - last.at >= 0 && now - last.at < 5_000) return;
+  const running = expireStaleReservations(ctx);
+  lastExpiry.set(ctx, { at: now, running });
+  try {
+    await running;
+  } finally {
+    lastExpiry.set(ctx, { at: now });
+  }
 }
 
 /** The URL of an order for its buyer (the key proves ownership). */

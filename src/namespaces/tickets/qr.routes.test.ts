@@ -3,6 +3,7 @@ import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness
 import { generateCheckinApiKey, getCheckinApiKey, setCheckinApiKey } from './access.js';
 import { addTicket, makePost, NS } from './fixtures.case.js';
 import { checkinLink, qrPng } from './qr.service.js';
+import { OFFLINE_PAYMENTS_OPTION } from './settings.js';
 
 describe.each(DIALECTS)('QR routes on %s', (engine) => {
   let t: TestApp;
@@ -10,8 +11,12 @@ describe.each(DIALECTS)('QR routes on %s', (engine) => {
   let ticket: any;
 
   /** Buys `n` seats offline; returns the order with attendees and their security codes. */
-  const buy = async (n = 1, gateway = 'offline') =>
-    (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: ticket.id, quantity: n }], purchaser_name: 'Q', purchaser_email: 'q@example.test', gateway } })).body;
+  const buy = async (n = 1, gateway = 'offline') => {
+    const order = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: ticket.id, quantity: n }], purchaser_name: 'Q', purchaser_email: 'q@example.test', gateway } })).body;
+    // Offline orders are paid at the door: a manager marks them paid.
+    if (gateway !== 'offline') return order;
+    return (await t.request('POST', `${NS}/orders/${order.id}`, { json: { status: 'completed' }, as: t.admin })).body;
+  };
   const scan = (query: Record<string, string | number>) => t.request('GET', `${NS}/qr`, { query });
 
   beforeAll(async () => {
@@ -19,6 +24,7 @@ describe.each(DIALECTS)('QR routes on %s', (engine) => {
     event = await makePost(t, { title: 'Gig' });
     ticket = await addTicket(t, event, { price: '3' });
     await setCheckinApiKey(t.ctx, 'door-key');
+    await t.ctx.options.set(OFFLINE_PAYMENTS_OPTION, true);
   });
   afterAll(() => t.close());
 
@@ -86,7 +92,11 @@ describe.each(DIALECTS)('QR routes on %s', (engine) => {
     });
 
     it('answers 403 attendee_not_authorized while the order is not complete, attendee_not_found once trashed', async () => {
-      const order = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: ticket.id, quantity: 1 }], purchaser_name: 'P', purchaser_email: 'p@example.test' } })).body;
+      const pending = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: ticket.id, quantity: 1 }], purchaser_name: 'P', purchaser_email: 'p@example.test' } })).body;
+      expect(pending.status).toBe('pending');
+      const unpaid = await scan({ api_key: 'door-key', ticket_id: pending.attendees[0].id, security_code: pending.attendees[0].security_code });
+      expect(unpaid.body.error).toBe('attendee_not_authorized');
+      const order = await buy();
       expect(order.status).toBe('completed');
       const a = order.attendees[0];
       await t.request('POST', `${NS}/orders/${order.id}`, { json: { status: 'cancelled' }, as: t.admin });
@@ -114,7 +124,7 @@ describe.each(DIALECTS)('QR routes on %s', (engine) => {
       expect((await scan({ api_key: '', ticket_id: a.id, security_code: a.security_code })).status).toBe(400);
       expect((await t.request('GET', `${NS}/attendees/${a.id}`, { query: { api_key: '' } })).status).toBe(401);
       const generated = await generateCheckinApiKey(t.ctx);
-      expect(generated).toMatch(/^[0-9a-f]{8}$/);
+      expect(generated).toMatch(/^[0-9a-f]{40}$/);
       expect(await getCheckinApiKey(t.ctx)).toBe(generated);
       await setCheckinApiKey(t.ctx, 'door-key');
     });

@@ -42,6 +42,7 @@ async function qrCheckInHandler(req: RestRequest, ctx: AppContext) {
     ticket_id: req.params.ticket_id,
     event_id: req.params.event_id,
     security_code: req.params.security_code,
+    ip: req.ip,
   });
   return respond(answer.body, { status: answer.status });
 }

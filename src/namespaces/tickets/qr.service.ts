@@ -7,7 +7,7 @@
  */
 import QRCode from 'qrcode';
 import type { AppContext } from '../../app-context.js';
-import { getCheckinApiKey, keysMatch } from './access.js';
+import { checkinKeyAccepted } from './access.js';
 import { getAttendee, markCheckedIn, type AttendeeRecord } from './attendees.repo.js';
 import { mayCheckIn } from './attendees.service.js';
 import { nowPair, positiveInt, TICKETS_NS } from './common.js';
@@ -72,6 +72,8 @@ export interface CheckinCall {
   ticket_id: unknown;
   event_id: unknown;
   security_code: unknown;
+  /** The scanner's address (wrong keys are counted per address). */
+  ip: string;
 }
 
 /** What the QR check-in answers: a status and a plain body. */
@@ -100,7 +102,7 @@ export const QR_MESSAGES = {
  */
 export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<CheckinAnswer> {
   const echo = { api_key: call.api_key, ticket_id: call.ticket_id, event_id: call.event_id ?? null, security_code: call.security_code };
-  if (!keysMatch(call.api_key, await getCheckinApiKey(ctx))) return { status: 400, body: echo };
+  if (!(await checkinKeyAccepted(ctx, call.api_key, call.ip))) return { status: 400, body: echo };
   if (Number(call.ticket_id) === 0) return { status: 400, body: echo };
   const id = positiveInt(call.ticket_id) ?? 0;
 

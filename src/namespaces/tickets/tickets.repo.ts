@@ -10,6 +10,7 @@ import { getPostsByIds, ANY_STATUSES, type PostRecord } from '../../content/post
 import { PROVIDERS, TICKET_TYPES } from './providers.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
+import { safeOffset } from '../../rest/pagination.js';
 
 export type CapacityMode = 'own' | 'global' | 'capped' | '';
 
@@ -369,7 +370,7 @@ export async function listTicketIds(db: Db, q: TicketListQuery): Promise<{ ids: 
     default:
       query = query.orderBy('t.ticket_id', dir);
   }
-  const rows = await query.limit(q.limit).offset(q.offset).execute();
+  const rows = await query.limit(q.limit).offset(safeOffset(q.offset)).execute();
   return { ids: rows.map((r) => Number(r.ticket_id)), total };
 }
 

@@ -29,6 +29,7 @@ import { issueAddTicketNonce, ticketNonceValid } from './ticket-nonces.js';
 import { listTicketIds, statusList, type TicketListQuery } from './tickets.repo.js';
 import { createTicket, deleteTicket, readableTicket, updateTicket, type TicketFields } from './tickets.service.js';
 import { ticketObjects } from './views.js';
+import { expireStaleReservationsNow } from './orders.service.js';
 
 // ---------------------------------------------------------------------------------------------
 // Args
@@ -119,6 +120,7 @@ function between(req: RestRequest, min: string, max: string): [number, number] |
 
 /** `GET /tickets`. */
 async function listTickets(req: TypedRequest<typeof TICKET_LIST_ARGS>, ctx: AppContext) {
+  await expireStaleReservationsNow(ctx);
   const manage = await hasManageAccess(req, ctx);
   const p = req.params;
   const perPage = Number(p.per_page);
@@ -177,6 +179,7 @@ async function listTickets(req: TypedRequest<typeof TICKET_LIST_ARGS>, ctx: AppC
 
 /** `GET /tickets/{id}`. */
 async function getTicketHandler(req: ById, ctx: AppContext) {
+  await expireStaleReservationsNow(ctx);
   const readable = await readableTicket(ctx.db, req.user, req.params.id);
   if (!('ticket' in readable)) return readable;
   const [object] = await ticketObjects(ctx, req, [readable.ticket.id], { single: true, preloaded: new Map([[readable.ticket.id, readable.ticket]]) });

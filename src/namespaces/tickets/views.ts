@@ -44,8 +44,11 @@ export async function ticketObjects(ctx: AppContext, req: RestRequest, ids: read
   const list = ids.map((id) => tickets.get(id)).filter((t): t is TicketRecord => t !== undefined);
   const parents = await getPostsByIds(ctx.db, list.map((t) => t.postId));
 
-  // Attendees: everyone for manage access; otherwise the public ones of posts showing their list.
-  const showing = list.filter((t) => manage || showsAttendeeList(parents.get(t.postId)?.content ?? ''));
+  // Attendees: everyone for manage access; otherwise the public ones of posts showing their list,
+  // unless the post is password-protected (then only its editors see them).
+  const listed = (parent: PostRecord | undefined) =>
+    parent !== undefined && showsAttendeeList(parent.content) && (parent.password === '' || canEditTicketsOf(req.user, parent));
+  const showing = list.filter((t) => manage || listed(parents.get(t.postId)));
   const attendeeIds = await attendeeIdsOfTickets(ctx.db, showing.map((t) => t.id), !manage);
   const attendees = await loadAttendees(ctx.db, attendeeIds);
   const objects = await attendeeObjects(ctx, attendeeIds, manage, attendees);
