@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import { verifyNonce } from '../../auth/nonces.js';
 import { CREATABLE, EDITABLE, READABLE, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { CURRENCY_OPTION } from '../tickets/index.js';
+import { CURRENCY_OPTION, OFFLINE_PAYMENTS_OPTION } from '../tickets/index.js';
 import { canEditShop, canViewShop } from './access.js';
 import { ShopAdminErrors } from './errors.js';
 import type { RestError } from '../../rest/errors.js';
@@ -23,7 +23,7 @@ const ALLOWED = new Set([
   'woocommerce_show_marketplace_suggestions', 'woocommerce_demo_store', 'woocommerce_demo_store_notice', 'woocommerce_calc_taxes',
   'woocommerce_no_sales_tax', 'woocommerce_weight_unit', 'woocommerce_dimension_unit', 'woocommerce_coming_soon',
   'woocommerce_store_pages_only', 'woocommerce_private_link', 'woocommerce_default_homepage_layout', 'eventsuite_theme',
-  'eventsuite_offline_payments', 'woocommerce_blocks_allow_ai_connection', 'woocommerce_setting_payments_recommendations_hidden',
+  OFFLINE_PAYMENTS_OPTION, 'woocommerce_blocks_allow_ai_connection', 'woocommerce_setting_payments_recommendations_hidden',
 ]);
 const allowed = (name: string) => ALLOWED.has(name) || name.startsWith('woocommerce_task_list_');
 

@@ -4,6 +4,7 @@
  * read from the live site (events, tickets, payments, settings). Computed in `tasks.service.ts`.
  */
 import type { AppContext } from '../../app-context.js';
+import { offlinePaymentsEnabled } from '../tickets/index.js';
 
 /** What a task knows about the site when deciding whether it is complete. */
 export interface TaskFacts {
@@ -121,12 +122,12 @@ export async function readTaskFacts(ctx: AppContext, types: { event: string; tic
   const count = (list: readonly string[]) => counts.filter((c) => list.includes(c.type)).reduce((a, c) => a + Number(c.n), 0);
   const o = await ctx.options.getMany([
     'woocommerce_default_country', 'woocommerce_calc_taxes', 'woocommerce_no_sales_tax', 'eventsuite_theme', 'woocommerce_coming_soon',
-    'eventsuite_offline_payments', 'admin_email',
+    'admin_email',
   ]);
   return {
     events: count([types.event]),
     tickets: count(types.tickets),
-    paymentsConfigured: Boolean(ctx.config.remotes.payments) || o.eventsuite_offline_payments === true || o.eventsuite_offline_payments === 'yes',
+    paymentsConfigured: Boolean(ctx.config.remotes.payments) || (await offlinePaymentsEnabled(ctx)),
     storeDetails: typeof o.woocommerce_default_country === 'string' && o.woocommerce_default_country !== '',
     taxDecided: o.woocommerce_calc_taxes === 'yes' || o.woocommerce_no_sales_tax === true || o.woocommerce_no_sales_tax === 'yes',
     themeChosen: typeof o.eventsuite_theme === 'string' && o.eventsuite_theme !== '',

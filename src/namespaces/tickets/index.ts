@@ -52,3 +52,4 @@ export { countTestOrders, deleteTestOrders } from './test-orders.js';
 export { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 export { createCoupon, getCouponByCode, type CouponRecord, type NewCoupon } from './coupons.repo.js';
 export { CURRENCY_OPTION, DEFAULT_CURRENCY, currencyConfig, formatNumber } from './money.js';
+export { OFFLINE_PAYMENTS_OPTION, offlinePaymentsEnabled } from './settings.js';
