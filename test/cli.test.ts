@@ -53,7 +53,7 @@ describe('eventsuite CLI', () => {
 
   it('generates and sets the check-in API key', async () => {
     const generated = JSON.parse((await run(['checkin-key', 'generate', '--json', ...dbFlag])).out);
-    expect(generated.api_key).toMatch(/^[0-9a-f]{8}$/);
+    expect(generated.api_key).toMatch(/^[0-9a-f]{40}$/); // 160 bits (issue 8)
     const set = JSON.parse((await run(['checkin-key', 'set', '--key', 'scanner-key-1', '--json', ...dbFlag])).out);
     expect(set).toEqual({ api_key: 'scanner-key-1' });
     await expect(run(['checkin-key', 'set', ...dbFlag])).rejects.toThrow('needs --key');

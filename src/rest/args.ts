@@ -12,7 +12,7 @@
 import { CoreErrors, invalidParams, RestError, type ParamFailure } from './errors.js';
 import type { ArgSchema, ArgSchemas, RestRequest } from './route.js';
 import { isMap, isTypeList, setOwn, type Dict } from './php-values.js';
-import { INPUT_LIMITS, MSG, sanitizeValue, validateValue } from './schema.js';
+import { INPUT_LIMITS, MSG, sanitizeValue, tooManyItemsError, validateValue } from './schema.js';
 import { parseList } from './php-query.js';
 import { sanitizeTextField } from './wp-sanitize.js';
 
@@ -34,7 +34,7 @@ export interface ArgCheckResult {
 function tooManyItems(value: unknown, arg: ArgSchema, param: string): RestError | undefined {
   const listTyped = isTypeList(arg.type) ? arg.type.includes('array') : arg.type === 'array';
   const n = Array.isArray(value) ? value.length : isMap(value) ? Object.keys(value).length : listTyped && typeof value === 'string' ? parseList(value).length : 0;
-  return n > INPUT_LIMITS.listItems ? new RestError('rest_too_many_items', MSG.tooManyItems(param, INPUT_LIMITS.listItems), 400) : undefined;
+  return n > INPUT_LIMITS.listItems ? tooManyItemsError(param) : undefined;
 }
 
 function hasType(arg: ArgSchema): boolean {

@@ -193,6 +193,11 @@ function validateNumber(value: unknown, schema: ArgSchema, param: string, type: 
  */
 export const INPUT_LIMITS = Object.freeze({ patternSubject: 8192, listItems: 1000 });
 
+/** A list longer than {@link INPUT_LIMITS} allows. */
+export function tooManyItemsError(param: string): RestError {
+  return fail('rest_too_many_items', MSG.tooManyItems(param, INPUT_LIMITS.listItems));
+}
+
 function overLong(value: unknown, param: string): RestError | undefined {
   return typeof value === 'string' && value.length > INPUT_LIMITS.patternSubject ? fail('rest_too_long', MSG.tooLong(param, INPUT_LIMITS.patternSubject)) : undefined;
 }
@@ -216,7 +221,7 @@ function validateString(value: unknown, schema: ArgSchema, param: string): RestE
 function validateArray(value: unknown, schema: ArgSchema, param: string): RestError | undefined {
   if (!isArrayLike(value)) return typeError(param, 'array');
   const list = toList(value);
-  if (list.length > INPUT_LIMITS.listItems) return fail('rest_too_many_items', MSG.tooManyItems(param, INPUT_LIMITS.listItems));
+  if (list.length > INPUT_LIMITS.listItems) return tooManyItemsError(param);
   if (schema.items != null) {
     for (let i = 0; i < list.length; i++) {
       const result = validateValue(list[i], schema.items, `${param}[${i}]`);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { insertAttachment } from '../events/fixtures.case.js';
 import { addTicket } from '../tickets/fixtures.case.js';
 import { eventProblems } from './head/event-schema.case.js';
 import { seoService } from './index.js';
@@ -21,6 +22,7 @@ describe.each(DIALECTS)('GET /seo/v1/get_head on %s', (engine) => {
     await setSeoOption(t.ctx, 'company_name', 'Harbour Trust');
     await setSeoOption(t.ctx, 'company_logo', `${HOME}/wp-content/uploads/logo.png`);
     await setSeoOption(t.ctx, 'twitter_site', 'harbournights');
+    await insertAttachment(t, `${HOME}/wp-content/uploads/pier.jpg`);
     const res = await t.request('POST', `${EV}/events`, {
       as: t.admin,
       json: {

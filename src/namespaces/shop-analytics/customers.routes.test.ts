@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
-import { addTicket, makePost, NS as TICKETS, startGateway, type FakeGateway } from '../tickets/fixtures.case.js';
+import { addTicket, makePost, NS as TICKETS, startGateway, type FakeGateway, buyPaidOffline } from '../tickets/fixtures.case.js';
 
 const NS = '/shop-analytics';
 
@@ -16,10 +16,8 @@ describe.each(DIALECTS)('shop-analytics customers on %s', (engine) => {
   const ids: Record<string, number> = {};
 
   const buy = async (who: { name: string; email: string; as?: TestUser }, quantity: number, pay: 'offline' | 'remote' = 'offline') => {
-    const res = await t.request('POST', `${TICKETS}/orders`, {
-      json: { tickets: [{ ticket_id: seat.id, quantity }], purchaser_name: who.name, purchaser_email: who.email, gateway: pay },
-      as: who.as ?? null,
-    });
+    const json = { tickets: [{ ticket_id: seat.id, quantity }], purchaser_name: who.name, purchaser_email: who.email };
+    const res = pay === 'offline' ? await buyPaidOffline(t, json, who.as ?? null) : await t.request('POST', `${TICKETS}/orders`, { json: { ...json, gateway: pay }, as: who.as ?? null });
     expect(res.status).toBe(201);
     return res.body.id as number;
   };
@@ -29,6 +27,8 @@ describe.each(DIALECTS)('shop-analytics customers on %s', (engine) => {
   beforeAll(async () => {
     gateway = await startGateway();
     t = await startTestApp(engine, { remotes: { payments: gateway.url } }, { now: () => clock });
+    // Cy's pending order must stay pending while the test clock jumps months ahead.
+    await t.ctx.options.set('tickets-reservation-minutes', 10_000_000);
     buyer = await t.createUser('customer', `buyer${engine}`);
     manager = await t.createUser('shop_manager');
     const event = await makePost(t, { title: 'Gala' });

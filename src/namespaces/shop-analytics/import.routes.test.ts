@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
-import { addTicket, makePost, NS as TICKETS } from '../tickets/fixtures.case.js';
+import { addTicket, makePost, NS as TICKETS, buyPaidOffline } from '../tickets/fixtures.case.js';
 import { IMPORT_MESSAGES, runImport, startImport, type ImportPayload } from './import.service.js';
 
 const NS = '/shop-analytics';
@@ -28,7 +28,7 @@ describe.each(DIALECTS)('shop-analytics reports/import on %s', (engine) => {
     const event = await makePost(t);
     const seat = await addTicket(t, event, { price: '15', ticket: { mode: 'own', capacity: 100 } });
     const buy = async (email: string, quantity: number) => {
-      const res = await t.request('POST', `${TICKETS}/orders`, { json: { tickets: [{ ticket_id: seat.id, quantity }], purchaser_name: email, purchaser_email: email, gateway: 'offline' } });
+      const res = await buyPaidOffline(t, { tickets: [{ ticket_id: seat.id, quantity }], purchaser_name: email, purchaser_email: email });
       if (res.status !== 201) throw new Error(res.text);
     };
     clock = new Date('2026-01-10T12:00:00Z');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
 import { createCoupon } from '../tickets/index.js';
-import { addTicket, makePost, NS as TICKETS } from '../tickets/fixtures.case.js';
+import { addTicket, makePost, NS as TICKETS, buyPaidOffline } from '../tickets/fixtures.case.js';
 
 const NS = '/shop-analytics';
 const price = (amount: string) => `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">&#x24;</span>${amount}</bdi></span>`;
@@ -27,7 +27,7 @@ describe.each(DIALECTS)('shop-analytics leaderboards and reports on %s', (engine
     await t.db.insertInto('term_relationships').values({ post_id: concert, term_id: music }).execute();
     await createCoupon(t.db, { code: 'five', discountType: 'fixed_cart', amount: 5 }, '2026-01-01 00:00:00');
     const buy = async (email: string, ticket: any, quantity: number, coupon?: string) => {
-      const res = await t.request('POST', `${TICKETS}/orders`, { json: { tickets: [{ ticket_id: ticket.id, quantity }], purchaser_name: email.split('@')[0], purchaser_email: email, gateway: 'offline', coupon } });
+      const res = await buyPaidOffline(t, { tickets: [{ ticket_id: ticket.id, quantity }], purchaser_name: email.split('@')[0], purchaser_email: email, coupon });
       if (res.status !== 201) throw new Error(res.text);
     };
     clock = new Date('2026-02-01T12:00:00Z');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { createCoupon, COUPON_MESSAGES } from './coupons.repo.js';
-import { addTicket, makePost, NS } from './fixtures.case.js';
+import { addTicket, buyPaidOffline, makePost, NS } from './fixtures.case.js';
 
 describe.each(DIALECTS)('checkout with coupons on %s', (engine) => {
   let t: TestApp;
@@ -15,9 +15,7 @@ describe.each(DIALECTS)('checkout with coupons on %s', (engine) => {
   afterAll(() => t.close());
 
   const order = (coupon: string | undefined, quantity = 1, i = 0) =>
-    t.request('POST', `${NS}/orders`, {
-      json: { tickets: [{ ticket_id: seat.id, quantity }], purchaser_name: `C${i}`, purchaser_email: `c${i}@example.test`, gateway: 'offline', ...(coupon === undefined ? {} : { coupon }) },
-    });
+    buyPaidOffline(t, { tickets: [{ ticket_id: seat.id, quantity }], purchaser_name: `C${i}`, purchaser_email: `c${i}@example.test`, ...(coupon === undefined ? {} : { coupon }) });
 
   it('applies percent and fixed coupons and stores them on the order', async () => {
     await createCoupon(t.db, { code: 'TENOFF', discountType: 'percent', amount: 10 }, now);

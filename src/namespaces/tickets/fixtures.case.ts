@@ -7,7 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import type { TestApp, TestUser } from '../../test-support/harness.js';
+import type { TestApp, TestResponse, TestUser } from '../../test-support/harness.js';
+import { OFFLINE_PAYMENTS_OPTION } from './settings.js';
 
 export const NS = '/eventsuite/tickets/v1';
 
@@ -57,6 +58,19 @@ export async function addTicket(t: TestApp, postId: number, fields: Record<strin
   });
   if (res.status !== 202) throw new Error(`addTicket failed: ${res.status} ${res.text}`);
   return res.body;
+}
+
+/**
+ * Checks out `json` paying offline (switched on for the site first, as a manager would) and marks the
+ * order paid as the administrator: a completed order, as buyers paying at the door end up with.
+ */
+export async function buyPaidOffline(t: TestApp, json: Record<string, unknown>, as: TestUser | null = null): Promise<TestResponse> {
+  await t.ctx.options.set(OFFLINE_PAYMENTS_OPTION, true);
+  const res = await t.request('POST', `${NS}/orders`, { json: { ...json, gateway: 'offline' }, as });
+  if (res.status !== 201 || res.body.status !== 'pending') return res;
+  const paid = await t.request('POST', `${NS}/orders/${res.body.id}`, { json: { status: 'completed' }, as: t.admin });
+  if (paid.status !== 200) throw new Error(`marking order ${res.body.id} paid failed: ${paid.status} ${paid.text}`);
+  return { ...res, body: paid.body };
 }
 
 export interface MailBox {
