@@ -58,35 +58,23 @@ export const NAMESPACE_ORDER: readonly string[] = Object.freeze([
 const indexOnly = (namespace: string): NamespaceRoutes => defineRoutes(namespace, []);
 
 /**
- * The namespaces the interface lists whose area is not built yet: they answer their index route.
- * An area that implements one takes it out of this list.
+ * The namespaces the interface lists that no area implements: they answer their index route only.
+ * Derived, so an area that implements a namespace simply declares it.
  */
-const placeholderArea = defineArea({
-  id: 'site',
-  title: 'Site',
-  description: 'Namespaces the interface lists without routes of their own.',
-  required: true,
-  namespaces: [
-    'shop/store',
-    'shop/store/v1',
-    'shop/private',
-    'shop/v2',
-    'pagebuilder/v1/documents',
-    'pagebuilder/v1',
-    'pagebuilder-ai/v1',
-    'shop/v1',
-    'shop-admin-email',
-    'shop-telemetry',
-    'shopmarket-site/v3',
-    'core-site-health/v1',
-    'core-block-editor/v1',
-    'core-abilities/v1',
-  ].map(indexOnly),
-});
+function placeholderArea(areas: readonly AreaDef[]): AreaDef {
+  const owned = new Set(areas.flatMap((area) => area.namespaces.map((ns) => ns.namespace)));
+  return defineArea({
+    id: 'site',
+    title: 'Site',
+    description: 'Namespaces the interface lists without routes of their own.',
+    required: true,
+    namespaces: NAMESPACE_ORDER.filter((ns) => !owned.has(ns)).map(indexOnly),
+  });
+}
 
 /** Every area, in mounting order (an area comes after the areas it requires). */
 export function allAreas(): AreaDef[] {
-  return [
+  const areas = [
     coreArea,
     oembedArea,
     eventsArea,
@@ -102,6 +90,6 @@ export function allAreas(): AreaDef[] {
     connectorArea,
     calendarViewsArea,
     onboardingArea,
-    placeholderArea,
   ];
+  return [...areas, placeholderArea(areas)];
 }
