@@ -9,34 +9,14 @@
  * The baseline answers the bytes of the form's `feedback/schema` (a fixed JSON of similar size; the
  * feedback answer itself is not a GET resource the bare server could copy).
  */
-import type { AddressInfo } from 'node:net';
 import type autocannon from 'autocannon';
-import { SMTPServer } from 'smtp-server';
+import { startMailBox } from '../src/test-support/mailbox.js';
 import { basicAuth, measure, report, requestJson, startServer, type Check } from './lib.js';
 
 const NS = '/wp-json/contact-form/v1';
 
-async function smtpSink(): Promise<{ port: number; count: () => number; close: () => Promise<void> }> {
-  let received = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disableReverseLookup: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        received++;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { port: (server.server.address() as AddressInfo).port, count: () => received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 export async function run(): Promise<void> {
-  const smtp = await smtpSink();
+  const smtp = await startMailBox();
   const app = await startServer('app-server.ts', { SMTP_URL: `smtp://127.0.0.1:${smtp.port}?pool=true`, TRUST_PROXY: 'true' });
   const auth = basicAuth(/ADMIN (\S+)/.exec(app.output)?.[1] ?? '');
   let bare: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -64,10 +44,10 @@ export async function run(): Promise<void> {
     };
     bare = await startServer('bare-server.ts', { BARE_SOURCE_URLS: `${app.url}${NS}/contact-forms/${id}/feedback/schema` });
     const baseline = await measure({ name: 'bare node http (schema bytes)', url: `${bare.url}${NS}/contact-forms/${id}/feedback/schema` });
-    const before = smtp.count();
+    const before = smtp.messages.length;
     const row = await measure({ name: 'POST feedback (validate + classifier + SMTP + store)', url: feedbackUrl, requests: [request], connections: 8 });
     await new Promise((r) => setTimeout(r, 500));
-    const mails = smtp.count() - before;
+    const mails = smtp.messages.length - before;
     const checks: Check[] = [{ goal: 'every 200 sent its mail', measured: `${mails} mails for ${row.total - row.non2xx} answers`, met: mails >= row.total - row.non2xx - row.errors }];
     report('Contact form feedback', baseline, [row], {}, checks);
   } finally {

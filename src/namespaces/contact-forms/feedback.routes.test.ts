@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { signInForTest } from '../../auth/test-sessions.js';
 import { csvCell } from './submissions.page.js';
-import { NS, decodeWords, headersOf, postMultipart, startSmtpSink, type SmtpSink } from './fixtures.case.js';
+import { startMailBox, type MailBox } from '../../test-support/mailbox.js';
+import { NS, decodeWords, headersOf, postMultipart } from './fixtures.case.js';
 
 const FORM = `<label>Name [text* your-name]</label>
 <label>Email [email* your-email]</label>
@@ -14,13 +15,13 @@ const FORM = `<label>Name [text* your-name]</label>
 
 describe.each(DIALECTS)('contact-form/v1 feedback on %s', (engine) => {
   let t: TestApp;
-  let smtp: SmtpSink;
+  let smtp: MailBox;
   let formId: number;
   const unit = (id: number) => ({ _wpcf7: String(id), _wpcf7_unit_tag: `wpcf7-f${id}-p3-o1`, _wpcf7_version: '6.0', _wpcf7_locale: 'en_US', _wpcf7_container_post: '3' });
   const good = { 'your-name': 'Anna', 'your-email': 'anna@example.org', topic: 'Billing', 'your-message': 'Hello\nthere', terms: '1' };
 
   beforeAll(async () => {
-    smtp = await startSmtpSink();
+    smtp = await startMailBox();
     t = await startTestApp(engine, { smtpUrl: `smtp://127.0.0.1:${smtp.port}` });
     await t.ctx.options.set('blogname', 'Fair Site');
     const r = await t.request('POST', `${NS}/contact-forms`, {

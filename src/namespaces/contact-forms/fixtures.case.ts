@@ -1,8 +1,6 @@
 /**
  * Test support for contact forms: multipart posts through the app, and a local SMTP server.
  */
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { TestApp, TestResponse } from '../../test-support/harness.js';
 
 export const NS = '/contact-form/v1';
@@ -34,33 +32,6 @@ export async function postMultipart(t: TestApp, path: string, fields: Record<str
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
   return { status: res.statusCode, headers: flat, body, text: res.body };
-}
-
-export interface SmtpSink {
-  port: number;
-  messages: { from: string; to: string[]; raw: string }[];
-  close(): Promise<void>;
-}
-
-export async function startSmtpSink(): Promise<SmtpSink> {
-  const messages: SmtpSink['messages'] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disableReverseLookup: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, messages, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** The header block of a raw message, unfolded, as name → values. */

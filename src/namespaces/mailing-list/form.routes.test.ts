@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { signInForTest } from '../../auth/test-sessions.js';
 import { memberHash } from '../../remote/mailinglist-client.js';
-import { startSmtpSink, type SmtpSink } from '../contact-forms/fixtures.case.js';
+import { startMailBox, type MailBox } from '../../test-support/mailbox.js';
 import { startFakeMailchimp, type FakeMailchimp } from './fake-mailchimp.case.js';
 import { createSignupForm } from './index.js';
 import { API_KEY_OPTION } from './subscribe.service.js';
@@ -104,9 +104,9 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
 
 describe.each(DIALECTS)('mailinglist/v1 with the local list on %s', (engine) => {
   let t: TestApp;
-  let smtp: SmtpSink;
+  let smtp: MailBox;
   beforeAll(async () => {
-    smtp = await startSmtpSink();
+    smtp = await startMailBox();
     t = await startTestApp(engine, { smtpUrl: `smtp://127.0.0.1:${smtp.port}` });
   });
   afterAll(async () => {

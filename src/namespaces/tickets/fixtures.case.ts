@@ -6,7 +6,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { TestApp, TestResponse, TestUser } from '../../test-support/harness.js';
 import { OFFLINE_PAYMENTS_OPTION } from './settings.js';
 
@@ -73,33 +72,7 @@ export async function buyPaidOffline(t: TestApp, json: Record<string, unknown>, 
   return { ...res, body: paid.body };
 }
 
-export interface MailBox {
-  port: number;
-  messages: { to: string[]; raw: string }[];
-  close(): Promise<void>;
-}
-
-/** A local SMTP server that keeps every message. */
-export async function startMailBox(): Promise<MailBox> {
-  const messages: MailBox['messages'] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disableReverseLookup: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, messages, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+export { startMailBox, type MailBox } from '../../test-support/mailbox.js';
 
 export interface FakeGateway {
   url: string;

@@ -1,40 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
-import { addTicket, makePost, NS, startGateway, type FakeGateway } from './fixtures.case.js';
+import { addTicket, makePost, NS, startGateway, startMailBox, type FakeGateway, type MailBox } from './fixtures.case.js';
 import { queueOrderTickets } from './ticket-email.js';
-
-/** An SMTP server that answers `451` to the next `failures` messages and keeps the others. */
-async function flakyMailBox() {
-  const box = { failures: 0, messages: [] as string[], port: 0, close: async () => {} };
-  const server = new SMTPServer({
-    authOptional: true,
-    disableReverseLookup: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        if (box.failures > 0) {
-          box.failures--;
-          return callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
-        }
-        box.messages.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  box.port = (server.server.address() as AddressInfo).port;
-  box.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return box;
-}
 
 describe.each(DIALECTS)('tickets jobs on %s', (engine) => {
   let t: TestApp;
-  let mail: Awaited<ReturnType<typeof flakyMailBox>>;
+  let mail: MailBox;
   let gateway: FakeGateway;
   let customer: TestUser;
   let clock: Date;
@@ -43,7 +14,7 @@ describe.each(DIALECTS)('tickets jobs on %s', (engine) => {
   const advance = (seconds: number) => (clock = new Date(clock.getTime() + seconds * 1000));
 
   beforeAll(async () => {
-    mail = await flakyMailBox();
+    mail = await startMailBox();
     gateway = await startGateway();
     clock = new Date();
     t = await startTestApp(engine, { smtpUrl: `smtp://127.0.0.1:${mail.port}`, remotes: { payments: gateway.url } }, { now: () => clock });
@@ -76,7 +47,7 @@ describe.each(DIALECTS)('tickets jobs on %s', (engine) => {
     await t.ctx.jobs.runDue();
     expect(await t.ctx.jobs.get(job!.id)).toMatchObject({ status: 'done', attempts: 3 });
     expect(mail.messages).toHaveLength(1);
-    expect(mail.messages[0]).toContain(`To: ${customer.email}`);
+    expect(mail.messages[0]!.raw).toContain(`To: ${customer.email}`);
 
     // Queued again (a repeated completion): the same job, nothing new.
     await queueOrderTickets(t.ctx, order.body.id);
