@@ -3,11 +3,11 @@
  * playwright-core; no browser download), against the app listening on 127.0.0.1, with a local server
  * standing in for the application's callback URL.
  */
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { pino } from 'pino';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { HAS_CHROMIUM, browserSuiteTitle, launchChromium } from '../test-support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.js';
 import { createUser } from '../auth/users.js';
@@ -15,9 +15,6 @@ import { loadConfig, type Config } from '../config.js';
 import { DIALECTS, createTestDb, type TestDb } from '../storage/test-db.js';
 import { freePort } from '../test-support/net.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** The site under test, listening on a random local port with `baseUrl` set to it. */
 async function startSite(engine: TestDb['engine'], overrides: Partial<Config> = {}): Promise<{ app: App; testDb: TestDb; base: string }> {
@@ -49,7 +46,7 @@ async function startCallbackServer(): Promise<{ base: string; hits: URL[]; last(
   };
 }
 
-const title = HAS_CHROMIUM ? 'authorize-application.php in Chromium on %s' : `authorize-application.php in Chromium on %s — skipped: ${CHROMIUM} is absent (apt-get install chromium)`;
+const title = browserSuiteTitle('authorize-application.php');
 
 describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
   let browser: Browser;
@@ -58,7 +55,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
   let callback: Awaited<ReturnType<typeof startCallbackServer>>;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext();
     site = await startSite(engine);
     callback = await startCallbackServer();

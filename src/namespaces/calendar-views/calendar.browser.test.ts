@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { HAS_CHROMIUM, browserSuiteTitle, launchChromium } from '../../test-support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.js';
 import { createApplicationPassword } from '../../auth/app-passwords.js';
@@ -17,10 +18,7 @@ import { loadConfig } from '../../config.js';
 import { DIALECTS, createTestDb, type TestDb } from '../../storage/test-db.js';
 import { freePort } from '../../test-support/net.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'];
-const title = HAS_CHROMIUM ? 'calendar pages in Chromium on %s' : `calendar pages in Chromium on %s — skipped: ${CHROMIUM} is absent (apt-get install chromium)`;
+const title = browserSuiteTitle('calendar pages');
 
 describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
   let app: App;
@@ -44,7 +42,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
       const res = await fetch(`${base}/wp-json/eventsuite/events/v1/events`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ title, start_date: start, end_date: end }) });
       expect(res.status).toBe(201);
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   }, 60_000);
 

@@ -3,9 +3,9 @@
  * via playwright-core), against the app listening on 127.0.0.1: the link from the confirmation
  * e-mail confirms, the page's unsubscribe link asks first, and the button ends the subscription.
  */
-import { existsSync } from 'node:fs';
 import { pino } from 'pino';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { HAS_CHROMIUM, browserSuiteTitle, launchChromium } from '../../test-support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.js';
 import { loadConfig } from '../../config.js';
@@ -13,9 +13,7 @@ import { DIALECTS, createTestDb, type TestDb } from '../../storage/test-db.js';
 import { freePort } from '../../test-support/net.js';
 import { linkFor, upsertLocalMember } from './local-list.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const title = HAS_CHROMIUM ? 'mailing-list pages in Chromium on %s' : `mailing-list pages in Chromium on %s — skipped: ${CHROMIUM} is absent`;
+const title = browserSuiteTitle('mailing-list pages');
 
 describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
   let browser: Browser;
@@ -26,7 +24,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
     const port = await freePort();
     app = await buildApp({ config: loadConfig({}, { baseUrl: `http://127.0.0.1:${port}`, logLevel: 'silent' }), db: testDb.db, logger: pino({ level: 'silent' }) });
     await app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

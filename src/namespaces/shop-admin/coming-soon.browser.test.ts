@@ -3,11 +3,11 @@
  * while the store is coming soon a visitor sees the coming-soon page and the owner, signed in, sees
  * the site; the theme chosen through the API changes what visitors see.
  */
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { HAS_CHROMIUM, browserSuiteTitle, launchChromium } from '../../test-support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.js';
 import { createApplicationPassword } from '../../auth/app-passwords.js';
@@ -16,10 +16,7 @@ import { loadConfig } from '../../config.js';
 import { DIALECTS, createTestDb, type TestDb } from '../../storage/test-db.js';
 import { freePort } from '../../test-support/net.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const title = HAS_CHROMIUM ? 'coming soon in Chromium on %s' : `coming soon in Chromium on %s — skipped: ${CHROMIUM} is absent (apt-get install chromium)`;
+const title = browserSuiteTitle('coming soon');
 
 describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
   let browser: Browser;
@@ -41,7 +38,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
     const owner = await createUser(app.ctx, { login: 'owner', email: 'owner@example.test', password: 'correct horse battery', roles: ['administrator'] });
     const { password } = await createApplicationPassword(app.ctx, owner.id, { name: 'tests' });
     auth = `Basic ${Buffer.from(`owner:${password}`).toString('base64')}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
