@@ -151,7 +151,7 @@ export async function freeExtensions(ctx: AppContext): Promise<unknown> {
       is_visible: true,
       is_installed: installed.has(id),
       is_activated: active.has(id),
-      manage_url: `${ctx.urls.admin}admin.php?page=eventsuite-extensions`,
+      manage_url: ctx.urls.admin,
     };
   };
   const present = (ids: string[]) => ids.filter((id) => ctx.areas.get(id)).map(plugin);

@@ -38,7 +38,7 @@ async function installedMarketing(_req: RestRequest, ctx: AppContext): Promise<u
     url: '',
     icon: p.icon,
     status: active.has(p.plugin) ? 'activated' : 'installed',
-    settingsUrl: `${ctx.urls.admin}admin.php?page=eventsuite-extensions`,
+    settingsUrl: ctx.urls.admin,
     docsUrl: '',
     supportUrl: '',
     dashboardUrl: '',

@@ -96,7 +96,7 @@ function connectPayments(which: 'a' | 'b') {
     const endpoint = ctx.config.remotes[`payments_${which}`];
     if (!endpoint) throw new RestError('woocommerce_rest_payments_not_configured', `Payment provider ${which.toUpperCase()} is not configured (REMOTE_PAYMENTS_${which.toUpperCase()}_URL).`, 400);
     const url = new URL(`${endpoint}/onboarding`);
-    url.searchParams.set('return_url', `${ctx.urls.admin}admin.php?page=eventsuite-payments`);
+    url.searchParams.set('return_url', ctx.urls.admin);
     url.searchParams.set('site', ctx.urls.home);
     return { connectUrl: url.toString() };
   };

@@ -22,7 +22,7 @@ export interface TaskDef {
   title: string;
   content: string;
   actionLabel: string;
-  /** Admin URL path (relative to the admin URL) the task sends the owner to, or null. */
+  /** Admin page (relative to the admin URL) the task sends the owner to; null where the task is done through the API. */
   actionPath: string | null;
   time: string;
   level: number;
@@ -52,37 +52,37 @@ export const TASK_LISTS: readonly TaskListDef[] = [
     tasks: [
       {
         id: 'store_details', title: 'Add your store details', content: 'Tell us where your store is and how to reach you.',
-        actionLabel: 'Add details', actionPath: 'admin.php?page=eventsuite-settings', time: '2 minutes', level: 3, isDismissable: false,
+        actionLabel: 'Add details', actionPath: 'tec-onboarding/', time: '2 minutes', level: 3, isDismissable: false,
         complete: (f) => f.storeDetails,
       },
       {
         id: 'events', title: 'Add your first event', content: 'Put an event on the calendar: a date, a place and a description.',
-        actionLabel: 'Add an event', actionPath: 'post-new.php?post_type=tribe_events', time: '1 minute', level: 3, isDismissable: false,
+        actionLabel: 'Add an event', actionPath: null, time: '1 minute', level: 3, isDismissable: false,
         complete: (f) => f.events > 0,
       },
       {
         id: 'products', title: 'Create tickets', content: 'Sell tickets or take RSVPs for your events.',
-        actionLabel: 'Create tickets', actionPath: 'edit.php?post_type=tribe_events', time: '1 minute', level: 3, isDismissable: false,
+        actionLabel: 'Create tickets', actionPath: null, time: '1 minute', level: 3, isDismissable: false,
         complete: (f) => f.tickets > 0,
       },
       {
         id: 'payments', title: 'Set up payments', content: 'Choose how buyers pay for tickets.',
-        actionLabel: 'Set up payments', actionPath: 'admin.php?page=eventsuite-settings&tab=payments', time: '2 minutes', level: 3, isDismissable: false,
+        actionLabel: 'Set up payments', actionPath: null, time: '2 minutes', level: 3, isDismissable: false,
         complete: (f) => f.paymentsConfigured,
       },
       {
         id: 'tax', title: 'Collect sales tax', content: 'Decide whether ticket prices include tax.',
-        actionLabel: 'Set up tax', actionPath: 'admin.php?page=eventsuite-settings&tab=tax', time: '1 minute', level: 3, isDismissable: true,
+        actionLabel: 'Set up tax', actionPath: null, time: '1 minute', level: 3, isDismissable: true,
         complete: (f) => f.taxDecided,
       },
       {
         id: 'customize-store', title: 'Customize your calendar', content: 'Choose a theme for your public calendar pages.',
-        actionLabel: 'Choose a theme', actionPath: 'themes.php', time: '2 minutes', level: 3, isDismissable: false,
+        actionLabel: 'Choose a theme', actionPath: null, time: '2 minutes', level: 3, isDismissable: false,
         complete: (f) => f.themeChosen,
       },
       {
         id: 'launch-your-store', title: 'Launch your store', content: 'Open the calendar to visitors.',
-        actionLabel: 'Launch', actionPath: 'admin.php?page=eventsuite-launch', time: '1 minute', level: 3, isDismissable: false,
+        actionLabel: 'Launch', actionPath: null, time: '1 minute', level: 3, isDismissable: false,
         complete: (f) => f.launched,
       },
     ],
@@ -96,11 +96,11 @@ export const TASK_LISTS: readonly TaskListDef[] = [
     tasks: [
       {
         id: 'marketing', title: 'Grow your audience', content: 'Add a mailing-list sign-up and share your events.',
-        actionLabel: 'Get started', actionPath: 'admin.php?page=eventsuite-marketing', time: '5 minutes', level: 2, isDismissable: true,
+        actionLabel: 'Get started', actionPath: 'mailinglist.php', time: '5 minutes', level: 2, isDismissable: true,
       },
       {
         id: 'get-mobile-app', title: 'Check in with your phone', content: 'Scan attendees’ QR codes at the door with a check-in app.',
-        actionLabel: 'Get the app', actionPath: 'admin.php?page=eventsuite-checkin', time: '2 minutes', level: 2, isDismissable: true,
+        actionLabel: 'Get the app', actionPath: null, time: '2 minutes', level: 2, isDismissable: true,
       },
     ],
   },
