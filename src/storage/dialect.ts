@@ -108,3 +108,11 @@ export function startsWith(column: Expression<any>, prefix: string): RawBuilder<
 export function bytewiseText(db: Kysely<any>, length: number): RawBuilder<unknown> {
   return isPostgres(db) ? sql`varchar(${sql.raw(String(length))}) collate "C"` : sql`varchar(${sql.raw(String(length))})`;
 }
+
+/**
+ * The ISO week (`YYYY-WW`, ISO week-numbering year and week, weeks start on Monday) of a
+ * `YYYY-MM-DD HH:MM:SS` text column.
+ */
+export function isoWeekOf(db: Kysely<any>, column: Expression<any>): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`to_char(CAST(${column} AS timestamp), 'IYYY-IW')` : sql<string>`strftime('%G-%V', ${column})`;
+}

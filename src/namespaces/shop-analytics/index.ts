@@ -11,11 +11,13 @@ import { customerRouteDefs } from './customers.routes.js';
 import { IMPORT_JOB, runImport } from './import.service.js';
 import { importRouteDefs } from './import.routes.js';
 import { leaderboardRouteDefs } from './leaderboards.routes.js';
+import { performanceIndicatorRouteDefs } from './performance-indicators.routes.js';
+import { reportItemRouteDefs } from './report-items.routes.js';
 import { reportIndexRouteDefs } from './reports.routes.js';
 import { statsRouteDefs } from './stats.routes.js';
 import { syncOrderById } from './sync.service.js';
 
-export const shopAnalyticsRoutes = defineRoutes(ANALYTICS_NS, [...customerRouteDefs, ...leaderboardRouteDefs, ...reportIndexRouteDefs, ...statsRouteDefs, ...importRouteDefs]);
+export const shopAnalyticsRoutes = defineRoutes(ANALYTICS_NS, [...customerRouteDefs, ...leaderboardRouteDefs, ...reportIndexRouteDefs, ...performanceIndicatorRouteDefs, ...statsRouteDefs, ...reportItemRouteDefs, ...importRouteDefs]);
 
 export const shopAnalyticsArea = defineArea({
   id: 'shop-analytics',

@@ -14,9 +14,10 @@ export interface BoardRow {
   amount: number;
 }
 
-const CATEGORY_TAXONOMY = 'tribe_events_cat';
+export const CATEGORY_TAXONOMY = 'tribe_events_cat';
 
-function statusAndWindow(alias: string, excluded: readonly string[], window: DateRange): RawBuilder<unknown> {
+/** Counted orders (not refunded, not excluded) of a site-local window, on `alias.date_created`. */
+export function statusAndWindow(alias: string, excluded: readonly string[], window: DateRange): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`s.status <> 'refunded'`];
   if (excluded.length) parts.push(sql`s.status NOT IN (${sql.join(excluded)})`);
   if (window.after) parts.push(sql`${sql.ref(`${alias}.date_created`)} >= ${window.after}`);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
-import { createCoupon } from '../tickets/index.js';
-import { addTicket, makePost, NS as TICKETS, buyPaidOffline } from '../tickets/fixtures.case.js';
+import { DIALECTS, type TestApp, type TestUser } from '../../test-support/harness.js';
+import { startReportShop } from './fixtures.case.js';
 
 const NS = '/shop-analytics';
 const price = (amount: string) => `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">&#x24;</span>${amount}</bdi></span>`;
@@ -10,31 +9,11 @@ describe.each(DIALECTS)('shop-analytics leaderboards and reports on %s', (engine
   let t: TestApp;
   let customer: TestUser;
   let editor: TestUser;
-  let a: any;
-  let b: any;
-  let music: number;
-  let clock = new Date('2026-01-01T12:00:00Z');
 
   beforeAll(async () => {
-    t = await startTestApp(engine, {}, { now: () => clock });
+    ({ t } = await startReportShop(engine));
     customer = await t.createUser('customer');
     editor = await t.createUser('editor');
-    const concert = await makePost(t, { title: 'Concert' });
-    const talk = await makePost(t, { title: 'Talk' });
-    a = await addTicket(t, concert, { name: 'Stalls', price: '30', ticket: { mode: 'own', capacity: 100 } });
-    b = await addTicket(t, talk, { name: 'Lecture', price: '10', ticket: { mode: 'own', capacity: 100 } });
-    music = Number((await t.db.insertInto('terms').values({ taxonomy: 'tribe_events_cat', name: 'Music', slug: 'music', description: '', parent: 0, count: 1 }).returning('id').executeTakeFirstOrThrow()).id);
-    await t.db.insertInto('term_relationships').values({ post_id: concert, term_id: music }).execute();
-    await createCoupon(t.db, { code: 'five', discountType: 'fixed_cart', amount: 5 }, '2026-01-01 00:00:00');
-    const buy = async (email: string, ticket: any, quantity: number, coupon?: string) => {
-      const res = await buyPaidOffline(t, { tickets: [{ ticket_id: ticket.id, quantity }], purchaser_name: email.split('@')[0], purchaser_email: email, coupon });
-      if (res.status !== 201) throw new Error(res.text);
-    };
-    clock = new Date('2026-02-01T12:00:00Z');
-    await buy('zed@example.test', a, 2, 'five'); // 55
-    await buy('amy@example.test', b, 3); // 30
-    clock = new Date('2026-03-01T12:00:00Z');
-    await buy('amy@example.test', b, 1, 'five'); // 5
   });
   afterAll(() => t.close());
 

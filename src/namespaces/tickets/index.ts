@@ -48,6 +48,8 @@ export { checkinLink, qrPng, QR_ENABLED_OPTION } from './qr.service.js';
 export { DEFAULT_PROVIDER_OPTION } from './providers.js';
 export { TICKET_TYPES as TICKET_POST_TYPES } from './providers.js';
 export { addTicket, type NewTicket } from './tickets.public.js';
+export { loadTickets, type TicketRecord } from './tickets.repo.js';
+export { ticketStock } from './tickets.present.js';
 export { countTestOrders, deleteTestOrders } from './test-orders.js';
 export { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 export { createCoupon, getCouponByCode, type CouponRecord, type NewCoupon } from './coupons.repo.js';
