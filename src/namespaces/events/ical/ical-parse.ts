@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
+import { hasControlCharacter, normalisedHttpUrl } from '../../../content/imported-urls.js';
 import { DB_FORMAT, normaliseZone } from '../../../content/posts.js';
 
 /** Occurrences of one series imported at most. */
@@ -219,14 +220,17 @@ function tzidOf(comp: ICAL.Component, name: 'dtstart' | 'dtend'): string | undef
 }
 
 function httpUrl(value: unknown): string | null {
-  const s = str(value).trim();
-  if (s === '') return null;
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
-  } catch {
-    return null;
+  return normalisedHttpUrl(str(value));
+}
+
+/** Why the VEVENT's URL or an ATTACH holds a control character (refused: see content/imported-urls); undefined when none does. */
+function controlCharacterInUrls(comp: ICAL.Component): string | undefined {
+  if (hasControlCharacter(str(comp.getFirstPropertyValue('url')))) return 'URL holds a control character';
+  for (const prop of comp.getAllProperties('attach')) {
+    if (prop.getParameter('encoding') || prop.getParameter('value') === 'BINARY') continue;
+    if (hasControlCharacter(str(prop.getFirstValue()))) return 'ATTACH holds a control character';
   }
+  return undefined;
 }
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -300,6 +304,8 @@ interface Occurrence {
 function occurrenceOf(comp: ICAL.Component, start: ICAL.Time, end: ICAL.Time, tzids: { start?: string; end?: string }, env: Env): Occurrence | string {
   const title = str(comp.getFirstPropertyValue('summary')).trim();
   if (title === '') return 'no SUMMARY';
+  const refused = controlCharacterInUrls(comp);
+  if (refused) return refused;
   let fields: Pick<ImportFields, 'start_date' | 'end_date' | 'timezone' | 'all_day'>;
   let startMs: number;
   let endMs: number;
