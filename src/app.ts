@@ -135,7 +135,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  await app.register(multipart, { attachFieldsToBody: true, limits: { fileSize: config.bodyLimit } });
+  // Multipart bodies are only flagged here; the REST host reads them after authentication (http/multipart.ts).
+  await app.register(multipart, { limits: { fileSize: config.bodyLimit } });
 
   app.addHook('onResponse', async (request, reply) => {
     const level = reply.statusCode >= 500 ? 'error' : 'info';
@@ -157,7 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   const authenticator = createAuthenticator(ctx);
-  registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, dispatcher, discovery: getDiscovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
+  registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, bodyLimit: config.bodyLimit, dispatcher, discovery: getDiscovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
   registerHealthRoutes(app, ctx);
 

@@ -1,7 +1,8 @@
 /**
  * @module http/body
  * Request bodies as WordPress reads them: JSON only with a JSON media type (parsed lazily by the
- * dispatcher), form bodies PHP-style for every verb, multipart fields and files.
+ * dispatcher), form bodies PHP-style for every verb. Multipart bodies are read later, on demand
+ * (`http/multipart.ts`).
  */
 import { parsePhpQuery } from '../rest/php-query.js';
 import { isJsonMediaType } from '../rest/request.js';
@@ -13,34 +14,9 @@ export interface ParsedBody {
   files: Record<string, UploadedFile>;
 }
 
-interface MultipartPart {
-  type: 'file' | 'field';
-  fieldname: string;
-  value?: unknown;
-  filename?: string;
-  mimetype?: string;
-  _buf?: Buffer;
-  toBuffer?: () => Promise<Buffer>;
-}
-
-/** Reads what Fastify's parsers left in `request.body`. */
-export async function readBody(method: HttpMethod, contentType: string | undefined, payload: unknown): Promise<ParsedBody> {
+/** Reads what Fastify's parsers left in `request.body` (multipart bodies: `http/multipart.ts`). */
+export function readBody(method: HttpMethod, contentType: string | undefined, payload: unknown): ParsedBody {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (payload && typeof payload === 'object' && type === 'multipart/form-data') {
-    const fields: string[] = [];
-    const files: Record<string, UploadedFile> = {};
-    for (const entry of Object.values(payload as Record<string, MultipartPart | MultipartPart[]>)) {
-      for (const part of Array.isArray(entry) ? entry : [entry]) {
-        if (part.type === 'file') {
-          const data = part._buf ?? (part.toBuffer ? await part.toBuffer() : Buffer.alloc(0));
-          files[part.fieldname] = { filename: part.filename ?? '', mimetype: part.mimetype ?? 'application/octet-stream', data };
-        } else {
-          fields.push(`${encodeURIComponent(part.fieldname)}=${encodeURIComponent(String(part.value ?? ''))}`);
-        }
-      }
-    }
-    return { body: parsePhpQuery(fields.join('&')), rawBody: undefined, files };
-  }
   const raw = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
   if (raw === undefined || raw === '') return { body: {}, rawBody: raw, files: {} };
   if (isJsonMediaType(contentType)) return { body: {}, rawBody: raw, files: {} };

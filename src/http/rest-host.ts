@@ -12,12 +12,15 @@ import { parsePhpQuery } from '../rest/php-query.js';
 import { createRestRequest } from '../rest/request.js';
 import { RestResponse, type HttpMethod } from '../rest/route.js';
 import { errorWire, serveResponse, valueOf, type WireResponse } from '../rest/serve.js';
-import { readBody } from './body.js';
+import { readBody, type ParsedBody } from './body.js';
+import { isMultipartRequest, readMultipart, takesUploads } from './multipart.js';
 import { NO_CACHE, restHeaders } from './headers.js';
 
 export interface RestHostOptions {
   apiPath: string;
   apiRoot: string;
+  /** Bytes of a request body (`BODY_LIMIT`); multipart bodies are held to it here. */
+  bodyLimit: number;
   dispatcher: Dispatcher;
   /** The current discovery (it changes when areas are switched). */
   discovery: () => Discovery;
@@ -68,11 +71,28 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
 
     if (!METHODS.has(method)) return send(reply, { ...errorWire(CoreErrors.noRoute()), headers: { ...fixed(false), 'Content-Type': 'application/json; charset=UTF-8' } });
 
-    const parsed = await readBody(method, headers['content-type'], request.body);
     const route = routePath;
+    const multipart = isMultipartRequest(request);
+    let parsed: ParsedBody = multipart ? { body: {}, rawBody: undefined, files: {} } : readBody(method, headers['content-type'], request.body);
 
     // Authentication errors come before everything, even unknown routes.
-    const outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip });
+    let outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip });
+    // A multipart body is read only now: after the credentials were checked, for a route that
+    // exists. A cookie nonce may travel in it, so a refused nonce waits for the body.
+    if (multipart && !(outcome instanceof RestError && outcome.code !== 'rest_cookie_invalid_nonce')) {
+      const found = method === 'OPTIONS' ? undefined : discovery().registry.match(route, method === 'HEAD' ? 'GET' : method);
+      if (found) {
+        try {
+          parsed = await readMultipart(request, { maxBytes: opts.bodyLimit, keepFiles: takesUploads(found.endpoint) });
+        } catch (err) {
+          if (!(err instanceof RestError)) throw err;
+          // The rest of the body is not read: close the connection after the answer.
+          const wire = errorWire(err);
+          return send(reply, { ...wire, headers: { ...fixed(true), ...wire.headers, Connection: 'close' } });
+        }
+        if (Object.hasOwn(parsed.body, '_wpnonce')) outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip });
+      }
+    }
     if (outcome instanceof RestError) {
       const wire = errorWire(outcome);
       // A refused sign-in (429 too_many_failed_logins) says when to try again.

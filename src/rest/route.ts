@@ -188,6 +188,11 @@ export interface EndpointDef<C = any> {
   /** Hide from discovery (still dispatchable). */
   showInIndex?: boolean;
   /**
+   * Keeps the files of a multipart body (`req.files`) without declaring a `file` argument (a form
+   * whose file fields are not known in advance). Other routes read multipart fields only.
+   */
+  acceptsUploads?: boolean;
+  /**
    * Signed-out GET answers may be reused for this many milliseconds (same route and query). Any
    * write dispatched by this process starts afresh; see `rest/response-cache.ts`.
    */

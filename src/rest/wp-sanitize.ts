@@ -69,7 +69,7 @@ function stripTags(text: string): string {
  * the text up to there (`/<[^>]*?((?=<)|>|$)/`), as one linear scan. Such pieces follow each other
  * directly, so each run of them is escaped at once.
  */
-function escapeLoneLessThans(text: string): string {
+export function escapeLoneLessThans(text: string): string {
   const parts: string[] = [];
   let from = 0;
   let run = -1; // start of the current run of unclosed pieces
@@ -223,7 +223,7 @@ function badProtocolOnce(content: string, depth: number): string {
 }
 
 /** `wp_kses_bad_protocol` (input already free of NUL and control characters). */
-function badProtocol(url: string): string {
+export function badProtocol(url: string): string {
   if (url.startsWith('https://') || url.startsWith('http://')) return url;
   let content = url;
   let original: string;

@@ -196,7 +196,7 @@ export const contactFormRoutes = defineRoutes<AppContext>(CONTACT_FORM_NS, [
   },
   {
     path: '/contact-forms/{id}/feedback',
-    endpoints: [{ methods: CREATABLE, args: idArgs, permission: allowAll, handler: feedbackHandler }],
+    endpoints: [{ methods: CREATABLE, args: idArgs, permission: allowAll, handler: feedbackHandler, acceptsUploads: true }],
   },
   {
     path: '/contact-forms/{id}/feedback/schema',

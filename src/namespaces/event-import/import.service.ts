@@ -18,6 +18,7 @@ import type { Db } from '../../storage/db.js';
 import { CATEGORY_TAXONOMY, eventsService, EVENT_TYPE, getEventsByIds, ORGANIZER_TYPE, saveEvent, TAG_TAXONOMY, VENUE_TYPE } from '../events/index.js';
 import { changedInput, createInput, storedFields, type ImportedFields, type ImportedItem, type SkippedItem } from './fields.js';
 import { emptyActivity, gmt, type Activity, type ActivityKey } from './records.repo.js';
+import { checkedUrls } from './url-fields.js';
 
 export interface ApplyOptions {
   /** Who imports; default: the site, authoring as the first administrator. */
@@ -169,8 +170,9 @@ export async function applyItems(ctx: AppContext, recordId: string, items: reado
   let done = 0;
   for (const item of items) {
     let outcome: Outcome;
+    const checked = checkedUrls(item);
     try {
-      outcome = await applyItem(ctx, recordId, item, user, result.activity);
+      outcome = 'fields' in checked ? await applyItem(ctx, recordId, checked, user, result.activity) : checked;
     } catch (e) {
       if (!isRestError(e)) throw e;
       outcome = { uid: item.key, reason: e.message };

@@ -24,6 +24,7 @@ import {
 import { EVENTS_NAMESPACE } from './linked.present.js';
 import { CALENDAR_PAGING } from './event-args.js';
 import { isTruthy } from './validators.js';
+import { guardEventWrite } from './write-guard.js';
 
 /** The event a single route addresses (its checks guarantee it exists). */
 async function targetEvent(req: RestRequest, ctx: AppContext): Promise<EventRecord> {
@@ -72,7 +73,7 @@ export async function getEventHandler(req: RestRequest, ctx: AppContext): Promis
 
 /** POST /events: 201 with the new event. */
 export async function createEventHandler(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
-  const id = await saveEvent(ctx, eventInputFrom(req), req.user);
+  const id = await saveEvent(ctx, guardEventWrite(req.user, eventInputFrom(req), true), req.user);
   const ev = await reloadEvent(ctx, id);
   return respond(await presentSingleEvent(ctx, ev, req, false), { status: 201, headers: { Location: ctx.urls.rest(`${EVENTS_NAMESPACE}/events/${id}`) } });
 }
@@ -83,7 +84,7 @@ export async function updateEventHandler(req: RestRequest, ctx: AppContext): Pro
   const input = eventInputFrom(req);
   // CASE: on by-slug routes `slug` is the path variable; it renames only when the body sends another.
   if (req.urlParams.slug !== undefined && input.slug === req.urlParams.slug) delete input.slug;
-  const id = await saveEvent(ctx, input, req.user, current);
+  const id = await saveEvent(ctx, guardEventWrite(req.user, input, false), req.user, current);
   return presentSingleEvent(ctx, await reloadEvent(ctx, id), req, false);
 }
 

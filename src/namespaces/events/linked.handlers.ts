@@ -25,6 +25,7 @@ import {
 } from './linked.service.js';
 import { CALENDAR_PAGING } from './event-args.js';
 import { isTruthy } from './validators.js';
+import { guardLinkedWrite } from './write-guard.js';
 
 const PLURAL: Record<LinkedKind, 'venues' | 'organizers'> = { venue: 'venues', organizer: 'organizers' };
 
@@ -90,8 +91,9 @@ export function getLinkedHandler(kind: LinkedKind) {
 
 export function createLinkedHandler(kind: LinkedKind) {
   return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
+    const input = guardLinkedWrite(req.user, kind, inputFrom(kind, req), true);
     const siteZone = await siteTimeZone(ctx.options);
-    const { id } = await ctx.db.transaction().execute((trx) => createLinked(ctx, trx, kind, inputFrom(kind, req), req.user, siteZone));
+    const { id } = await ctx.db.transaction().execute((trx) => createLinked(ctx, trx, kind, input, req.user, siteZone));
     const record = await getLinked(ctx.db, kind, id);
     if (!record) throw eventError(kind === 'venue' ? 'could-not-create-venue' : 'could-not-create-organizer');
     return respond(present(ctx, kind, record, false), { status: 201, headers: { Location: ctx.urls.rest(`${EVENTS_NAMESPACE}/${PLURAL[kind]}/${id}`) } });
@@ -101,8 +103,9 @@ export function createLinkedHandler(kind: LinkedKind) {
 export function updateLinkedHandler(kind: LinkedKind) {
   return async (req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> => {
     const current = await target(kind, req, ctx);
+    const input = guardLinkedWrite(req.user, kind, inputFrom(kind, req), false);
     const siteZone = await siteTimeZone(ctx.options);
-    await ctx.db.transaction().execute((trx) => updateLinked(ctx, trx, kind, current, inputFrom(kind, req), req.user, siteZone));
+    await ctx.db.transaction().execute((trx) => updateLinked(ctx, trx, kind, current, input, req.user, siteZone));
     const record = await getLinked(ctx.db, kind, current.id);
     if (!record) throw eventError(kind === 'venue' ? 'could-not-update-venue' : 'could-not-update-organizer');
     return present(ctx, kind, record, false);

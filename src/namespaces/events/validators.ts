@@ -5,6 +5,7 @@
  * sync checks of nested venue/organizer data. Checks that need the database run in the permission
  * stage (see `checks.ts`), still before the capability check as WordPress orders them.
  */
+import { hasControlCharacter } from '../../content/imported-urls.js';
 import { isValidTimeZone, parseDateTime, POST_STATUSES } from '../../content/posts.js';
 import { isPhpNumeric, parseList } from '../../rest/php-query.js';
 import type { RestRequest } from '../../rest/route.js';
@@ -52,7 +53,7 @@ export function isPositiveIntList(value: unknown): boolean {
 
 /** An absolute http(s) URL (`FILTER_VALIDATE_URL` for the schemes a website can have). */
 export function isUrl(value: unknown): boolean {
-  if (typeof value !== 'string' || value.trim() === '') return false;
+  if (typeof value !== 'string' || value.trim() === '' || hasControlCharacter(value.trim())) return false;
   try {
     const u = new URL(value.trim());
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';

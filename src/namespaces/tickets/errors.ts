@@ -42,6 +42,7 @@ export const TICKET_MESSAGES = {
   paymentFailed: 'The payment was declined.',
   gatewayNotAllowed: 'Offline payment is not offered on this site.',
   quantityTooLarge: (perLine: number, perOrder: number) => `At most ${perLine} tickets per line and ${perOrder} per order can be bought at once.`,
+  tooManyEmails: 'Too many ticket e-mails were requested recently; try again later.',
 } as const;
 
 /** Factories for every error the namespace answers with. */
@@ -77,6 +78,8 @@ export const TicketErrors = {
   gatewayNotAllowed: () => new RestError('payment-gateway-not-allowed', TICKET_MESSAGES.gatewayNotAllowed, 400),
   quantityTooLarge: (perLine: number, perOrder: number) =>
     new RestError('tickets-quantity-too-large', TICKET_MESSAGES.quantityTooLarge(perLine, perOrder), 400, { max_per_line: perLine, max_per_order: perOrder }),
+  /** A checkout over the ticket e-mail limits (`email-limits.ts`). */
+  tooManyEmails: () => new RestError('tickets-too-many-emails', TICKET_MESSAGES.tooManyEmails, 429),
   missingPurchaser: () => new RestError('tickets-missing-purchaser', TICKET_MESSAGES.missingPurchaser, 400),
   orderNotFound: () => new RestError('order-not-found', TICKET_MESSAGES.orderNotFound, 404),
   orderNotAccessible: (loggedIn: boolean) => new RestError('order-not-accessible', TICKET_MESSAGES.orderNotAccessible, loggedIn ? 403 : 401),

@@ -24,6 +24,7 @@ import { presentOrder } from './orders.present.js';
 import { changeOrderStatus, checkout, expireStaleReservationsNow, refreshPendingOrder, type OrderChange } from './orders.service.js';
 import { resolveProvider } from './providers.js';
 import { offlinePaymentsEnabled } from './settings.js';
+import { emailLimitAnswer } from './email-limits.js';
 import { emailArg, positiveIntArg } from './ticket-args.js';
 import { attendeeObjects } from './views.js';
 
@@ -51,6 +52,8 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
   const name = req.has('purchaser_name') ? sanitizeTextField(req.params.purchaser_name) : req.user?.displayName ?? '';
   const email = req.has('purchaser_email') ? String(req.params.purchaser_email) : req.user?.email ?? '';
   if (name === '' || email === '') return TicketErrors.missingPurchaser();
+  const overLimit = await emailLimitAnswer(req, ctx, email);
+  if (overLimit) return overLimit;
 
   // ---- Lines: the `tickets` sent, else the caller's cart for this provider.
   const cartKey = cartKeyOf(req) ?? '';

@@ -11,6 +11,7 @@ import type { Database } from '../../storage/schema.js';
 import { getPostsByIds } from '../../content/posts.js';
 import type { MailMessage } from '../../remote/mailer.js';
 import { attendeeIdsOfOrder, loadAttendees, type AttendeeRecord } from './attendees.repo.js';
+import { mailSafeName } from './mail-names.js';
 import { checkinLink, qrEnabled, qrPng } from './qr.service.js';
 import { loadTickets } from './tickets.repo.js';
 
@@ -35,7 +36,8 @@ export async function buildTicketEmail(ctx: AppContext, attendees: readonly Atte
   for (const a of attendees) {
     const ticketTitle = tickets.get(a.ticketId)?.post.title ?? '';
     const eventTitle = posts.get(a.postId)?.title ?? '';
-    const name = a.holderName || a.purchaserName;
+    // Buyers' text: never a link in the site's mail (see mail-names.ts).
+    const name = mailSafeName(a.holderName || a.purchaserName);
     const link = checkinLink(ctx, a);
     textParts.push(`${eventTitle}\n${ticketTitle} — ${name}\nTicket #${a.id}, security code ${a.securityCode}\n${link}`);
     let img = '';
