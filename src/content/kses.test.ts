@@ -69,7 +69,9 @@ describe('ksesPost (wp_filter_post_kses)', () => {
   });
 
   // CPU time of this process, not wall time: the machine is shared (see rest/input-limits.test.ts).
-  it('answers 1 MB of hostile markup in well under a second', () => {
+  // A linear scan takes well under a second here; quadratic behaviour on 1 MB takes minutes, so a
+  // generous ceiling still catches it without failing on a slow, loaded machine.
+  it('answers 1 MB of hostile markup in linear time', () => {
     for (const input of [
       '<a '.repeat(350_000),
       '<a title="'.repeat(100_000),
@@ -85,7 +87,7 @@ describe('ksesPost (wp_filter_post_kses)', () => {
       const started = process.cpuUsage();
       ksesPost(input);
       const { user, system } = process.cpuUsage(started);
-      expect((user + system) / 1000, input.slice(0, 20)).toBeLessThan(1000);
+      expect((user + system) / 1000, input.slice(0, 20)).toBeLessThan(5000);
     }
   });
 });
