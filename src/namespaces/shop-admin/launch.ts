@@ -11,10 +11,11 @@ import type { AppContext } from '../../app-context.js';
 import { esc } from '../../admin/html.js';
 import { pageSession } from '../../admin/session.js';
 import type { GateAnswer } from '../../site-hooks.js';
-import { RestError } from '../../rest/errors.js';
+import type { RestError } from '../../rest/errors.js';
 import { CREATABLE, DELETABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { countTestOrders, deleteTestOrders } from '../tickets/index.js';
 import { canLaunchStore } from './access.js';
+import { ShopAdminErrors } from './errors.js';
 
 export const COMING_SOON_OPTION = 'woocommerce_coming_soon';
 export const STORE_PAGES_ONLY_OPTION = 'woocommerce_store_pages_only';
@@ -55,7 +56,7 @@ export async function comingSoonApiGate(req: RestRequest, ctx: AppContext): Prom
   if (req.method !== 'GET' || isOwner(req.user) || !HIDDEN_NAMESPACES.some((ns) => req.route === ns || req.route.startsWith(`${ns}/`))) return undefined;
   if (!(await comingSoon(ctx))) return undefined;
   if (await validShareKey(ctx, cookieValue(req.headers.cookie, SHARE_COOKIE))) return undefined;
-  return new RestError('shop_coming_soon', 'This store is coming soon.', req.user ? 403 : 401);
+  return ShopAdminErrors.comingSoon(req);
 }
 
 /** Visitors see the coming-soon page instead of the public pages; the share link lets one in. */

@@ -7,10 +7,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { postDatePair } from '../../content/posts.js';
-import { RestError } from '../../rest/errors.js';
 import { EDITABLE, READABLE, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canInstallPlugins, canViewShop } from './access.js';
-import { ShopAdminErrors } from './errors.js';
+import { SHOP_ADMIN_MESSAGES, ShopAdminErrors } from './errors.js';
 import { readZip, ZipError } from './zip.js';
 
 export const THEME_OPTION = 'eventsuite_theme';
@@ -84,13 +83,13 @@ export async function installThemeZip(ctx: AppContext, data: Buffer): Promise<st
 
 async function uploadTheme(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const file = req.files.pluginzip;
-  if (!file) throw new RestError('woocommerce_rest_theme_upload_error', 'Upload a theme package as the pluginzip file.', 400);
-  if (!/\.zip$/i.test(file.filename)) throw new RestError('woocommerce_rest_theme_upload_error', 'Only .zip theme packages can be uploaded.', 400);
+  if (!file) throw ShopAdminErrors.themeUpload(SHOP_ADMIN_MESSAGES.themeMissing);
+  if (!/\.zip$/i.test(file.filename)) throw ShopAdminErrors.themeUpload(SHOP_ADMIN_MESSAGES.themeNotZip);
   try {
     const slug = await installThemeZip(ctx, file.data);
     return { status: 'success', message: 'The theme was installed.', theme: slug };
   } catch (e) {
-    if (e instanceof ZipError) throw new RestError('woocommerce_rest_theme_upload_error', e.message, 400);
+    if (e instanceof ZipError) throw ShopAdminErrors.themeUpload(e.message);
     throw e;
   }
 }
