@@ -10,8 +10,8 @@ import type { ArgSchema, EndpointDef } from './route.js';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** JSON Schema of one arg: the discovery keywords minus WordPress's boolean `required`. */
-function jsonSchema(arg: ArgSchema): Record<string, unknown> {
-  const { required: _required, ...rest } = argData(arg);
+function jsonSchema(arg: ArgSchema, now: Date): Record<string, unknown> {
+  const { required: _required, ...rest } = argData(arg, now);
   void _required;
   return fixSchema(rest);
 }
@@ -41,7 +41,7 @@ function fixSchema(schema: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function operation(method: string, ep: EndpointDef, pathVars: Map<string, string>, tag: string): Record<string, unknown> {
+function operation(method: string, ep: EndpointDef, pathVars: Map<string, string>, tag: string, now: Date): Record<string, unknown> {
   const parameters: Record<string, unknown>[] = [];
   const bodyProps: Record<string, unknown> = {};
   const bodyRequired: string[] = [];
@@ -49,10 +49,10 @@ function operation(method: string, ep: EndpointDef, pathVars: Map<string, string
     if (pathVars.has(name)) {
       parameters.push({ name, in: 'path', required: true, schema: { type: 'string', pattern: `^${pathVars.get(name)}$` }, ...(arg.description ? { description: arg.description } : {}) });
     } else if (BODY_METHODS.has(method)) {
-      bodyProps[name] = jsonSchema(arg);
+      bodyProps[name] = jsonSchema(arg, now);
       if (arg.required === true) bodyRequired.push(name);
     } else {
-      parameters.push({ name, in: 'query', required: arg.required === true, schema: jsonSchema(arg), ...(arg.description ? { description: arg.description } : {}) });
+      parameters.push({ name, in: 'query', required: arg.required === true, schema: jsonSchema(arg, now), ...(arg.description ? { description: arg.description } : {}) });
     }
   }
   const op: Record<string, unknown> = { tags: [tag], operationId: `${method.toLowerCase()}_${tag}_${[...pathVars.keys()].join('_')}`, parameters };
@@ -70,8 +70,11 @@ function operation(method: string, ep: EndpointDef, pathVars: Map<string, string
   return op;
 }
 
-/** Builds the OpenAPI 3.1 document. `apiRoot` is the absolute REST root (with trailing slash). */
-export function openApiDocument(registry: Registry, apiRoot: string, info: { title: string; version: string }): Record<string, unknown> {
+/**
+ * Builds the OpenAPI 3.1 document. `apiRoot` is the absolute REST root (with trailing slash); `now`
+ * the app clock's time, for clock-dependent defaults.
+ */
+export function openApiDocument(registry: Registry, apiRoot: string, info: { title: string; version: string }, now: Date = new Date()): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const seen = new Map<string, number>();
   for (const route of registry.routes) {
@@ -85,7 +88,7 @@ export function openApiDocument(registry: Registry, apiRoot: string, info: { tit
     for (const ep of route.def.endpoints) {
       if (ep.showInIndex === false) continue;
       for (const m of ep.methods) {
-        const op = operation(m, ep, vars, tag);
+        const op = operation(m, ep, vars, tag, now);
         const base = `${m.toLowerCase()}${route.key.replace(/[^a-zA-Z0-9]+/g, '_')}`.replace(/_+$/, '');
         const n = seen.get(base) ?? 0;
         seen.set(base, n + 1);

@@ -6,7 +6,7 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { allowAll } from '../../rest/permissions.js';
-import { READABLE, type ArgSchema, type EndpointDef, type NamespaceRoutes, type RouteDef } from '../../rest/route.js';
+import { READABLE, defaultOf, type ArgSchema, type EndpointDef, type NamespaceRoutes, type RouteDef } from '../../rest/route.js';
 import { EVENT_DOC_SCHEMAS } from './schemas.js';
 
 const TITLE = 'The Events Calendar REST API';
@@ -30,19 +30,20 @@ export function docPath(path: string): { path: string; vars: Set<string> } {
   return { path: out, vars };
 }
 
-function schemaType(arg: ArgSchema): Record<string, unknown> {
+function schemaType(arg: ArgSchema, now: Date): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const type = Array.isArray(arg.type) ? arg.type[0] : arg.type;
   out.type = typeof type === 'string' ? type : 'string';
   if (arg.format !== undefined) out.format = arg.format;
   if (arg.items !== undefined && out.type === 'array') out.items = { type: (arg.items.type as string | undefined) ?? 'string' };
   if (arg.enum !== undefined) out.enum = arg.enum;
-  if (arg.default !== undefined && arg.default !== null) out.default = arg.default;
+  const byDefault = defaultOf(arg, now);
+  if (byDefault !== undefined && byDefault !== null) out.default = byDefault;
   return out;
 }
 
-function parameter(name: string, arg: ArgSchema, where: 'path' | 'query'): Record<string, unknown> {
-  const p: Record<string, unknown> = { name, in: where, description: arg.description ?? '', schema: schemaType(arg), required: where === 'path' || arg.required === true };
+function parameter(name: string, arg: ArgSchema, where: 'path' | 'query', now: Date): Record<string, unknown> {
+  const p: Record<string, unknown> = { name, in: where, description: arg.description ?? '', schema: schemaType(arg, now), required: where === 'path' || arg.required === true };
   if (arg.type === 'array') {
     p.style = 'form';
     p.explode = false;
@@ -95,13 +96,13 @@ function responses(method: string, kind: 'doc' | 'collection' | 'single', resour
   }
 }
 
-function operation(method: string, ep: EndpointDef, vars: Set<string>, kind: 'doc' | 'collection' | 'single', resource: (typeof RESOURCES)[string] | undefined): Record<string, unknown> {
+function operation(method: string, ep: EndpointDef, vars: Set<string>, kind: 'doc' | 'collection' | 'single', resource: (typeof RESOURCES)[string] | undefined, now: Date): Record<string, unknown> {
   const args = Object.entries(ep.args ?? {});
   const op: Record<string, unknown> = {};
   const body = method === 'post' || method === 'put' || method === 'patch';
   const parameters = args
     .filter(([name]) => vars.has(name) || !body)
-    .map(([name, arg]) => parameter(name, arg, vars.has(name) ? 'path' : 'query'));
+    .map(([name, arg]) => parameter(name, arg, vars.has(name) ? 'path' : 'query', now));
   if (parameters.length > 0) op.parameters = parameters;
   if (body) {
     const fields = args.filter(([name]) => !vars.has(name));
@@ -109,7 +110,7 @@ function operation(method: string, ep: EndpointDef, vars: Set<string>, kind: 'do
       const properties: Record<string, unknown> = {};
       const required: string[] = [];
       for (const [name, arg] of fields) {
-        properties[name] = { ...schemaType(arg), description: arg.description ?? '' };
+        properties[name] = { ...schemaType(arg, now), description: arg.description ?? '' };
         if (arg.required === true) required.push(name);
       }
       op.requestBody = {
@@ -121,8 +122,11 @@ function operation(method: string, ep: EndpointDef, vars: Set<string>, kind: 'do
   return op;
 }
 
-/** The OpenAPI document of a namespace's routes; `serverUrl` is the namespace root without scheme. */
-export function buildEventsDocument(ns: NamespaceRoutes, serverUrl: string): Record<string, unknown> {
+/**
+ * The OpenAPI document of a namespace's routes; `serverUrl` is the namespace root without scheme,
+ * `now` the app clock's time (clock-dependent defaults are shown as of then).
+ */
+export function buildEventsDocument(ns: NamespaceRoutes, serverUrl: string, now: Date): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ns.routes) {
     const { path, vars } = docPath(route.path);
@@ -132,7 +136,7 @@ export function buildEventsDocument(ns: NamespaceRoutes, serverUrl: string): Rec
     const item: Record<string, unknown> = (paths[path] ??= {});
     for (const ep of route.endpoints) {
       if (ep.showInIndex === false) continue;
-      for (const m of ep.methods) item[m.toLowerCase()] = operation(m.toLowerCase(), ep, vars, kind, resource);
+      for (const m of ep.methods) item[m.toLowerCase()] = operation(m.toLowerCase(), ep, vars, kind, resource, now);
     }
   }
   return {
@@ -159,7 +163,7 @@ export function docRoute(routes: () => NamespaceRoutes): RouteDef<AppContext> {
           const root = ctx.urls.rest(`${ns.namespace}/`);
           if (cache?.root !== root) {
             // CASE: the original names the server by host and path, without a scheme.
-            cache = { root, doc: buildEventsDocument(ns, root.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')) };
+            cache = { root, doc: buildEventsDocument(ns, root.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''), ctx.now()) };
           }
           return cache.doc;
         },
