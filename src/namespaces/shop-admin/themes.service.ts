@@ -1,15 +1,11 @@
 /**
- * @module namespaces/shop-admin/themes
+ * @module namespaces/shop-admin/themes.service
  * Themes are the look of the public calendar pages: a stylesheet served at `/theme.css` that every
  * public page links. Three are bundled; more are uploaded as zip packages (`theme.json` with slug,
  * name and version, plus `style.css`). The active one is the option `eventsuite_theme`.
  */
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { postDatePair } from '../../content/posts.js';
-import { EDITABLE, READABLE, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { canInstallPlugins, canViewShop } from './access.js';
-import { SHOP_ADMIN_MESSAGES, ShopAdminErrors } from './errors.js';
 import { readZip, ZipError } from './zip.js';
 
 export const THEME_OPTION = 'eventsuite_theme';
@@ -17,7 +13,7 @@ export const DEFAULT_THEME = 'daybreak';
 export const MAX_THEME_ZIP_BYTES = 2 * 1024 * 1024;
 const ZIP_LIMITS = { maxEntries: 200, maxTotalBytes: 8 * 1024 * 1024, allowedExtensions: ['css', 'json', 'txt', 'md', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'woff', 'woff2'] };
 
-interface Theme {
+export interface Theme {
   slug: string;
   name: string;
   version: string;
@@ -34,25 +30,21 @@ export const BUNDLED_THEMES: readonly Theme[] = [
   { slug: 'meadow', name: 'Meadow', version: '1.0.0', css: base('#f6f8f1', '#243020', '#3c7a2e', 'Georgia,serif'), palette: { title: 'Green', primary: '#3c7a2e', secondary: '#f6f8f1' } },
 ];
 
-async function uploaded(ctx: AppContext): Promise<Theme[]> {
+/** The uploaded themes, by slug. */
+export async function uploadedThemes(ctx: AppContext): Promise<Theme[]> {
   const rows = await ctx.db.selectFrom('themes').selectAll().orderBy('slug').execute();
   return rows.map((r) => ({ slug: r.slug, name: r.name, version: r.version, css: r.css, palette: { title: 'Default', primary: '', secondary: '' } }));
 }
 
-async function findTheme(ctx: AppContext, slug: string): Promise<Theme | undefined> {
-  return BUNDLED_THEMES.find((t) => t.slug === slug) ?? (await uploaded(ctx)).find((t) => t.slug === slug);
+/** A bundled or uploaded theme. */
+export async function findTheme(ctx: AppContext, slug: string): Promise<Theme | undefined> {
+  return BUNDLED_THEMES.find((t) => t.slug === slug) ?? (await uploadedThemes(ctx)).find((t) => t.slug === slug);
 }
 
 /** The active theme's stylesheet. */
 export async function activeThemeCss(ctx: AppContext): Promise<string> {
   const slug = await ctx.options.get<string>(THEME_OPTION, DEFAULT_THEME);
   return ((await findTheme(ctx, slug)) ?? BUNDLED_THEMES[0]!).css;
-}
-
-export function registerThemeStylesheet(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/theme.css', async (_request, reply) =>
-    reply.header('Content-Type', 'text/css; charset=UTF-8').header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(await activeThemeCss(ctx)),
-  );
 }
 
 /** Installs an uploaded theme package; the installed theme's slug. */
@@ -80,74 +72,3 @@ export async function installThemeZip(ctx: AppContext, data: Buffer): Promise<st
   await ctx.db.insertInto('themes').values({ slug, name, version, css, installed_gmt: gmt }).execute();
   return slug;
 }
-
-async function uploadTheme(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const file = req.files.pluginzip;
-  if (!file) throw ShopAdminErrors.themeUpload(SHOP_ADMIN_MESSAGES.themeMissing);
-  if (!/\.zip$/i.test(file.filename)) throw ShopAdminErrors.themeUpload(SHOP_ADMIN_MESSAGES.themeNotZip);
-  try {
-    const slug = await installThemeZip(ctx, file.data);
-    return { status: 'success', message: 'The theme was installed.', theme: slug };
-  } catch (e) {
-    if (e instanceof ZipError) throw ShopAdminErrors.themeUpload(e.message);
-    throw e;
-  }
-}
-
-async function installTheme(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const theme = await findTheme(ctx, String(req.params.theme ?? ''));
-  if (!theme) throw ShopAdminErrors.invalidTheme();
-  return { slug: theme.slug, name: theme.name, status: 'success' };
-}
-
-async function activateTheme(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const theme = await findTheme(ctx, String(req.params.theme ?? ''));
-  if (!theme) throw ShopAdminErrors.invalidTheme();
-  await ctx.options.set(THEME_OPTION, theme.slug);
-  return { slug: theme.slug, name: theme.name, status: 'success' };
-}
-
-async function recommendedThemes(_req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const suggestions = (await ctx.options.get<string>('woocommerce_show_marketplace_suggestions', 'yes')) !== 'no';
-  const active = await ctx.options.get<string>(THEME_OPTION, DEFAULT_THEME);
-  const all = [...BUNDLED_THEMES, ...(await uploaded(ctx))];
-  return {
-    themes: suggestions
-      ? all.map((t) => ({ name: t.name, price: 'Free', color_palettes: [t.palette], total_palettes: 1, slug: t.slug, is_active: t.slug === active, thumbnail_url: '', link_url: `${ctx.urls.home}/theme.css` }))
-      : [],
-    _links: { browse_all: { href: `${ctx.urls.rest('/shop-admin/onboarding/themes/recommended')}` } },
-  };
-}
-
-export const themeRouteDefs: RouteDef<AppContext>[] = [
-  {
-    path: '/themes',
-    endpoints: [
-      {
-        methods: EDITABLE,
-        args: {
-          context: { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view', 'edit'], default: 'view' },
-          pluginzip: { description: 'A zip file of the theme to be uploaded.', type: 'file', validate: () => true },
-        },
-        permission: (req) => req.user?.can('install_themes') === true,
-        handler: uploadTheme,
-      },
-    ],
-  },
-  { path: '/onboarding/themes/install', endpoints: [{ methods: EDITABLE, permission: canInstallPlugins, handler: installTheme }] },
-  { path: '/onboarding/themes/activate', endpoints: [{ methods: EDITABLE, permission: (req) => req.user?.can('switch_themes') === true, handler: activateTheme }] },
-  {
-    path: '/onboarding/themes/recommended',
-    endpoints: [
-      {
-        methods: READABLE,
-        args: {
-          industry: { description: 'Industry.', type: 'string' },
-          currency: { description: 'Currency.', type: 'string', enum: ['USD', 'AUD', 'CAD', 'EUR', 'GBP'], default: 'USD' },
-        },
-        permission: canViewShop,
-        handler: recommendedThemes,
-      },
-    ],
-  },
-];
