@@ -86,7 +86,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         areas.namespaces(NAMESPACE_ORDER),
         (ns) => namespaceIndexRoute(ns, getDiscovery),
       );
-      table = { generation: areas.generation, registry, discovery: new Discovery(registry, urls.apiRoot) };
+      table = { generation: areas.generation, registry, discovery: new Discovery(registry, urls.apiRoot, () => ctx.now()) };
     }
     return table;
   };
@@ -117,7 +117,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // the client's mistake: 400, not 500.
   const classify = (err: unknown) =>
     isClientDataError(err) ? CoreErrors.valueOutOfRange() : undefined;
-  dispatcher = new Dispatcher<AppContext>(() => current().registry, ctx, log, classify, (req) => checkApiGates(req, ctx));
+  dispatcher = new Dispatcher<AppContext>(() => current().registry, ctx, log, classify, (req) => checkApiGates(req, ctx), () => ctx.now());
 
   // ---- HTTP host. Every error it raises itself has the REST shape (http/edge-errors.ts).
   const edge = { apiRoot: urls.apiRoot, bodyLimit: config.bodyLimit };
@@ -179,7 +179,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.get('/openapi.json', async (_request, reply) => {
     const { generation, registry } = current();
     if (openapi?.generation !== generation) {
-      openapi = { generation, text: JSON.stringify(openApiDocument(registry, urls.apiRoot, { title: 'eventsuite', version: APP_VERSION })) };
+      openapi = { generation, text: JSON.stringify(openApiDocument(registry, urls.apiRoot, { title: 'eventsuite', version: APP_VERSION }, ctx.now())) };
     }
     return reply.type('application/json; charset=UTF-8').header('Access-Control-Allow-Origin', '*').send(openapi.text);
   });

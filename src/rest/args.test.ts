@@ -498,12 +498,13 @@ describe('checkArgs (3.1–3.3, 3.8)', () => {
     expect(checkArgs(args, { n: '7.9' }, req)).toStrictEqual({ values: { n: 7 } });
   });
 
-  it('passes value, request and name to validate and sanitize', () => {
+  it('passes value, request, name and the clock time to validate and sanitize', () => {
     const validate = vi.fn(() => true);
     const sanitize = vi.fn((v: unknown) => `${String(v)}!`);
-    const result = checkArgs({ q: { validate, sanitize } }, { q: 'hi' }, req);
-    expect(validate).toHaveBeenCalledWith('hi', req, 'q');
-    expect(sanitize).toHaveBeenCalledWith('hi', req, 'q');
+    const now = new Date('2030-01-01T00:00:00Z');
+    const result = checkArgs({ q: { validate, sanitize } }, { q: 'hi' }, req, now);
+    expect(validate).toHaveBeenCalledWith('hi', req, 'q', now);
+    expect(sanitize).toHaveBeenCalledWith('hi', req, 'q', now);
     expect(result).toStrictEqual({ values: { q: 'hi!' } });
   });
 

@@ -10,7 +10,7 @@
  * // values: { context: 'view', status: 'draft' }
  */
 import { CoreErrors, invalidParams, RestError, type ParamFailure } from './errors.js';
-import type { ArgSchema, ArgSchemas, RestRequest } from './route.js';
+import { defaultOf, type ArgSchema, type ArgSchemas, type RestRequest } from './route.js';
 import { isMap, isTypeList, setOwn, type Dict } from './php-values.js';
 import { INPUT_LIMITS, MSG, sanitizeValue, tooManyItemsError, validateValue } from './schema.js';
 import { parseList } from './php-query.js';
@@ -43,7 +43,8 @@ function hasType(arg: ArgSchema): boolean {
 
 /**
  * Run one endpoint's declared args over the merged parameter map (already merged by precedence;
- * `null` counts as absent). Defaults fill absent args and are validated like supplied values. First
+ * `null` counts as absent; `now` is the app clock's time, for clock-dependent defaults and relative
+ * dates). Defaults fill absent args and are validated like supplied values. First
  * the required check: any missing arg gives `rest_missing_callback_param` with `data.params` in arg
  * order and nothing else. Then, per arg with a value: validation is `arg.validate` if present, else
  * schema validation unless the arg has its own `sanitize` (such args are not type-checked); then
@@ -56,14 +57,14 @@ function hasType(arg: ArgSchema): boolean {
  * // { code: 'rest_invalid_param', message: 'Invalid parameter(s): id',
  * //   data: { status: 400, params: { id: 'id is not of type integer.' }, details: { id: {…} } } }
  */
-export function checkArgs(args: ArgSchemas, params: Record<string, unknown>, req: RestRequest): ArgCheckResult {
+export function checkArgs(args: ArgSchemas, params: Record<string, unknown>, req: RestRequest, now: Date = new Date()): ArgCheckResult {
   const present: [string, ArgSchema, unknown][] = [];
   const missing: string[] = [];
   for (const name in args) {
     if (!Object.hasOwn(args, name)) continue;
     const arg = args[name]!;
     let value = Object.hasOwn(params, name) ? params[name] : undefined;
-    if (value == null) value = arg.default;
+    if (value == null) value = defaultOf(arg, now);
     if (value == null) {
       if (arg.required === true) missing.push(name);
       continue;
@@ -80,12 +81,12 @@ export function checkArgs(args: ArgSchemas, params: Record<string, unknown>, req
       setOwn(failures as Dict, name, tooMany);
       continue;
     }
-    const verdict = arg.validate ? arg.validate(value, req, name) : arg.sanitize ? true : validateValue(value, arg, name);
+    const verdict = arg.validate ? arg.validate(value, req, name, now) : arg.sanitize ? true : validateValue(value, arg, name);
     if (verdict !== true) {
       setOwn(failures as Dict, name, verdict);
       continue;
     }
-    const sanitized = arg.sanitize ? arg.sanitize(value, req, name) : hasType(arg) ? sanitizeValue(value, arg, name) : value;
+    const sanitized = arg.sanitize ? arg.sanitize(value, req, name, now) : hasType(arg) ? sanitizeValue(value, arg, name) : value;
     if (sanitized instanceof RestError) setOwn(failures as Dict, name, sanitized);
     else setOwn(values, name, sanitized);
   }

@@ -6,7 +6,7 @@
 import { CoreErrors, RestError } from './errors.js';
 import { JsonText } from './json-text.js';
 import type { CompiledRoute, Registry } from './registry.js';
-import { READABLE, type ArgSchema, type ArgSchemas, type EndpointDef, type RestRequest, type RouteDef } from './route.js';
+import { READABLE, defaultOf, type ArgSchema, type ArgSchemas, type EndpointDef, type RestRequest, type RouteDef } from './route.js';
 import { allowAll } from './permissions.js';
 
 /** Schema keywords WordPress emits for an arg, in its order of allowance (`rest_get_allowed_schema_keywords`). */
@@ -32,35 +32,41 @@ function nestedSchema(schema: ArgSchema): unknown {
   return out;
 }
 
-/** One arg as the index shows it: allowed keywords in declaration order, `required` last. */
-export function argData(arg: ArgSchema): Record<string, unknown> {
+/**
+ * One arg as the index shows it: allowed keywords in declaration order, `required` last; a
+ * `defaultAt` is shown as `default` (its value at `now`) in its place.
+ */
+export function argData(arg: ArgSchema, now: Date): Record<string, unknown> {
   const allowed: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(arg)) if (ALLOWED_KEYWORDS.has(k) && v !== undefined) allowed[k] = v;
+  for (const [k, v] of Object.entries(arg)) {
+    if (k === 'defaultAt' && typeof v === 'function') allowed.default = defaultOf(arg, now);
+    else if (ALLOWED_KEYWORDS.has(k) && v !== undefined) allowed[k] = v;
+  }
   const out = nestedSchema(allowed as ArgSchema) as Record<string, unknown>;
   out.required = arg.required === true;
   return out;
 }
 
-function argsData(args: ArgSchemas | undefined): Record<string, unknown> | unknown[] {
+function argsData(args: ArgSchemas | undefined, now: Date): Record<string, unknown> | unknown[] {
   const entries = Object.entries(args ?? {});
-  return entries.length === 0 ? [] : Object.fromEntries(entries.map(([n, a]) => [n, argData(a)]));
+  return entries.length === 0 ? [] : Object.fromEntries(entries.map(([n, a]) => [n, argData(a, now)]));
 }
 
-function endpointData(ep: EndpointDef): Record<string, unknown> {
+function endpointData(ep: EndpointDef, now: Date): Record<string, unknown> {
   const out: Record<string, unknown> = { methods: [...ep.methods] };
   if (ep.allowBatch) out.allow_batch = { v1: true };
-  out.args = argsData(ep.args);
+  out.args = argsData(ep.args, now);
   return out;
 }
 
 /** The `routes` entry of one route, or undefined when it has no visible endpoint. */
-export function routeData(route: CompiledRoute, apiRoot: string, help: boolean): Record<string, unknown> | undefined {
+export function routeData(route: CompiledRoute, apiRoot: string, help: boolean, now: Date): Record<string, unknown> | undefined {
   const visible = route.def.endpoints.filter((ep) => ep.showInIndex !== false);
   if (visible.length === 0) return undefined;
   const out: Record<string, unknown> = {
     namespace: route.namespace,
     methods: visible.flatMap((ep) => ep.methods),
-    endpoints: visible.map(endpointData),
+    endpoints: visible.map((ep) => endpointData(ep, now)),
   };
   if (help && route.def.schema) out.schema = route.def.schema();
   if (route.fixed) out._links = { self: [{ href: apiRoot + route.key.replace(/^\//, '') }] };
@@ -70,10 +76,12 @@ export function routeData(route: CompiledRoute, apiRoot: string, help: boolean):
 /** How long documents showing computed defaults (e.g. "today") are kept before they are rebuilt. */
 export const VOLATILE_DEFAULTS_TTL_MS = 60_000;
 
-/** True when some arg's `default` is computed on access (a getter), so documents age. */
+/** True when some arg's default depends on the clock (`defaultAt`, or a getter), so documents age. */
 function hasComputedDefaults(registry: Registry): boolean {
   return registry.routes.some((r) =>
-    r.def.endpoints.some((ep) => Object.values(ep.args ?? {}).some((arg) => typeof Object.getOwnPropertyDescriptor(arg, 'default')?.get === 'function')),
+    r.def.endpoints.some((ep) =>
+      Object.values(ep.args ?? {}).some((arg) => arg.defaultAt !== undefined || typeof Object.getOwnPropertyDescriptor(arg, 'default')?.get === 'function'),
+    ),
   );
 }
 
@@ -86,24 +94,29 @@ export class Discovery {
   readonly #textCache = new Map<string, string>();
   readonly #indexCache = new Map<string, JsonText>();
   readonly #volatile: boolean;
-  #builtAt = Date.now();
+  #builtAt: number;
   /** Changes whenever the cached documents are rebuilt. */
   stamp = 0;
 
+  /** @param now the app's clock: clock-dependent defaults are shown as of the document's build. */
   constructor(
     readonly registry: Registry,
     readonly apiRoot: string,
+    readonly now: () => Date = () => new Date(),
   ) {
     this.#volatile = hasComputedDefaults(registry);
+    this.#builtAt = now().getTime();
   }
 
   /** Drops documents whose computed defaults are too old. */
   #freshen(): void {
-    if (!this.#volatile || Date.now() - this.#builtAt < VOLATILE_DEFAULTS_TTL_MS) return;
+    if (!this.#volatile) return;
+    const now = this.now().getTime();
+    if (Math.abs(now - this.#builtAt) < VOLATILE_DEFAULTS_TTL_MS) return;
     this.#cache.clear();
     this.#textCache.clear();
     this.#indexCache.clear();
-    this.#builtAt = Date.now();
+    this.#builtAt = now;
     this.stamp++;
   }
 
@@ -116,7 +129,7 @@ export class Discovery {
       map = {};
       const list = namespace === undefined ? this.registry.routes : (this.registry.namespaceRoutes(namespace) ?? []);
       for (const r of list) {
-        const data = routeData(r, this.apiRoot, help);
+        const data = routeData(r, this.apiRoot, help, this.now());
         if (data) map[r.key] = data;
       }
       this.#cache.set(key, map);
@@ -155,7 +168,7 @@ export class Discovery {
   optionsFor(path: string): { route: CompiledRoute; data: unknown } | undefined {
     const [first] = this.registry.matchAll(path);
     if (!first) return undefined;
-    return { route: first.route, data: routeData(first.route, this.apiRoot, true) ?? [] };
+    return { route: first.route, data: routeData(first.route, this.apiRoot, true, this.now()) ?? [] };
   }
 }
 

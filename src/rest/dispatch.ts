@@ -50,6 +50,8 @@ export class Dispatcher<C = unknown> {
     readonly log: ErrorLogger,
     readonly classify: ErrorClassifier = () => undefined,
     readonly gate: RequestGate = async () => undefined,
+    /** The app's clock: clock-dependent defaults and relative dates in args are computed with it. */
+    readonly now: () => Date = () => new Date(),
   ) {
     this.#registry = typeof registry === 'function' ? registry : () => registry;
   }
@@ -74,7 +76,7 @@ export class Dispatcher<C = unknown> {
       }
     }
     const merged = mergedParams(req);
-    const { values, error, failures } = checkArgs(endpoint.args ?? {}, merged, req);
+    const { values, error, failures } = checkArgs(endpoint.args ?? {}, merged, req, this.now());
     req.params = { ...merged, ...values };
     return error ? { req, match, endpoint, error, failures } : { req, match, endpoint, failures };
   }

@@ -18,16 +18,7 @@ function sources(dir: string): string[] {
   });
 }
 
-/**
- * Areas merged before this test, still building errors in their routes or redeclaring core codes:
- * each area's owner moves them to its `errors.ts` and takes the area off this list.
- */
-const PENDING_AREAS = ['calendar-views', 'connector', 'contact-forms', 'event-import', 'mailing-list', 'marketplace', 'onboarding', 'seo', 'shop-admin', 'shop-analytics', 'spamfilter'];
-const pending = (path: string) => PENDING_AREAS.some((area) => path.startsWith(`namespaces/${area}/`));
-
-const files = sources(SRC)
-  .map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }))
-  .filter((f) => !pending(f.path));
+const files = sources(SRC).map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }));
 const isCatalogue = (path: string) => path.endsWith('errors.ts');
 /** Schema validation: codes are WordPress's `rest_*` keyword codes, always 400. */
 const VALIDATION = new Set(['rest/schema.ts', 'rest/formats.ts']);
@@ -39,10 +30,14 @@ interface Declaration {
   status: string;
 }
 
-/** `new RestError('code', message, status` (message may span calls) and `'code': [status, ...]` records. */
+/**
+ * `new RestError('code', message, status` (message may span calls; the status a number, a
+ * `signedIn ? 403 : 401` choice, a `status` parameter or `authorizationStatus(req)`) and
+ * `'code': [status, ...]` records.
+ */
 function declarations(file: string, text: string): Declaration[] {
   const out: Declaration[] = [];
-  for (const m of text.matchAll(/new RestError\(\s*'([\w-]+)',[\s\S]*?,\s*(\d{3}|\w+ \? \d{3} : \d{3}|status)\s*[,)]/g)) {
+  for (const m of text.matchAll(/new RestError\(\s*'([\w-]+)',[\s\S]*?,\s*(\d{3}|\w+ \? \d{3} : \d{3}|status|authorizationStatus\(\w+\))\s*[,)]/g)) {
     out.push({ file, code: m[1]!, status: m[2]! });
   }
   // A factory whose code is a parameter with a default (`forbidden(…, code = 'rest_forbidden')`).
@@ -56,15 +51,29 @@ function declarations(file: string, text: string): Declaration[] {
 
 const declared = files.flatMap((f) => (isCatalogue(f.path) || VALIDATION.has(f.path) ? declarations(f.path, f.text) : []));
 
-/** Codes one original answers with two statuses on different routes (kept as the originals do). */
+/** Codes answered with more than one status (an original does so, or one code covers failures of different kinds). */
 const TWO_STATUSES: Record<string, string> = {
   'ticket-not-accessible': 'single ticket 401 with the code as message; `/qr/{id}` 403 with the catalogue message',
+  woocommerce_rest_cannot_view: 'the refusal 401/403; a missing `options` list 400 (the original uses this code, with 500)',
+  woocommerce_rest_helper_connect: 'marketplace connect: unreachable 502, not configured 503, no request token 400',
+  error_sending_mobile_magic_link: 'mail not configured 503, the mail server refusing 502',
+};
+
+/** Codes of one original that two areas answer with (each area mirrors a part of it); same status in each. */
+const SHARED_CODES: Record<string, string> = {
+  woocommerce_rest_cannot_view: 'WooCommerce: shop-admin and shop-analytics refuse with it',
 };
 
 describe('error catalogue', () => {
   it('finds the catalogues and their codes', () => {
     expect(new Set(declared.map((d) => d.file))).toEqual(
-      new Set(['rest/errors.ts', 'rest/schema.ts', 'rest/formats.ts', 'auth/errors.ts', 'namespaces/core/errors.ts', 'namespaces/events/errors.ts', 'namespaces/oembed/errors.ts', 'namespaces/tickets/errors.ts']),
+      new Set([
+        'rest/errors.ts', 'rest/schema.ts', 'rest/formats.ts', 'auth/errors.ts',
+        // event-import's one error has the original's sentence as its code (no fixed code to declare).
+        ...['connector', 'contact-forms', 'core', 'events', 'mailing-list', 'marketplace', 'oembed', 'onboarding', 'seo', 'shop-admin', 'shop-analytics', 'spamfilter', 'tickets'].map(
+          (area) => `namespaces/${area}/errors.ts`,
+        ),
+      ]),
     );
     expect(declared.length).toBeGreaterThan(60);
   });
@@ -83,10 +92,10 @@ describe('error catalogue', () => {
     const problems: string[] = [];
     for (const [code, list] of byCode) {
       const catalogues = new Set(list.map((d) => d.file));
-      if (catalogues.size > 1) problems.push(`${code}: declared in ${[...catalogues].join(', ')}`);
+      if (catalogues.size > 1 && !SHARED_CODES[code]) problems.push(`${code}: declared in ${[...catalogues].join(', ')}`);
       const statuses = new Set(list.map((d) => d.status));
       if (statuses.size > 1 && !TWO_STATUSES[code]) problems.push(`${code}: statuses ${[...statuses].join(' / ')}`);
-      for (const d of list) if (!/^\d{3}$/.test(d.status) && !/\b[45]\d\d\b|status/.test(d.status)) problems.push(`${code}: status ${d.status}`);
+      for (const d of list) if (!/^\d{3}$/.test(d.status) && !/\b[45]\d\d\b|status|^authorizationStatus\(/.test(d.status)) problems.push(`${code}: status ${d.status}`);
     }
     expect(problems).toEqual([]);
   });

@@ -126,6 +126,11 @@ function fail(code: string, message: string): RestError {
   return new RestError(code, message, 400);
 }
 
+/** WordPress's `rest_invalid_email`, with an original's own wording where it has one. */
+export function invalidEmailError(message: string = MSG.email): RestError {
+  return fail('rest_invalid_email', message);
+}
+
 /**
  * The `format` check of `rest_validate_value_from_schema` for one value: undefined when it passes
  * (or the format is not one WordPress validates), else the RestError WordPress returns
@@ -141,7 +146,7 @@ export function checkFormat(format: string, value: unknown, param: string): Rest
       return text !== undefined && parseRestDate(text) ? undefined : fail('rest_invalid_date', MSG.date);
     }
     case 'email':
-      return isEmail(value) ? undefined : fail('rest_invalid_email', MSG.email);
+      return isEmail(value) ? undefined : invalidEmailError();
     case 'ip':
       return isIpAddress(value) ? undefined : fail('rest_invalid_ip', MSG.ip(param));
     case 'uuid':

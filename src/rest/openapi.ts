@@ -1,17 +1,18 @@
 /**
  * @module rest/openapi
- * One OpenAPI 3.1 document for the whole API, generated from the same route declarations as
- * discovery (nothing described twice).
+ * The OpenAPI documents, generated from the same route declarations as discovery (nothing described
+ * twice): one OpenAPI 3.1 document for the whole API (`/openapi.json`), and a namespace's own
+ * `/doc` in an original's form, configured per namespace ({@link namespaceDocument}).
  */
 import { argData } from './discovery.js';
 import type { Registry } from './registry.js';
-import type { ArgSchema, EndpointDef } from './route.js';
+import { defaultOf, type ArgSchema, type EndpointDef, type RouteDef } from './route.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** JSON Schema of one arg: the discovery keywords minus WordPress's boolean `required`. */
-function jsonSchema(arg: ArgSchema): Record<string, unknown> {
-  const { required: _required, ...rest } = argData(arg);
+function jsonSchema(arg: ArgSchema, now: Date): Record<string, unknown> {
+  const { required: _required, ...rest } = argData(arg, now);
   void _required;
   return fixSchema(rest);
 }
@@ -41,7 +42,7 @@ function fixSchema(schema: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function operation(method: string, ep: EndpointDef, pathVars: Map<string, string>, tag: string): Record<string, unknown> {
+function operation(method: string, ep: EndpointDef, pathVars: Map<string, string>, tag: string, now: Date): Record<string, unknown> {
   const parameters: Record<string, unknown>[] = [];
   const bodyProps: Record<string, unknown> = {};
   const bodyRequired: string[] = [];
@@ -49,10 +50,10 @@ function operation(method: string, ep: EndpointDef, pathVars: Map<string, string
     if (pathVars.has(name)) {
       parameters.push({ name, in: 'path', required: true, schema: { type: 'string', pattern: `^${pathVars.get(name)}$` }, ...(arg.description ? { description: arg.description } : {}) });
     } else if (BODY_METHODS.has(method)) {
-      bodyProps[name] = jsonSchema(arg);
+      bodyProps[name] = jsonSchema(arg, now);
       if (arg.required === true) bodyRequired.push(name);
     } else {
-      parameters.push({ name, in: 'query', required: arg.required === true, schema: jsonSchema(arg), ...(arg.description ? { description: arg.description } : {}) });
+      parameters.push({ name, in: 'query', required: arg.required === true, schema: jsonSchema(arg, now), ...(arg.description ? { description: arg.description } : {}) });
     }
   }
   const op: Record<string, unknown> = { tags: [tag], operationId: `${method.toLowerCase()}_${tag}_${[...pathVars.keys()].join('_')}`, parameters };
@@ -70,8 +71,11 @@ function operation(method: string, ep: EndpointDef, pathVars: Map<string, string
   return op;
 }
 
-/** Builds the OpenAPI 3.1 document. `apiRoot` is the absolute REST root (with trailing slash). */
-export function openApiDocument(registry: Registry, apiRoot: string, info: { title: string; version: string }): Record<string, unknown> {
+/**
+ * Builds the OpenAPI 3.1 document. `apiRoot` is the absolute REST root (with trailing slash); `now`
+ * the app clock's time, for clock-dependent defaults.
+ */
+export function openApiDocument(registry: Registry, apiRoot: string, info: { title: string; version: string }, now: Date = new Date()): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const seen = new Map<string, number>();
   for (const route of registry.routes) {
@@ -85,7 +89,7 @@ export function openApiDocument(registry: Registry, apiRoot: string, info: { tit
     for (const ep of route.def.endpoints) {
       if (ep.showInIndex === false) continue;
       for (const m of ep.methods) {
-        const op = operation(m, ep, vars, tag);
+        const op = operation(m, ep, vars, tag, now);
         const base = `${m.toLowerCase()}${route.key.replace(/[^a-zA-Z0-9]+/g, '_')}`.replace(/_+$/, '');
         const n = seen.get(base) ?? 0;
         seen.set(base, n + 1);
@@ -105,4 +109,135 @@ export function openApiDocument(registry: Registry, apiRoot: string, info: { tit
     tags: registry.namespaces.map((name) => ({ name })),
     paths,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A namespace's own `/doc` document (the originals' Swagger documentation endpoints)
+// ---------------------------------------------------------------------------------------------
+
+/** The schema keywords a namespace document may copy from an arg declaration. */
+export type DocSchemaKey = 'type' | 'format' | 'enum' | 'default' | 'minimum' | 'maximum' | 'items' | 'properties';
+
+/**
+ * How one namespace's `/doc` document (OpenAPI 3.0.0 in an original's form) is written. Everything
+ * that differs between the originals' documents is here; parameters and request bodies always come
+ * from the route declarations.
+ */
+export interface NamespaceDocOptions {
+  info: { version: string; title: string; description: string };
+  /** `servers[0].url`. */
+  serverUrl: string;
+  /** `components.schemas`. */
+  schemas: Record<string, unknown>;
+  /** Top-level key order: `components` before `servers` (the calendar) or last (tickets). */
+  componentsFirst: boolean;
+  /** The documented route paths, in the document's order; default every route, in declaration order. */
+  paths?: readonly string[];
+  /** An arg's `schema`. */
+  schema: {
+    /** Keywords copied from the declaration, in this order (a `defaultAt` shows as `default`). */
+    keys: readonly DocSchemaKey[];
+    /** One `type` (the first of a list; this one when none is declared), `items` reduced to its type. */
+    singleType?: string;
+    /** Leave out a `null` default. */
+    skipNullDefault?: boolean;
+    /** A schema of its own for some args (undefined: the generic one). */
+    special?: (arg: ArgSchema) => Record<string, unknown> | undefined;
+  };
+  /** Query parameters taken as CSV or a list (`style: form, explode: false`). */
+  isList: (arg: ArgSchema) => boolean;
+  /** `description` of a parameter whose arg has none. */
+  noDescription: string;
+  /** Body fields: a description only when the arg has one (otherwise always, `noDescription` when missing). */
+  bodyDescriptionIfAny?: boolean;
+  /** An operation's `responses`; `path` as documented, `method` lower-case. */
+  responses: (path: string, method: string, vars: ReadonlySet<string>) => Record<string, unknown>;
+}
+
+/** `/events/{id:\d+}` → `/events/{id}` and the names of its path variables. */
+export function docPath(path: string): { path: string; vars: Set<string> } {
+  const vars = new Set<string>();
+  const out = path.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)(?::(?:[^{}]|\{[^{}]*\})+)?\}/g, (_m, name: string) => {
+    vars.add(name);
+    return `{${name}}`;
+  });
+  return { path: out, vars };
+}
+
+function docSchema(arg: ArgSchema, style: NamespaceDocOptions['schema'], now: Date): Record<string, unknown> {
+  const special = style.special?.(arg);
+  if (special) return special;
+  const out: Record<string, unknown> = {};
+  for (const key of style.keys) {
+    if (key === 'type' && style.singleType !== undefined) {
+      const type = Array.isArray(arg.type) ? arg.type[0] : arg.type;
+      out.type = typeof type === 'string' ? type : style.singleType;
+    } else if (key === 'items' && style.singleType !== undefined) {
+      if (arg.items !== undefined && out.type === 'array') out.items = { type: (arg.items.type as string | undefined) ?? style.singleType };
+    } else {
+      const value = key === 'default' ? defaultOf(arg, now) : arg[key];
+      if (value === undefined || (value === null && key === 'default' && style.skipNullDefault)) continue;
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+function docOperation(method: string, ep: EndpointDef, vars: ReadonlySet<string>, path: string, options: NamespaceDocOptions, now: Date): Record<string, unknown> {
+  const body = BODY_METHODS.has(method);
+  const parameters: Record<string, unknown>[] = [];
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, arg] of Object.entries(ep.args ?? {})) {
+    const inPath = vars.has(name);
+    if (body && !inPath) {
+      const description = options.bodyDescriptionIfAny ? (arg.description ? { description: arg.description } : {}) : { description: arg.description ?? options.noDescription };
+      properties[name] = { ...docSchema(arg, options.schema, now), ...description };
+      if (arg.required === true) required.push(name);
+      continue;
+    }
+    const param: Record<string, unknown> = {
+      name,
+      in: inPath ? 'path' : 'query',
+      description: arg.description ?? options.noDescription,
+      schema: docSchema(arg, options.schema, now),
+      required: inPath || arg.required === true,
+    };
+    if (options.isList(arg)) Object.assign(param, { style: 'form', explode: false });
+    parameters.push(param);
+  }
+  const op: Record<string, unknown> = {};
+  if (parameters.length > 0) op.parameters = parameters;
+  if (Object.keys(properties).length > 0) {
+    op.requestBody = {
+      content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) } } },
+    };
+  }
+  op.responses = options.responses(path, method.toLowerCase(), vars);
+  return op;
+}
+
+/**
+ * A namespace's `/doc` document, generated from its route declarations (endpoints hidden from
+ * discovery are left out); `now` is the app clock's time, for clock-dependent defaults.
+ *
+ * @example
+ * namespaceDocument(ticketRoutes, { info, serverUrl, schemas, componentsFirst: false, ... }, ctx.now());
+ */
+export function namespaceDocument(routes: readonly RouteDef[], options: NamespaceDocOptions, now: Date): Record<string, unknown> {
+  const selected = options.paths ? options.paths.flatMap((p) => routes.filter((r) => r.path === p).slice(0, 1)) : routes;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of selected) {
+    const { path, vars } = docPath(route.path);
+    const item = (paths[path] ??= {});
+    for (const ep of route.endpoints) {
+      if (ep.showInIndex === false) continue;
+      for (const m of ep.methods) item[m.toLowerCase()] = docOperation(m, ep, vars, path, options, now);
+    }
+  }
+  const components = { schemas: options.schemas };
+  const servers = [{ url: options.serverUrl }];
+  return options.componentsFirst
+    ? { openapi: '3.0.0', info: options.info, components, servers, paths }
+    : { openapi: '3.0.0', info: options.info, servers, paths, components };
 }

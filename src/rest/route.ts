@@ -58,10 +58,19 @@ export interface ArgSchema {
   required?: boolean | readonly string[];
   context?: readonly string[];
   readonly?: boolean;
-  /** Replaces schema validation. Return true, false (generic message), a message string or a RestError. */
-  validate?: (value: unknown, req: RestRequest, name: string) => boolean | string | RestError;
-  /** Replaces schema sanitisation. */
-  sanitize?: (value: unknown, req: RestRequest, name: string) => unknown;
+  /**
+   * A default that depends on the clock ("yesterday at 23:59"), computed per request from the app's
+   * clock; discovery and the generated docs show its value at the document's build as `default`, in
+   * this key's place. See {@link defaultOf}.
+   */
+  defaultAt?: (now: Date) => unknown;
+  /**
+   * Replaces schema validation. Return true, false (generic message), a message string or a RestError.
+   * `now` is the app clock's time for this request (for relative dates).
+   */
+  validate?: (value: unknown, req: RestRequest, name: string, now: Date) => boolean | string | RestError;
+  /** Replaces schema sanitisation; `now` as for `validate`. */
+  sanitize?: (value: unknown, req: RestRequest, name: string, now: Date) => unknown;
   /**
    * An asynchronous check (one that needs the database), run with the sanitised value after every
    * arg passed or failed validation and before the permission check; see {@link ArgCheck}.
@@ -153,6 +162,11 @@ export interface UploadedFile {
   filename: string;
   mimetype: string;
   data: Buffer;
+}
+
+/** An arg's default at `now`: its `defaultAt` computed with the app's clock, else its `default`. */
+export function defaultOf(arg: ArgSchema, now: Date): unknown {
+  return arg.defaultAt ? arg.defaultAt(now) : arg.default;
 }
 
 /** What a handler may return instead of a plain body, to set status or headers. */

@@ -42,7 +42,7 @@ type FromSchema<A> = A extends { readonly enum: readonly (infer E)[] }
 /** The sanitised value type of one arg. */
 export type ValueOf<A> = A extends { readonly __value?: infer T } ? (unknown extends T ? FromSchema<A> : T) : FromSchema<A>;
 
-type Present<A> = A extends { readonly required: true } ? true : A extends { readonly default: {} } ? true : false;
+type Present<A> = A extends { readonly required: true } ? true : A extends { readonly default: {} } ? true : A extends { readonly defaultAt: (now: Date) => {} } ? true : false;
 type PresentKeys<S> = { [K in keyof S]: Present<S[K]> extends true ? K : never }[keyof S];
 type OptionalKeys<S> = Exclude<keyof S, PresentKeys<S>>;
 

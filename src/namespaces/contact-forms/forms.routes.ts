@@ -4,10 +4,10 @@
  * route browsers post submissions to, the validation schema and the refill data.
  */
 import type { AppContext } from '../../app-context.js';
-import { RestError } from '../../rest/errors.js';
 import { allowAll } from '../../rest/permissions.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, RestResponse, defineRoutes, type Permission, type RestRequest } from '../../rest/route.js';
 import { configErrors } from './config-validator.js';
+import { CF7_MESSAGES, ContactFormErrors } from './errors.js';
 import { sanitizeUnitTag, submitFeedback } from './feedback.service.js';
 import { scanFormTags } from './form-tags.js';
 import { deleteForm, getForm, listForms, saveForm, templateForm, type ContactForm } from './forms.repo.js';
@@ -19,28 +19,13 @@ import type { MailProps } from './template.js';
 
 export const CONTACT_FORM_NS = 'contact-form/v1';
 
-export const CF7_MESSAGES = {
-  cannotRead: 'You are not allowed to access contact forms.',
-  cannotCreate: 'You are not allowed to create a contact form.',
-  cannotAccess: 'You are not allowed to access the requested contact form.',
-  notFound: 'The requested contact form was not found.',
-  exists: 'Cannot create existing contact form.',
-  cannotSave: 'There was an error saving the contact form.',
-  cannotDelete: 'There was an error deleting the contact form.',
-  unsupported: 'The request payload format is not supported.',
-  noUnitTag: 'There is no valid unit tag.',
-  tooMany: 'Too many submissions from your address. Please try again later.',
-} as const;
-
 /** The original's meta capabilities: read → `edit_posts`, edit/delete → `publish_pages`. Always 403. */
 function cf7Can(capability: 'edit_posts' | 'publish_pages', message: string): Permission<AppContext> {
-  return (req) => (req.user?.can(capability) ? true : new RestError('wpcf7_forbidden', message, 403));
+  return (req) => (req.user?.can(capability) ? true : ContactFormErrors.forbidden(message));
 }
 
 /** The original's `id` argument of every item route. */
 const idArgs = { id: { description: 'Unique identifier for the contact form.', type: 'integer', required: true } } as const;
-
-const notFound = () => new RestError('wpcf7_not_found', CF7_MESSAGES.notFound, 404);
 
 function intParam(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
@@ -119,14 +104,14 @@ async function applyAndMaybeSave(req: RestRequest, ctx: AppContext, form: Contac
 }
 
 async function createHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  if (intParam(req.params.id)) throw new RestError('wpcf7_post_exists', CF7_MESSAGES.exists, 400);
+  if (intParam(req.params.id)) throw ContactFormErrors.exists();
   const locale = typeof req.params.locale === 'string' ? req.params.locale : 'en_US';
   return applyAndMaybeSave(req, ctx, templateForm(ctx, locale));
 }
 
 async function formOr404(req: RestRequest, ctx: AppContext): Promise<ContactForm> {
   const form = await getForm(ctx, Number(req.urlParams.id));
-  if (!form) throw notFound();
+  if (!form) throw ContactFormErrors.notFound();
   return form;
 }
 
@@ -134,15 +119,15 @@ const limiters = new WeakMap<AppContext, SubmissionLimiter>();
 
 async function feedbackHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
   if (!(req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
-    throw new RestError('wpcf7_unsupported_media_type', CF7_MESSAGES.unsupported, 415);
+    throw ContactFormErrors.unsupportedMediaType();
   }
   let limiter = limiters.get(ctx);
   if (!limiter) limiters.set(ctx, (limiter = new SubmissionLimiter(FEEDBACK_PER_MINUTE, 60_000)));
   const wait = limiter.hit(req.ip, Date.now());
-  if (wait > 0) return new RestResponse(new RestError('rest_too_many_requests', CF7_MESSAGES.tooMany, 429).toJSON(), 429, { 'Retry-After': String(wait) });
+  if (wait > 0) return new RestResponse(ContactFormErrors.tooManyRequests().toJSON(), 429, { 'Retry-After': String(wait) });
   const form = await formOr404(req, ctx);
   const unitTag = sanitizeUnitTag(req.params._wpcf7_unit_tag);
-  if (unitTag === '') throw new RestError('wpcf7_unit_tag_not_found', CF7_MESSAGES.noUnitTag, 400);
+  if (unitTag === '') throw ContactFormErrors.noUnitTag();
   const r = await submitFeedback(ctx, form, req, unitTag);
   const into = `#${unitTag}`;
   const invalidFields = r.invalid.map((f) => {
@@ -188,7 +173,7 @@ export const contactFormRoutes = defineRoutes<AppContext>(CONTACT_FORM_NS, [
         permission: cf7Can('publish_pages', CF7_MESSAGES.cannotAccess),
         handler: async (req, ctx) => {
           const form = await formOr404(req, ctx);
-          if (!(await deleteForm(ctx, form.id))) throw new RestError('wpcf7_cannot_delete', CF7_MESSAGES.cannotDelete, 500);
+          if (!(await deleteForm(ctx, form.id))) throw ContactFormErrors.cannotDelete();
           return { deleted: true };
         },
       },

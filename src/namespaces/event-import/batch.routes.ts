@@ -8,10 +8,10 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import { validateValue } from '../../rest/schema.js';
-import { RestError } from '../../rest/errors.js';
+import { invalidParams, RestError } from '../../rest/errors.js';
 import { isPhpNumeric } from '../../rest/php-query.js';
 import { CREATABLE, defineRoutes, type ArgSchema, type ArgSchemas, type Permission, type RestRequest } from '../../rest/route.js';
-import { invalidParams, stateRefused } from './errors.js';
+import { stateRefused } from './errors.js';
 import { applyItems } from './import.service.js';
 import { getRecord, mergeActivity, newBatchHash, updateRecord, type ImportRecord } from './records.repo.js';
 import { fromServiceItem } from './service-items.js';

@@ -39,10 +39,6 @@ function pagingArgs(page: string, perPage: string): { page: ArgSchema; per_page:
   return paginationArgs({ ...CALENDAR_PAGING, pageDescription: page, perPageDescription: perPage });
 }
 
-/** A date default computed per request (shown in discovery as of the document's build). */
-function dateDefault(compute: () => string): Pick<ArgSchema, 'default'> {
-  return Object.defineProperty({}, 'default', { get: compute, enumerable: true });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -53,13 +49,13 @@ export function eventArchiveArgs(): ArgSchemas {
   return {
     ...pagingArgs('The archive page to return', 'The number of events to return on each page'),
     start_date: {
-      ...dateDefault(() => DateTime.now().minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).toFormat(DB_FORMAT)),
+      defaultAt: (now: Date) => DateTime.fromJSDate(now).minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).toFormat(DB_FORMAT),
       description: 'Events that start on the specified date',
       type: 'string',
       validate: isTime,
     },
     end_date: {
-      ...dateDefault(() => DateTime.now().plus({ months: 24 }).toFormat(DB_FORMAT)),
+      defaultAt: (now: Date) => DateTime.fromJSDate(now).plus({ months: 24 }).toFormat(DB_FORMAT),
       description: 'Events that end on the specified date',
       type: 'string',
       validate: isTime,

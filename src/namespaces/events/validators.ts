@@ -10,12 +10,12 @@ import { isValidTimeZone, parseDateTime, POST_STATUSES } from '../../content/pos
 import { isPhpNumeric, parseList } from '../../rest/php-query.js';
 import type { RestRequest } from '../../rest/route.js';
 
-/** `is_time`: a Unix timestamp or anything the date parser understands. */
-export function isTime(value: unknown): boolean {
+/** `is_time`: a Unix timestamp or anything the date parser understands (relative to the app's clock). */
+export function isTime(value: unknown, _req: RestRequest, _name: string, now: Date): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value !== 'string') return false;
   if (isPhpNumeric(value)) return true;
-  return parseDateTime(value, 'UTC', new Date()) !== undefined;
+  return parseDateTime(value, 'UTC', now) !== undefined;
 }
 
 /** `is_string`: a non-empty string. */

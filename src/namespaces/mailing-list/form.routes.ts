@@ -6,15 +6,14 @@
  * form's message for it.
  */
 import type { AppContext } from '../../app-context.js';
-import { RestError } from '../../rest/errors.js';
 import { allowAll } from '../../rest/permissions.js';
 import { RestResponse, defineRoutes, type RestRequest } from '../../rest/route.js';
+import { MailingListErrors } from './errors.js';
 import { findSignupForm, type SignupForm } from './forms.repo.js';
 import { subscribe } from './subscribe.service.js';
 
 export const MAILINGLIST_NS = 'mailinglist/v1';
 
-const NOT_FOUND_MESSAGE = 'Resource does not exist.';
 const BOT_AGENT = /bot|crawl|spider|seo|lighthouse|facebookexternalhit|preview/i;
 
 /** WordPress `is_email`. */
@@ -93,7 +92,7 @@ async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const body = req.body;
   // A JSON body leaves no POST fields: the original finds no submitted form.
   const form = body._mc4wp_form_id === undefined ? undefined : await findSignupForm(ctx, absint(body._mc4wp_form_id));
-  if (!form) throw new RestError('not_found', NOT_FOUND_MESSAGE, 404);
+  if (!form) throw MailingListErrors.formNotFound();
   const data = userData(body);
   const lists = chosenLists(form, body);
   const errors = validate(form, lists, req, data, ctx.now());

@@ -7,8 +7,8 @@
 import type { AppContext } from '../../app-context.js';
 import { switchArea } from '../../area-state.js';
 import { MarketplaceError } from '../../remote/marketplace-client.js';
-import { RestError } from '../../rest/errors.js';
 import { CREATABLE, READABLE, respond, type ArgSchema, type Permission, type RestRequest, type RouteDef } from '../../rest/route.js';
+import { MarketplaceErrors } from './errors.js';
 import { dropSubscriptionsCache, featured, findSubscription, marketplaceClient, refresh, subscriptions } from './subscriptions.service.js';
 
 const canManage: Permission = (req) => req.user?.can('manage_woocommerce') === true;
@@ -87,8 +87,7 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
     return respond(answer.body ?? null, { status: answer.status >= 200 && answer.status < 600 ? answer.status : 502 });
   } catch (e) {
     if (!(e instanceof MarketplaceError)) throw e;
-    // CASE: the original answers with a bare 500; the marketplace failing is a bad gateway here.
-    return new RestError('could-not-install', `The installation could not be started: ${e.message}`, 502);
+    return MarketplaceErrors.couldNotInstall(e.message);
   }
 }
 

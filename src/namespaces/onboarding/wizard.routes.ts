@@ -7,11 +7,12 @@
 import { switchArea } from '../../area-state.js';
 import type { AppContext } from '../../app-context.js';
 import { verifyNonce } from '../../auth/index.js';
-import { CoreErrors, MESSAGES, RestError } from '../../rest/errors.js';
+import { CoreErrors, RestError } from '../../rest/errors.js';
 import type { Dispatcher } from '../../rest/dispatch.js';
 import { createRestRequest } from '../../rest/request.js';
 import { CREATABLE, defineRoutes, RestResponse, type RestRequest } from '../../rest/route.js';
 import { valueOf } from '../../rest/serve.js';
+import { OnboardingErrors } from './errors.js';
 import { runWizard, type LinkedCreator } from './wizard.service.js';
 
 export const ONBOARDING_NS = 'calendar/v2/onboarding';
@@ -23,16 +24,8 @@ export function useWizardDispatcher(ctx: AppContext, dispatcher: Dispatcher<AppC
   dispatchers.set(ctx, dispatcher);
 }
 
-function invalidNonce(): RestError {
-  const inner = new RestError('tec_invalid_nonce', 'Invalid nonce.', 403);
-  return new RestError('rest_invalid_param', MESSAGES.invalidParams(['action_nonce']), 400, {
-    params: { action_nonce: inner.message },
-    details: { action_nonce: { code: inner.code, message: inner.message, data: { status: 403 } } },
-  });
-}
-
 async function permission(req: RestRequest, ctx: AppContext): Promise<boolean | RestError> {
-  if (!(await verifyNonce(ctx, req, WIZARD_NONCE_ACTION, req.params.action_nonce))) return invalidNonce();
+  if (!(await verifyNonce(ctx, req, WIZARD_NONCE_ACTION, req.params.action_nonce))) return OnboardingErrors.invalidNonce();
   return req.user?.can('manage_options') ? true : CoreErrors.forbidden(req.user !== null);
 }
 

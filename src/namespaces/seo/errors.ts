@@ -33,6 +33,4 @@ export const SeoErrors = {
       ...(objectType ? { object_type: objectType } : {}),
       ...(objectId !== undefined ? { object_id: objectId } : {}),
     }),
-  invalidParam: (name: string, reason: string) =>
-    new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, { params: { [name]: reason } }),
 } as const;

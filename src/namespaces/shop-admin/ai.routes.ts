@@ -7,7 +7,6 @@
 import type { AppContext } from '../../app-context.js';
 import { SITE_DEFAULTS } from '../../content/options.js';
 import { aiClient, AiServiceError } from '../../remote/ai-client.js';
-import { RestError } from '../../rest/errors.js';
 import { stripTags } from '../../content/posts.js';
 import { CREATABLE, DELETABLE, READABLE, type Permission, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { ShopAdminErrors } from './errors.js';
@@ -32,7 +31,7 @@ async function ask(ctx: AppContext, system: string, prompt: string): Promise<str
   try {
     return await aiClient(endpoint, ctx.config.aiApiKey).complete(system, prompt);
   } catch (e) {
-    if (e instanceof AiServiceError) throw new RestError('ai_service_error', e.message, 502);
+    if (e instanceof AiServiceError) throw ShopAdminErrors.aiService(e.message);
     throw e;
   }
 }
@@ -83,7 +82,7 @@ async function resetPatterns(_req: RestRequest, ctx: AppContext): Promise<unknow
 
 async function product(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const info = req.params.products_information;
-  if (!info || typeof info !== 'object') throw new RestError('invalid_products_information', 'products_information must describe the ticket.', 400);
+  if (!info || typeof info !== 'object') throw ShopAdminErrors.invalidProductsInformation();
   const text = await ask(ctx, 'Write a short, friendly description (at most 60 words) of this event ticket.', JSON.stringify(info).slice(0, 2000));
   return { ai_content_generated: true, product_content: stripTags(text), last_product: req.params.last_product === true };
 }

@@ -2,7 +2,9 @@
  * @module namespaces/shop-admin/errors
  * Error catalogue of `shop-admin`; codes are the original's (WooCommerce `wc-admin`).
  */
-import { RestError } from '../../rest/errors.js';
+import { invalidParam, RestError } from '../../rest/errors.js';
+import { invalidEmailError } from '../../rest/formats.js';
+import { authorizationStatus } from '../../rest/permissions.js';
 import type { RestRequest } from '../../rest/route.js';
 
 export const SHOP_ADMIN_MESSAGES = {
@@ -25,16 +27,23 @@ export const SHOP_ADMIN_MESSAGES = {
   aiUnavailable: 'No AI service is configured (REMOTE_AI_URL).',
   invalidBusinessDescription: 'Invalid business description.',
   productCreation: 'The product could not be created.',
+  invalidProductsInformation: 'products_information must describe the ticket.',
+  comingSoon: 'This store is coming soon.',
+  marketplaceNotConfigured: 'No marketplace is configured (REMOTE_MARKETPLACE_URL).',
+  noRequestToken: 'No request token: start with request-marketplace-connect.',
+  mailNotConfigured: 'Outgoing mail is not configured (SMTP_URL).',
+  magicLinkNotSent: 'The sign-in link could not be sent.',
+  paymentsNotConfigured: (which: string) => `Payment provider ${which} is not configured (REMOTE_PAYMENTS_${which}_URL).`,
+  themeMissing: 'Upload a theme package as the pluginzip file.',
+  themeNotZip: 'Only .zip theme packages can be uploaded.',
 } as const;
 
-const status = (req: RestRequest) => (req.user ? 403 : 401);
-
 export const ShopAdminErrors = {
-  cannotView: (req: RestRequest) => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.cannotView, status(req)),
-  cannotEdit: (req: RestRequest) => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.cannotEdit, status(req)),
-  cannotCreate: (req: RestRequest) => new RestError('woocommerce_rest_cannot_create', SHOP_ADMIN_MESSAGES.cannotCreate, status(req)),
-  cannotManagePlugins: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.cannotManagePlugins, status(req)),
-  optionForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.optionForbidden, status(req)),
+  cannotView: (req: RestRequest) => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.cannotView, authorizationStatus(req)),
+  cannotEdit: (req: RestRequest) => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.cannotEdit, authorizationStatus(req)),
+  cannotCreate: (req: RestRequest) => new RestError('woocommerce_rest_cannot_create', SHOP_ADMIN_MESSAGES.cannotCreate, authorizationStatus(req)),
+  cannotManagePlugins: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.cannotManagePlugins, authorizationStatus(req)),
+  optionForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.optionForbidden, authorizationStatus(req)),
   // CASE: the original answers a missing `options` with 500; it is the client's mistake, so 400.
   mustSupply: () => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.mustSupply, 400),
   invalidTask: () => new RestError('woocommerce_rest_invalid_task', SHOP_ADMIN_MESSAGES.invalidTask, 404),
@@ -43,11 +52,7 @@ export const ShopAdminErrors = {
   // CASE: the original sends this with HTTP 500 (a bare status in the error data); an empty list is a 400.
   invalidPlugins: () => new RestError('woocommerce_rest_invalid_plugins', SHOP_ADMIN_MESSAGES.invalidPlugins, 400),
   invalidTheme: () => new RestError('woocommerce_rest_invalid_theme', SHOP_ADMIN_MESSAGES.invalidTheme, 400),
-  invalidEmail: () =>
-    new RestError('rest_invalid_param', 'Invalid parameter(s): store_email', 400, {
-      params: { store_email: SHOP_ADMIN_MESSAGES.invalidEmail },
-      details: { store_email: { code: 'rest_invalid_email', message: SHOP_ADMIN_MESSAGES.invalidEmail, data: null } },
-    }),
+  invalidEmail: () => invalidParam('store_email', invalidEmailError(SHOP_ADMIN_MESSAGES.invalidEmail)),
   unauthorizedNotice: () => new RestError('unauthorized', SHOP_ADMIN_MESSAGES.unauthorizedNotice, 401),
   // CASE: the original answers these with 500 (bare status); a missing connection is a 409-style precondition.
   connectorInactive: () => new RestError('woocommerce_rest_jetpack_not_active', SHOP_ADMIN_MESSAGES.connectorInactive, 409),
@@ -57,4 +62,19 @@ export const ShopAdminErrors = {
   aiUnavailable: () => new RestError('ai_service_unavailable', SHOP_ADMIN_MESSAGES.aiUnavailable, 503),
   invalidBusinessDescription: () => new RestError('invalid_business_description', SHOP_ADMIN_MESSAGES.invalidBusinessDescription, 400),
   productCreation: (why: string) => new RestError('woocommerce_rest_product_creation_error', `${SHOP_ADMIN_MESSAGES.productCreation} ${why}`, 400),
+  aiService: (message: string) => new RestError('ai_service_error', message, 502),
+  invalidProductsInformation: () => new RestError('invalid_products_information', SHOP_ADMIN_MESSAGES.invalidProductsInformation, 400),
+  comingSoon: (req: RestRequest) => new RestError('shop_coming_soon', SHOP_ADMIN_MESSAGES.comingSoon, authorizationStatus(req)),
+  /** Activating a marketing extension failed: the extension work's first message. */
+  invalidPlugin: (message: string) => new RestError('woocommerce_rest_invalid_plugin', message, 400),
+  // CASE: the original answers remote failures with 500 (bare status); an unreachable or refusing
+  // marketplace is a bad gateway, a missing configuration 503, a missing token the client's mistake.
+  marketplaceConnect: (message: string) => new RestError('woocommerce_rest_helper_connect', message, 502),
+  marketplaceNotConfigured: () => new RestError('woocommerce_rest_helper_connect', SHOP_ADMIN_MESSAGES.marketplaceNotConfigured, 503),
+  noRequestToken: () => new RestError('woocommerce_rest_helper_connect', SHOP_ADMIN_MESSAGES.noRequestToken, 400),
+  mailNotConfigured: () => new RestError('error_sending_mobile_magic_link', SHOP_ADMIN_MESSAGES.mailNotConfigured, 503),
+  magicLinkNotSent: () => new RestError('error_sending_mobile_magic_link', SHOP_ADMIN_MESSAGES.magicLinkNotSent, 502),
+  paymentsNotConfigured: (which: string) =>
+    new RestError('woocommerce_rest_payments_not_configured', SHOP_ADMIN_MESSAGES.paymentsNotConfigured(which), 400),
+  themeUpload: (message: string) => new RestError('woocommerce_rest_theme_upload_error', message, 400),
 } as const;

@@ -10,14 +10,16 @@ import type { AppContext } from '../../app-context.js';
 import { defineRoutes } from '../../rest/route.js';
 import { aiRouteDefs } from './ai.routes.js';
 import { EXTENSION_JOB_KIND, runExtensionJob } from './extensions.service.js';
-import { comingSoonApiGate, comingSoonPageGate, launchRouteDefs } from './launch.js';
+import { launchRouteDefs } from './launch.routes.js';
+import { comingSoonApiGate, comingSoonPageGate } from './launch.service.js';
 import { marketingRouteDefs } from './marketing.routes.js';
 import { mobileAppRouteDefs, registerMagicLinkPage } from './mobile-app.js';
 import { optionRouteDefs } from './options.routes.js';
 import { pluginRouteDefs } from './plugins.routes.js';
 import { profileRouteDefs } from './profile.routes.js';
 import { taskRouteDefs } from './tasks.routes.js';
-import { registerThemeStylesheet, themeRouteDefs } from './themes.js';
+import { registerThemeStylesheet } from './themes.page.js';
+import { themeRouteDefs } from './themes.routes.js';
 
 export const SHOP_ADMIN_NS = 'shop-admin';
 

@@ -5,8 +5,8 @@
 import type { AppContext } from '../../app-context.js';
 import { paginate, paginationArgs, paginationHeaders, type PaginationOptions } from '../../rest/pagination.js';
 import { CREATABLE, EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { RestError } from '../../rest/errors.js';
 import { canInstallPlugins, canViewShop } from './access.js';
+import { ShopAdminErrors } from './errors.js';
 import { activeSlugs, installedSlugs, runExtensionWork } from './extensions.service.js';
 import { specList } from './remote-specs.js';
 import { KNOWLEDGE_BASE, MARKETING_RECOMMENDATIONS, PAYMENT_GATEWAY_SUGGESTIONS, SHIPPING_PARTNER_SUGGESTIONS } from './suggestions.js';
@@ -48,7 +48,7 @@ async function installedMarketing(_req: RestRequest, ctx: AppContext): Promise<u
 async function activateMarketingPlugin(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const slug = String(req.params.plugin);
   const { errors } = await runExtensionWork(ctx, 'activate', [slug]);
-  if (errors[slug]) throw new RestError('woocommerce_rest_invalid_plugin', errors[slug]![0]!, 400);
+  if (errors[slug]) throw ShopAdminErrors.invalidPlugin(errors[slug]![0]!);
   return { status: 'success' };
 }
 

@@ -6,20 +6,14 @@
  * `woocommerce_helper_data.auth` (what the marketplace area and `wccom_connected` read).
  */
 import type { AppContext } from '../../app-context.js';
-import { RestError } from '../../rest/errors.js';
+import { ShopAdminErrors } from './errors.js';
 import { MARKETPLACE_AUTH_OPTION } from './profile.service.js';
 
 const TIMEOUT_MS = 10_000;
 
-function connectError(message: string): RestError {
-  // CASE: the original answers remote failures with 500 (bare status); an unreachable or refusing
-  // marketplace is a bad gateway.
-  return new RestError('woocommerce_rest_helper_connect', message, 502);
-}
-
 async function post(ctx: AppContext, path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const endpoint = ctx.config.remotes.marketplace;
-  if (!endpoint) throw new RestError('woocommerce_rest_helper_connect', 'No marketplace is configured (REMOTE_MARKETPLACE_URL).', 503);
+  if (!endpoint) throw ShopAdminErrors.marketplaceNotConfigured();
   let res: Response;
   try {
     res = await fetch(`${endpoint}${path}`, {
@@ -29,7 +23,7 @@ async function post(ctx: AppContext, path: string, body: Record<string, unknown>
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (e) {
-    throw connectError(`The marketplace could not be reached: ${e instanceof Error ? e.message : String(e)}`);
+    throw ShopAdminErrors.marketplaceConnect(`The marketplace could not be reached: ${e instanceof Error ? e.message : String(e)}`);
   }
   let data: unknown;
   try {
@@ -37,7 +31,7 @@ async function post(ctx: AppContext, path: string, body: Record<string, unknown>
   } catch {
     data = undefined;
   }
-  if (!res.ok || !data || typeof data !== 'object') throw connectError(`The marketplace refused the connection (${res.status}).`);
+  if (!res.ok || !data || typeof data !== 'object') throw ShopAdminErrors.marketplaceConnect(`The marketplace refused the connection (${res.status}).`);
   return data as Record<string, unknown>;
 }
 
@@ -45,7 +39,7 @@ export async function requestMarketplaceConnect(ctx: AppContext): Promise<unknow
   const redirect = `${ctx.urls.admin}admin.php?page=eventsuite-extensions&marketplace-connect=finish`;
   const data = await post(ctx, '/oauth/request_token', { home_url: ctx.urls.home, redirect_uri: redirect });
   const token = data.request_token;
-  if (typeof token !== 'string' || token === '') throw connectError('The marketplace answered without a request token.');
+  if (typeof token !== 'string' || token === '') throw ShopAdminErrors.marketplaceConnect('The marketplace answered without a request token.');
   const url = new URL(`${ctx.config.remotes.marketplace}/oauth/authorize`);
   url.searchParams.set('request_token', token);
   url.searchParams.set('redirect_uri', redirect);
@@ -55,9 +49,9 @@ export async function requestMarketplaceConnect(ctx: AppContext): Promise<unknow
 
 export async function finishMarketplaceConnect(ctx: AppContext, requestToken: unknown): Promise<unknown> {
   const token = typeof requestToken === 'string' && requestToken !== '' ? requestToken : await ctx.options.get<string>('woocommerce_helper_request_token', '');
-  if (!token) throw new RestError('woocommerce_rest_helper_connect', 'No request token: start with request-marketplace-connect.', 400);
+  if (!token) throw ShopAdminErrors.noRequestToken();
   const data = await post(ctx, '/oauth/access_token', { request_token: token, home_url: ctx.urls.home });
-  if (typeof data.access_token !== 'string' || data.access_token === '') throw connectError('The marketplace answered without an access token.');
+  if (typeof data.access_token !== 'string' || data.access_token === '') throw ShopAdminErrors.marketplaceConnect('The marketplace answered without an access token.');
   const helper = await ctx.options.get<Record<string, unknown>>(MARKETPLACE_AUTH_OPTION, {});
   await ctx.options.set(MARKETPLACE_AUTH_OPTION, {
     ...helper,

@@ -10,9 +10,9 @@ import type { AppContext } from '../../app-context.js';
 import { issueSession } from '../../auth/session.js';
 import { loadUserRow } from '../../auth/users.js';
 import { postDatePair } from '../../content/posts.js';
-import { RestError } from '../../rest/errors.js';
 import { READABLE, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canViewShop } from './access.js';
+import { ShopAdminErrors } from './errors.js';
 
 const LINK_TTL_MS = 15 * 60_000;
 const PAGE = 'magic-link.php';
@@ -22,7 +22,7 @@ const gmt = (ctx: AppContext, ms: number) => postDatePair(new Date(ms), 'UTC').g
 
 async function sendMagicLink(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const user = req.user!;
-  if (!ctx.mailer.configured) throw new RestError('error_sending_mobile_magic_link', 'Outgoing mail is not configured (SMTP_URL).', 503);
+  if (!ctx.mailer.configured) throw ShopAdminErrors.mailNotConfigured();
   const token = crypto.randomBytes(32).toString('base64url');
   await ctx.db.insertInto('magic_links').values({ token_hash: hash(token), user_id: user.id, expires_gmt: gmt(ctx, ctx.now().getTime() + LINK_TTL_MS) }).execute();
   const link = `${ctx.urls.admin}${PAGE}?token=${token}`;
@@ -35,7 +35,7 @@ async function sendMagicLink(req: RestRequest, ctx: AppContext): Promise<unknown
     });
   } catch (err) {
     ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, 'magic link mail failed');
-    throw new RestError('error_sending_mobile_magic_link', 'The sign-in link could not be sent.', 502);
+    throw ShopAdminErrors.magicLinkNotSent();
   }
   return { code: 'success' };
 }

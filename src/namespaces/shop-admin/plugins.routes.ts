@@ -5,7 +5,6 @@
  * and the payment providers.
  */
 import type { AppContext } from '../../app-context.js';
-import { RestError } from '../../rest/errors.js';
 import { parseList } from '../../rest/php-query.js';
 import { CREATABLE, EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canInstallPlugins, canViewShop } from './access.js';
@@ -94,7 +93,7 @@ async function connectConnector(_req: RestRequest, ctx: AppContext): Promise<unk
 function connectPayments(which: 'a' | 'b') {
   return async (_req: RestRequest, ctx: AppContext) => {
     const endpoint = ctx.config.remotes[`payments_${which}`];
-    if (!endpoint) throw new RestError('woocommerce_rest_payments_not_configured', `Payment provider ${which.toUpperCase()} is not configured (REMOTE_PAYMENTS_${which.toUpperCase()}_URL).`, 400);
+    if (!endpoint) throw ShopAdminErrors.paymentsNotConfigured(which.toUpperCase());
     const url = new URL(`${endpoint}/onboarding`);
     url.searchParams.set('return_url', ctx.urls.admin);
     url.searchParams.set('site', ctx.urls.home);

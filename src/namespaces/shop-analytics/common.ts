@@ -5,8 +5,8 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { fromDbDate, siteTimeZone, toDbDate } from '../../content/posts.js';
-import { RestError } from '../../rest/errors.js';
 import type { Permission } from '../../rest/route.js';
+import { AnalyticsErrors } from './errors.js';
 
 export const ANALYTICS_NS = 'shop-analytics';
 
@@ -42,14 +42,14 @@ export function isoDate(text: string | null | undefined): string | null {
 
 /** Report routes: `view_woocommerce_reports`, else `woocommerce_rest_cannot_view` (401/403). */
 export const canViewReports: Permission = (req) =>
-  req.user?.can('view_woocommerce_reports') ? true : new RestError('woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.', req.user ? 403 : 401);
+  req.user?.can('view_woocommerce_reports') ? true : AnalyticsErrors.cannotList(req);
 
 /** Leaderboards: `view_woocommerce_reports` or `manage_woocommerce`. */
 export const canViewLeaderboards: Permission = (req) =>
   req.user?.can('view_woocommerce_reports') || req.user?.can('manage_woocommerce')
     ? true
-    : new RestError('woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.', req.user ? 403 : 401);
+    : AnalyticsErrors.cannotList(req);
 
 /** Import routes: `manage_woocommerce`, else `woocommerce_rest_cannot_edit` (401/403). */
 export const canManageImport: Permission = (req) =>
-  req.user?.can('manage_woocommerce') ? true : new RestError('woocommerce_rest_cannot_edit', 'Sorry, you cannot edit this resource.', req.user ? 403 : 401);
+  req.user?.can('manage_woocommerce') ? true : AnalyticsErrors.cannotEdit(req);

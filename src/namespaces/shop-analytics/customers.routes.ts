@@ -78,23 +78,26 @@ export const CUSTOMER_ARGS: Record<string, ArgSchema> = {
   filter_empty: { description: 'Filter out results where any of the passed fields are empty', type: 'array', items: { type: 'string', enum: [...FILTER_EMPTY] } },
 };
 
-/** A date argument as a comparable `YYYY-MM-DD HH:MM:SS` in UTC (`gmt`) or in the site's zone. */
-function dateText(value: unknown, zone: string, as: 'gmt' | 'local'): string | undefined {
+/**
+ * A date argument as a comparable `YYYY-MM-DD HH:MM:SS` in UTC (`gmt`) or in the site's zone;
+ * relative dates count from `now` (the app's clock).
+ */
+function dateText(value: unknown, zone: string, as: 'gmt' | 'local', now: Date): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const dt = parseDateTime(String(value), zone, new Date());
+  const dt = parseDateTime(String(value), zone, now);
   if (!dt) return undefined;
   return toDbDate(as === 'gmt' ? dt.toUTC() : dt.setZone(zone));
 }
 
-function dateRange(p: Record<string, unknown>, prefix: string, zone: string, as: 'gmt' | 'local'): DateRange {
+function dateRange(p: Record<string, unknown>, prefix: string, zone: string, as: 'gmt' | 'local', now: Date): DateRange {
   let after: unknown = p[`${prefix}_after`];
   let before: unknown = p[`${prefix}_before`];
   const between = p[`${prefix}_between`];
   if (Array.isArray(between) && between.length === 2) {
-    const sorted = [...between].map(String).sort((a, b) => (parseDateTime(a, zone, new Date())?.toMillis() ?? 0) - (parseDateTime(b, zone, new Date())?.toMillis() ?? 0));
+    const sorted = [...between].map(String).sort((a, b) => (parseDateTime(a, zone, now)?.toMillis() ?? 0) - (parseDateTime(b, zone, now)?.toMillis() ?? 0));
     [after, before] = sorted;
   }
-  return { after: dateText(after, zone, as), before: dateText(before, zone, as) };
+  return { after: dateText(after, zone, as, now), before: dateText(before, zone, as, now) };
 }
 
 function numRange(p: Record<string, unknown>, prefix: string): Range<number> {
@@ -120,6 +123,7 @@ function strings(value: unknown): string[] | undefined {
 
 async function customerQuery(ctx: AppContext, p: Record<string, unknown>): Promise<CustomerQuery> {
   const zone = await siteTimeZone(ctx.options);
+  const now = ctx.now();
   const idIncludes: number[][] = [];
   const idExcludes: number[][] = [];
   for (const field of ['name', 'username', 'email']) {
@@ -137,10 +141,10 @@ async function customerQuery(ctx: AppContext, p: Record<string, unknown>): Promi
     orderby: p.orderby as CustomerQuery['orderby'],
     search: typeof p.search === 'string' ? p.search : undefined,
     searchby: p.searchby as CustomerQuery['searchby'],
-    registered: dateRange(p, 'registered', zone, 'gmt'),
-    lastActive: dateRange(p, 'last_active', 'UTC', 'gmt'),
-    lastOrder: dateRange(p, 'last_order', zone, 'local'),
-    orderWindow: { after: dateText(p.after, zone, 'local'), before: dateText(p.before, zone, 'local') },
+    registered: dateRange(p, 'registered', zone, 'gmt', now),
+    lastActive: dateRange(p, 'last_active', 'UTC', 'gmt', now),
+    lastOrder: dateRange(p, 'last_order', zone, 'local', now),
+    orderWindow: { after: dateText(p.after, zone, 'local', now), before: dateText(p.before, zone, 'local', now) },
     idIncludes,
     idExcludes,
     countryIncludes: strings(p.country_includes),

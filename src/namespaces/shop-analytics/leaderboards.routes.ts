@@ -70,16 +70,17 @@ async function rowsOf(ctx: AppContext, board: Board, perPage: number, window: Da
   return list.map((r) => [named(r, r.label), number(Number(r.count)), money(Number(r.amount))]);
 }
 
-function windowOf(p: Record<string, unknown>, zone: string): DateRange {
+/** The `after`/`before` window; relative dates count from `now` (the app's clock). */
+function windowOf(p: Record<string, unknown>, zone: string, now: Date): DateRange {
   const at = (v: unknown) => {
-    const dt = typeof v === 'string' && v !== '' ? parseDateTime(v, zone, new Date()) : undefined;
+    const dt = typeof v === 'string' && v !== '' ? parseDateTime(v, zone, now) : undefined;
     return dt ? toDbDate(dt.setZone(zone)) : undefined;
   };
   return { after: at(p.after), before: at(p.before) };
 }
 
 async function boards(req: RestRequest, ctx: AppContext, only?: Board) {
-  const window = windowOf(req.params, await siteTimeZone(ctx.options));
+  const window = windowOf(req.params, await siteTimeZone(ctx.options), ctx.now());
   const query = persisted(req.params.persisted_query);
   const out = [];
   for (const id of only ? [only] : BOARDS) {

@@ -4,19 +4,14 @@
  * the inbound webhook. Answers are bare JSON values as the original's handlers return them.
  */
 import type { AppContext } from '../../app-context.js';
-import { RestError } from '../../rest/errors.js';
 import { requireCapability } from '../../rest/permissions.js';
 import { DELETABLE, EDITABLE, READABLE, defineRoutes, type Permission, type RestRequest } from '../../rest/route.js';
+import { SpamfilterErrors } from './errors.js';
 import { localStats, normaliseInterval } from './stats.service.js';
 import { applyWebhook } from './webhook.service.js';
 import { FLAGS, KEY_OPTION, clearAlert, getAlert, getApiKey, getSettings, keyIsHardcoded, remoteClient, type FlagName } from './settings.js';
 
 export const SPAMFILTER_NS = 'spamfilter/v1';
-
-export const SPAMFILTER_MESSAGES = {
-  hardcoded: "This site's API key is hardcoded and cannot be changed via the API.",
-  invalidKey: 'The value provided is not a valid and registered API key.',
-} as const;
 
 const privileged = requireCapability('manage_options');
 
@@ -34,16 +29,16 @@ async function getKey(_req: RestRequest, ctx: AppContext): Promise<unknown> {
 }
 
 async function setKey(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  if (keyIsHardcoded(ctx)) throw new RestError('hardcoded_key', SPAMFILTER_MESSAGES.hardcoded, 409);
+  if (keyIsHardcoded(ctx)) throw SpamfilterErrors.hardcodedKey();
   const key = String(req.params.key ?? '');
   const client = remoteClient(ctx);
-  if (!client || key === '' || !(await client.verifyKey(key))) throw new RestError('invalid_key', SPAMFILTER_MESSAGES.invalidKey, 400);
+  if (!client || key === '' || !(await client.verifyKey(key))) throw SpamfilterErrors.invalidKey();
   await ctx.options.set(KEY_OPTION, key);
   return getKey(req, ctx);
 }
 
 async function deleteKey(_req: RestRequest, ctx: AppContext): Promise<unknown> {
-  if (keyIsHardcoded(ctx)) throw new RestError('hardcoded_key', SPAMFILTER_MESSAGES.hardcoded, 409);
+  if (keyIsHardcoded(ctx)) throw SpamfilterErrors.hardcodedKey();
   await ctx.options.delete(KEY_OPTION);
   return true;
 }

@@ -5,13 +5,7 @@
  * original acts only when Akismet made the last status change).
  */
 import type { AppContext } from '../../app-context.js';
-import { RestError } from '../../rest/errors.js';
-
-export const WEBHOOK_MESSAGES = {
-  malformed: "The 'comments' parameter must be an array.",
-  noMatch: 'Could not find matching comment.',
-  multiple: 'Found multiple matching comments.',
-} as const;
+import { SpamfilterErrors, WEBHOOK_MESSAGES } from './errors.js';
 
 type Outcome = { status: 'success' } | { status: 'error'; message: string };
 
@@ -19,7 +13,7 @@ type Outcome = { status: 'success' } | { status: 'error'; message: string };
 export async function applyWebhook(ctx: AppContext, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (body.endpoint !== 'comment-check') return { comments: [] };
   const comments = body.comments;
-  if (!Array.isArray(comments)) throw new RestError('malformed_request', WEBHOOK_MESSAGES.malformed, 400);
+  if (!Array.isArray(comments)) throw SpamfilterErrors.malformedWebhook();
   const processed: Record<string, Outcome> = {};
   for (const entry of comments) {
     if (!entry || typeof entry !== 'object') continue;

@@ -1,21 +1,20 @@
 /**
  * @module namespaces/tickets/doc
  * The namespace's `/doc` document (ET `REST/V1/Endpoints/Swagger_Documentation.php`): OpenAPI 3.0.0
- * with the original's key order (`openapi, info, servers, paths, components`), paths and schemas.
- * Parameters and request bodies are generated from the route declarations; only response texts and
- * the object schemas are written here. As upstream, the QR routes are not documented (nor the
+ * with the original's key order (`openapi, info, servers, paths, components`), paths and schemas: the
+ * configuration of `rest/openapi.ts`'s namespace document, which generates parameters and request
+ * bodies from the route declarations; only response texts and the object schemas are written here. As upstream, the QR routes are not documented (nor the
  * `/orders` checkout, which the originals do not have).
  */
 import type { AppContext } from '../../app-context.js';
-import type { ArgSchema, EndpointDef, RouteDef } from '../../rest/route.js';
+import { namespaceDocument, type NamespaceDocOptions } from '../../rest/openapi.js';
+import type { RouteDef } from '../../rest/route.js';
 import { ticketsUrl } from './common.js';
 import { LIST_ARGS } from './ticket-args.js';
 
 /** Documented paths, in the original's order. */
 export const DOC_PATHS = Object.freeze(['/doc', '/tickets/{id}', '/tickets', '/cart', '/attendees/{id}', '/attendees']);
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const SCHEMA_KEYS = ['type', 'format', 'enum', 'default', 'minimum', 'maximum', 'items', 'properties'] as const;
 
 function json(schema: Record<string, unknown>) {
   return { 'application/json': { schema } };
@@ -105,73 +104,35 @@ const RESPONSES: Record<string, Record<string, unknown>> = {
   },
 };
 
-function argSchema(arg: ArgSchema): Record<string, unknown> {
-  const list = LIST_ARGS.get(arg);
-  if (list) return { oneOf: [{ type: 'array', items: { type: list } }, { type: 'string' }] };
-  const out: Record<string, unknown> = {};
-  for (const k of SCHEMA_KEYS) if (arg[k] !== undefined) out[k] = arg[k];
-  return out;
-}
-
-function parameters(path: string, method: string, ep: EndpointDef): { params: unknown[]; body?: unknown } {
-  const pathVars = new Set([...path.matchAll(/\{(\w+)/g)].map((m) => m[1]!));
-  const params: unknown[] = [];
-  const bodyProps: Record<string, unknown> = {};
-  const required: string[] = [];
-  for (const [name, arg] of Object.entries(ep.args ?? {})) {
-    const inPath = pathVars.has(name);
-    if (!inPath && BODY_METHODS.has(method)) {
-      bodyProps[name] = { ...argSchema(arg), ...(arg.description ? { description: arg.description } : {}) };
-      if (arg.required === true) required.push(name);
-      continue;
-    }
-    const param: Record<string, unknown> = {
-      name,
-      in: inPath ? 'path' : 'query',
-      description: arg.description ?? 'No description provided',
-      schema: argSchema(arg),
-      required: inPath || arg.required === true,
-    };
-    if (LIST_ARGS.has(arg)) Object.assign(param, { style: 'form', explode: false });
-    params.push(param);
-  }
-  if (Object.keys(bodyProps).length === 0) return { params };
-  const schema = { type: 'object', properties: bodyProps, ...(required.length ? { required } : {}) };
-  return { params, body: { content: { 'application/x-www-form-urlencoded': { schema } } } };
-}
-
-/** The whole document, generated from `routes`. */
-export function ticketsDocument(ctx: Pick<AppContext, 'urls'>, routes: readonly RouteDef[]): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const path of DOC_PATHS) {
-    const route = routes.find((r) => r.path === path);
-    if (!route) continue;
-    const ops: Record<string, unknown> = {};
-    for (const ep of route.endpoints) {
-      for (const method of ep.methods) {
-        const lower = method.toLowerCase();
-        const { params, body } = parameters(path, method, ep);
-        const kind = method === 'GET' ? 'get' : method === 'DELETE' ? 'delete' : 'write';
-        ops[lower] = {
-          ...(params.length ? { parameters: params } : {}),
-          ...(body ? { requestBody: body } : {}),
-          responses: RESPONSES[`${path} ${kind}`] ?? { '200': described('OK') },
-        };
-      }
-    }
-    paths[path] = ops;
-  }
+/** The tickets `/doc`: how the generic namespace document is written for it. */
+function ticketsDocOptions(serverUrl: string): NamespaceDocOptions {
   return {
-    openapi: '3.0.0',
     info: {
       version: '1.0.0',
       title: 'Event Tickets REST API',
       description: 'Event Tickets REST API allows accessing ticket information easily and conveniently.',
     },
-    servers: [{ url: ticketsUrl(ctx, '') }],
-    paths,
-    components: { schemas: SCHEMAS },
+    serverUrl,
+    schemas: SCHEMAS,
+    componentsFirst: false,
+    paths: DOC_PATHS,
+    schema: {
+      keys: ['type', 'format', 'enum', 'default', 'minimum', 'maximum', 'items', 'properties'],
+      special: (arg) => {
+        const list = LIST_ARGS.get(arg);
+        return list ? { oneOf: [{ type: 'array', items: { type: list } }, { type: 'string' }] } : undefined;
+      },
+    },
+    isList: (arg) => LIST_ARGS.has(arg),
+    noDescription: 'No description provided',
+    bodyDescriptionIfAny: true,
+    responses: (path, method) => RESPONSES[`${path} ${method === 'get' || method === 'delete' ? method : 'write'}`] ?? { '200': described('OK') },
   };
+}
+
+/** The whole document, generated from `routes`; `now` is the app clock's time. */
+export function ticketsDocument(ctx: Pick<AppContext, 'urls'>, routes: readonly RouteDef[], now: Date): Record<string, unknown> {
+  return namespaceDocument(routes, ticketsDocOptions(ticketsUrl(ctx, '')), now);
 }
 
 const str = (description: string) => ({ type: 'string', description });

@@ -21,7 +21,7 @@ const byPath = (defs: readonly RouteDef<AppContext>[], path: string): RouteDef<A
 
 /** `GET /doc`: the OpenAPI document of the namespace. */
 function getDoc(_req: RestRequest, ctx: AppContext) {
-  return ticketsDocument(ctx, TICKET_ROUTE_DEFS);
+  return ticketsDocument(ctx, TICKET_ROUTE_DEFS, ctx.now());
 }
 
 /** All route declarations of `eventsuite/tickets/v1`. */

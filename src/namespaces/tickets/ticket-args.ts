@@ -69,8 +69,8 @@ export function timeArg(description: string): TypedArg<string> {
   return {
     description,
     type: 'string',
-    validate: (v) => parseUtcTime(v, new Date()) !== undefined,
-    sanitize: (v) => parseUtcTime(v, new Date()),
+    validate: (v, _req, _name, now) => parseUtcTime(v, now) !== undefined,
+    sanitize: (v, _req, _name, now) => parseUtcTime(v, now),
   };
 }
 

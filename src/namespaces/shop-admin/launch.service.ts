@@ -1,9 +1,9 @@
 /**
- * @module namespaces/shop-admin/launch
+ * @module namespaces/shop-admin/launch.service
  * Launch your store: coming-soon mode (options `woocommerce_coming_soon`, `woocommerce_store_pages_only`,
- * `woocommerce_private_link`, `woocommerce_share_key`), the launch survey and test orders — and the
- * gates that really hide the public calendar from visitors while the store is coming soon. Owners
- * (shop managers, administrators) and visitors with the share link still see everything.
+ * `woocommerce_private_link`, `woocommerce_share_key`) and the gates that really hide the public
+ * calendar from visitors while the store is coming soon. Owners (shop managers, administrators) and
+ * visitors with the share link still see everything. The routes are in `launch.routes.ts`.
  */
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -11,10 +11,9 @@ import type { AppContext } from '../../app-context.js';
 import { esc } from '../../admin/html.js';
 import { pageSession } from '../../admin/session.js';
 import type { GateAnswer } from '../../site-hooks.js';
-import { RestError } from '../../rest/errors.js';
-import { CREATABLE, DELETABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { countTestOrders, deleteTestOrders } from '../tickets/index.js';
-import { canLaunchStore } from './access.js';
+import type { RestError } from '../../rest/errors.js';
+import type { RestRequest } from '../../rest/route.js';
+import { ShopAdminErrors } from './errors.js';
 
 export const COMING_SOON_OPTION = 'woocommerce_coming_soon';
 export const STORE_PAGES_ONLY_OPTION = 'woocommerce_store_pages_only';
@@ -55,7 +54,7 @@ export async function comingSoonApiGate(req: RestRequest, ctx: AppContext): Prom
   if (req.method !== 'GET' || isOwner(req.user) || !HIDDEN_NAMESPACES.some((ns) => req.route === ns || req.route.startsWith(`${ns}/`))) return undefined;
   if (!(await comingSoon(ctx))) return undefined;
   if (await validShareKey(ctx, cookieValue(req.headers.cookie, SHARE_COOKIE))) return undefined;
-  return new RestError('shop_coming_soon', 'This store is coming soon.', req.user ? 403 : 401);
+  return ShopAdminErrors.comingSoon(req);
 }
 
 /** Visitors see the coming-soon page instead of the public pages; the share link lets one in. */
@@ -84,45 +83,3 @@ export async function comingSoonPageGate(request: FastifyRequest, ctx: AppContex
 </head><body><main><h1>${esc(name)}</h1><p class="coming-soon">Coming soon. Our events calendar opens shortly.</p></main></body></html>`;
   return { status: 200, headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' }, body };
 }
-
-async function initializeComingSoon(_req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const fresh = (await ctx.db.selectFrom('posts').select('id').where('type', '=', 'tribe_events').where('status', '=', 'publish').limit(1).executeTakeFirst()) === undefined;
-  await ctx.options.set(COMING_SOON_OPTION, 'yes');
-  await ctx.options.set(STORE_PAGES_ONLY_OPTION, fresh ? 'no' : 'yes');
-  if ((await ctx.options.get<string | undefined>(PRIVATE_LINK_OPTION, undefined)) === undefined) await ctx.options.set(PRIVATE_LINK_OPTION, 'no');
-  if (!(await ctx.options.get<string>(SHARE_KEY_OPTION, ''))) await ctx.options.set(SHARE_KEY_OPTION, crypto.randomBytes(16).toString('hex'));
-  return true;
-}
-
-export const launchRouteDefs: RouteDef<AppContext>[] = [
-  { path: '/launch-your-store/initialize-coming-soon', endpoints: [{ methods: CREATABLE, permission: canLaunchStore, handler: initializeComingSoon }] },
-  {
-    path: '/launch-your-store/update-survey-status',
-    endpoints: [
-      {
-        methods: CREATABLE,
-        args: { status: { description: 'Survey status.', type: 'string', enum: ['yes', 'no'] } },
-        permission: canLaunchStore,
-        handler: async (req, ctx) => {
-          if (req.has('status')) await ctx.options.set(SURVEY_OPTION, req.params.status);
-          return null;
-        },
-      },
-    ],
-  },
-  { path: '/launch-your-store/survey-completed', endpoints: [{ methods: READABLE, permission: canLaunchStore, handler: async (_req, ctx) => String(await ctx.options.get(SURVEY_OPTION, 'no')) }] },
-  { path: '/launch-your-store/payments/test-orders/count', endpoints: [{ methods: READABLE, permission: canLaunchStore, handler: async (_req, ctx) => ({ count: await countTestOrders(ctx) }) }] },
-  {
-    path: '/launch-your-store/payments/test-orders',
-    endpoints: [
-      {
-        methods: DELETABLE,
-        permission: canLaunchStore,
-        handler: async (_req, ctx) => {
-          await deleteTestOrders(ctx);
-          return respond(null, { status: 204 });
-        },
-      },
-    ],
-  },
-];

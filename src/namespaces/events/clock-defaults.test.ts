@@ -1,0 +1,39 @@
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+
+const NS = '/eventsuite/events/v1';
+/** Far from the real date, so a default taken from the system clock would show. */
+const NOW = new Date('2040-06-15T12:00:00Z');
+
+type Json = Record<string, any>;
+
+describe.each(DIALECTS)('GET /events date defaults follow the app clock on %s', (engine) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, {}, { now: () => NOW });
+    for (const [title, start] of [['Before the clock', '2030-01-10 10:00'], ['After the clock', '2040-06-20 10:00']] as const) {
+      const res = await t.request('POST', `${NS}/events`, { as: t.admin, json: { title, start_date: start, end_date: start.replace('10:00', '11:00') } });
+      expect(res.status).toBe(201);
+    }
+  });
+  afterAll(() => t.close());
+
+  it('lists from the day before the app clock’s today when start_date is not given', async () => {
+    const res = await t.request('GET', `${NS}/events`);
+    expect(res.status).toBe(200);
+    expect(res.body.events.map((e: Json) => e.title)).toEqual(['After the clock']);
+  });
+
+  it('shows the clock-based defaults in the namespace index and in /doc', async () => {
+    const yesterday = DateTime.fromJSDate(NOW).minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).toFormat('yyyy-MM-dd HH:mm:ss');
+    const inTwoYears = DateTime.fromJSDate(NOW).plus({ months: 24 }).toFormat('yyyy-MM-dd HH:mm:ss');
+    const index = await t.request('GET', NS);
+    const args = index.body.routes[`${NS}/events`].endpoints[0].args;
+    expect([args.start_date.default, args.end_date.default]).toEqual([yesterday, inTwoYears]);
+    const doc = await t.request('GET', `${NS}/doc`);
+    const params = doc.body.paths['/events'].get.parameters as Json[];
+    expect(params.find((p) => p.name === 'start_date')!.schema.default).toBe(yesterday);
+  });
+});
