@@ -5,9 +5,9 @@
  * indicators every stats report marks, each report computed once per request.
  */
 import type { AppContext } from '../../app-context.js';
-import { RestError } from '../../rest/errors.js';
 import { READABLE, respond, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { ANALYTICS_NS, canViewReports } from './common.js';
+import { AnalyticsErrors } from './errors.js';
 import { reportTotals, STATS_REPORTS, type Indicator, type StatsReport } from './stats.routes.js';
 
 /** The original's display order; indicators it does not list follow in report order. */
@@ -49,7 +49,7 @@ const headers = (n: number) => ({ 'X-WP-Total': String(n), 'X-WP-TotalPages': '1
 
 async function indicators(req: RestRequest, ctx: AppContext) {
   const asked = Array.isArray(req.params.stats) ? new Set((req.params.stats as unknown[]).map(String)) : new Set<string>();
-  if (asked.size === 0) throw new RestError('woocommerce_analytics_performance_indicators_empty_query', 'A list of stats to query must be provided.', 400);
+  if (asked.size === 0) throw AnalyticsErrors.emptyIndicatorQuery();
   const totals = new Map<StatsReport, Record<string, unknown>>();
   const body = [];
   for (const a of ALLOWED.filter((x) => asked.has(x.stat))) {
