@@ -28,6 +28,7 @@ import { Registry } from './rest/registry.js';
 import { openApiDocument } from './rest/openapi.js';
 import type { Db } from './storage/db.js';
 import { isClientDataError } from './storage/data-errors.js';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './storage/unavailable.js';
 import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { redactUrl } from './http/log-redact.js';
@@ -114,13 +115,20 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await syncAreaState(ctx);
   current(); // a bad declaration fails the boot
   // CASE: a value the database cannot hold (an ID beyond 32 bits on PostgreSQL, an over-long name) is
-  // the client's mistake: 400, not 500.
-  const classify = (err: unknown) =>
-    isClientDataError(err) ? CoreErrors.valueOutOfRange() : undefined;
+  // the client's mistake: 400, not 500. A database that cannot serve now (restarting, unreachable,
+  // read-only, full) is nobody's mistake: 503 with Retry-After; the request may be sent again.
+  const classify = (err: unknown) => {
+    if (isClientDataError(err)) return CoreErrors.valueOutOfRange();
+    if (isDatabaseUnavailable(err)) {
+      log.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'database unavailable');
+      return CoreErrors.unavailable(RETRY_AFTER_SECONDS);
+    }
+    return undefined;
+  };
   dispatcher = new Dispatcher<AppContext>(() => current().registry, ctx, log, classify, (req) => checkApiGates(req, ctx));
 
   // ---- HTTP host. Every error it raises itself has the REST shape (http/edge-errors.ts).
-  const edge = { apiRoot: urls.apiRoot, bodyLimit: config.bodyLimit };
+  const edge = { apiRoot: urls.apiRoot, bodyLimit: config.bodyLimit, classify };
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
@@ -148,7 +156,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // Pages outside the API and the admin pass the areas' page gates (e.g. the shop's coming-soon mode).
   const ungated = [config.apiPath, config.adminPath, '/openapi.json', '/health', '/ready'];
   app.addHook('onRequest', async (request, reply) => {
-    await syncAreaState(ctx);
+    // A database that cannot answer keeps the areas as they were: /health stays up, and the request
+    // itself answers 503 where it needs the database.
+    await syncAreaState(ctx).catch((err: unknown) => {
+      if (!isDatabaseUnavailable(err)) throw err;
+    });
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const path = request.url.split('?')[0] ?? '';
     if (ungated.some((p) => path === p || path.startsWith(`${p}/`)) || 'rest_route' in ((request.query ?? {}) as object)) return;

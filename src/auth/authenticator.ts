@@ -18,6 +18,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../app-context.js';
 import { RestError } from '../rest/errors.js';
+import { isDatabaseUnavailable } from '../storage/unavailable.js';
 import {
   USAGE_INTERVAL_MS,
   applicationPasswordsInUse,
@@ -61,7 +62,7 @@ async function authenticateBasic(
   ctx: AppContext,
   credentials: { username: string; password: string },
   ip: string,
-): Promise<{ user: SiteUser; uuid: string } | RestError> {
+): Promise<BasicOutcome> {
   const state = authState(ctx);
   const now = ctx.now().getTime();
   const key = credentialKey(credentials.username, credentials.password);
@@ -77,6 +78,24 @@ async function authenticateBasic(
     state.verified.delete(key);
   }
 
+  // ---- These credentials being checked already (a client's burst of requests after the cache was
+  // emptied, e.g. on a database reconnect): share that check rather than count one attempt each.
+  let checks = checking.get(ctx);
+  if (!checks) checking.set(ctx, (checks = new Map()));
+  const running = checks.get(key);
+  if (running) return running;
+  const check = checkBasic(ctx, credentials, ip, key, now).finally(() => checks.delete(key));
+  checks.set(key, check);
+  return check;
+}
+
+type BasicOutcome = { user: SiteUser; uuid: string } | RestError;
+
+/** Checks of Basic credentials under way, per app, by credential key. */
+const checking = new WeakMap<AppContext, Map<string, Promise<BasicOutcome>>>();
+
+async function checkBasic(ctx: AppContext, credentials: { username: string; password: string }, ip: string, key: string, now: number): Promise<BasicOutcome> {
+  const state = authState(ctx);
   // ---- Rate limit (the attempt counts as failed until verified), then verify
   const attempt = state.limiter.begin(ip, credentials.username, now);
   if (typeof attempt === 'number') return AuthErrors.tooManyFailures(attempt);
@@ -85,6 +104,11 @@ async function authenticateBasic(
     result = await verifyApplicationPassword(ctx, credentials.username, credentials.password);
     if (result instanceof RestError) return result;
     attempt.succeeded();
+  } catch (err) {
+    // The check could not run (the database is unavailable): no verdict, so no failure counted —
+    // clients retrying through an outage are not locked out when it ends.
+    if (isDatabaseUnavailable(err)) attempt.succeeded();
+    throw err;
   } finally {
     attempt.end();
   }
