@@ -36,6 +36,7 @@ import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { registerHealthRoutes } from './http/health.js';
 import { startInvalidation } from './storage/invalidation.js';
 import { restHeaders } from './http/headers.js';
+import { errorWire } from './rest/serve.js';
 import { serveHomePage } from './http/home-page.js';
 import { edgeClientErrorHandler, edgeErrorHandler, edgeFrameworkErrors, edgeNotFound } from './http/edge-errors.js';
 
@@ -140,6 +141,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: edgeFrameworkErrors(edge),
     clientErrorHandler: edgeClientErrorHandler(log as unknown as FastifyBaseLogger),
+    // Requests arriving while the server drains get the REST-shaped 503 of the hook below.
+    return503OnClosing: false,
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -155,7 +158,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   // Pages outside the API and the admin pass the areas' page gates (e.g. the shop's coming-soon mode).
   const ungated = [config.apiPath, config.adminPath, '/openapi.json', '/health', '/ready'];
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      const wire = errorWire(CoreErrors.shuttingDown());
+      return reply.code(wire.status).headers({ ...restHeaders(urls.apiRoot, request.headers.origin, true), ...wire.headers, Connection: 'close' }).send(wire.body);
+    }
     // A database that cannot answer keeps the areas as they were: /health stays up, and the request
     // itself answers 503 where it needs the database.
     await syncAreaState(ctx).catch((err: unknown) => {

@@ -65,6 +65,7 @@ export const MESSAGES = {
   noBoundary: 'The multipart/form-data body has no boundary.',
   valueOutOfRange: 'Invalid parameter(s): a value is out of range or too long.',
   unavailable: 'The site’s database is unavailable at the moment. Please try again shortly.',
+  shuttingDown: 'This server is shutting down. Please send the request again.',
 } as const;
 
 /**
@@ -140,6 +141,8 @@ export const CoreErrors = {
   valueOutOfRange: () => new RestError('rest_invalid_param', MESSAGES.valueOutOfRange, 400),
   /** The database cannot serve now (restarting, unreachable, read-only, full): try again after `retryAfter` seconds. */
   unavailable: (retryAfter: number) => new RestError('rest_database_unavailable', MESSAGES.unavailable, 503, { retry_after: retryAfter }),
+  /** A request arriving on an open connection while the server drains for shutdown. */
+  shuttingDown: () => new RestError('rest_service_unavailable', MESSAGES.shuttingDown, 503, { retry_after: 1 }),
   // The HTTP edge's own errors (no WordPress equivalent: Apache/PHP would answer these in HTML).
   invalidUrl: () => new RestError('rest_invalid_url', MESSAGES.invalidUrl, 400),
   headersTooLarge: () => new RestError('rest_headers_too_large', MESSAGES.headersTooLarge, 431),
