@@ -162,6 +162,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // A kept-alive connection whose request was under way when the drain began closes after its
+  // answer; otherwise it would hold the server open until the keep-alive timeout.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (closing) {
       const wire = errorWire(CoreErrors.shuttingDown());
