@@ -12,7 +12,7 @@ import { appOn, createFaultSite, seededRandom, startServer, type FaultSite } fro
 import { OFFLINE_PAYMENTS_OPTION } from './settings.js';
 
 const NS = '/wp-json/eventsuite/tickets/v1';
-const CAPACITY = 120;
+const CAPACITY = 60;
 const SEED = 20261123;
 
 async function addTicket(site: FaultSite, postId: number, name: string): Promise<number> {
