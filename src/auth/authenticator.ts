@@ -11,7 +11,9 @@
  *   address, many failures from one address, or too many checks at once from one address are
  *   refused with 429 `too_many_failed_logins` (see `rate-limit.ts`).
  * - A verified credential is reused for a few seconds from a bounded in-memory cache, so a busy
- *   client is not hashed and looked up on every request (see `auth-state.ts`).
+ *   client is not hashed and looked up on every request (see `auth-state.ts`); concurrent requests
+ *   with the same credentials share one check. A check the database could not run (503) is not a
+ *   failed sign-in.
  * - Cookie sessions need a nonce (`_wpnonce` or `X-WP-Nonce`, action `wp_rest`): none → anonymous,
  *   bad → 403 `rest_cookie_invalid_nonce`, good → the user, with a fresh `X-WP-Nonce` header.
  */
