@@ -28,6 +28,7 @@ import { Registry } from './rest/registry.js';
 import { openApiDocument } from './rest/openapi.js';
 import type { Db } from './storage/db.js';
 import { isClientDataError } from './storage/data-errors.js';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './storage/unavailable.js';
 import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { redactUrl } from './http/log-redact.js';
@@ -35,6 +36,7 @@ import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { registerHealthRoutes } from './http/health.js';
 import { startInvalidation } from './storage/invalidation.js';
 import { restHeaders } from './http/headers.js';
+import { errorWire } from './rest/serve.js';
 import { serveHomePage } from './http/home-page.js';
 import { edgeClientErrorHandler, edgeErrorHandler, edgeFrameworkErrors, edgeNotFound } from './http/edge-errors.js';
 
@@ -114,13 +116,20 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await syncAreaState(ctx);
   current(); // a bad declaration fails the boot
   // CASE: a value the database cannot hold (an ID beyond 32 bits on PostgreSQL, an over-long name) is
-  // the client's mistake: 400, not 500.
-  const classify = (err: unknown) =>
-    isClientDataError(err) ? CoreErrors.valueOutOfRange() : undefined;
+  // the client's mistake: 400, not 500. A database that cannot serve now (restarting, unreachable,
+  // read-only, full) is nobody's mistake: 503 with Retry-After; the request may be sent again.
+  const classify = (err: unknown) => {
+    if (isClientDataError(err)) return CoreErrors.valueOutOfRange();
+    if (isDatabaseUnavailable(err)) {
+      log.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'database unavailable');
+      return CoreErrors.unavailable(RETRY_AFTER_SECONDS);
+    }
+    return undefined;
+  };
   dispatcher = new Dispatcher<AppContext>(() => current().registry, ctx, log, classify, (req) => checkApiGates(req, ctx), () => ctx.now());
 
   // ---- HTTP host. Every error it raises itself has the REST shape (http/edge-errors.ts).
-  const edge = { apiRoot: urls.apiRoot, bodyLimit: config.bodyLimit };
+  const edge = { apiRoot: urls.apiRoot, bodyLimit: config.bodyLimit, classify };
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
@@ -132,6 +141,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: edgeFrameworkErrors(edge),
     clientErrorHandler: edgeClientErrorHandler(log as unknown as FastifyBaseLogger),
+    // Requests arriving while the server drains get the REST-shaped 503 of the hook below.
+    return503OnClosing: false,
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -148,8 +159,25 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   // Pages outside the API and the admin pass the areas' page gates (e.g. the shop's coming-soon mode).
   const ungated = [config.apiPath, config.adminPath, '/openapi.json', '/health', '/ready'];
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // A kept-alive connection whose request was under way when the drain began closes after its
+  // answer; otherwise it would hold the server open until the keep-alive timeout.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
   app.addHook('onRequest', async (request, reply) => {
-    await syncAreaState(ctx);
+    if (closing) {
+      const wire = errorWire(CoreErrors.shuttingDown());
+      return reply.code(wire.status).headers({ ...restHeaders(urls.apiRoot, request.headers.origin, true), ...wire.headers, Connection: 'close' }).send(wire.body);
+    }
+    // A database that cannot answer keeps the areas as they were: /health stays up, and the request
+    // itself answers 503 where it needs the database.
+    await syncAreaState(ctx).catch((err: unknown) => {
+      if (!isDatabaseUnavailable(err)) throw err;
+    });
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const path = request.url.split('?')[0] ?? '';
     if (ungated.some((p) => path === p || path.startsWith(`${p}/`)) || 'rest_route' in ((request.query ?? {}) as object)) return;

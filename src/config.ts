@@ -51,6 +51,12 @@ export interface Config {
   uploadsDir: string;
   /** Site connection offline mode (`CONNECTOR_OFFLINE_MODE=1`): connecting is refused. */
   connectorOffline: boolean;
+  /**
+   * How long SIGTERM waits for in-flight requests and running jobs (`SHUTDOWN_GRACE_SECONDS`, default
+   * 8); a job still running then is handed back to the queue. Keep it under the orchestrator's own
+   * grace period (Docker: 10 s, Kubernetes: 30 s — raise `stop_grace_period` with it).
+   */
+  shutdownGraceMs: number;
 }
 
 export type ConfigOverrides = Partial<Config>;
@@ -115,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     spamfilterApiKey: env.SPAMFILTER_API_KEY?.trim() || undefined,
     uploadsDir: env.UPLOADS_DIR || path.join('data', 'uploads'),
     connectorOffline: env.CONNECTOR_OFFLINE_MODE === '1' || env.CONNECTOR_OFFLINE_MODE === 'true',
+    shutdownGraceMs: int(env.SHUTDOWN_GRACE_SECONDS, 8) * 1000,
     ...overrides,
   };
   return Object.freeze(config);

@@ -117,11 +117,11 @@ export async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 1_500);
     force.unref();
-    // Stops accepting, lets in-flight requests and running jobs finish (a job still running when
-    // the process ends is retried by another runner once its claim expires).
-    await Promise.all([app.ctx.jobs.stop(8_000), app.close()]);
+    // Stops accepting, lets in-flight requests and running jobs finish; a job still running after the
+    // grace period is handed back to the queue, and another runner (or this one restarted) retries it.
+    await Promise.all([app.ctx.jobs.stop(config.shutdownGraceMs), app.close()]);
     await db.destroy();
     process.exit(0);
   };

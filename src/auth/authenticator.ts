@@ -11,13 +11,16 @@
  *   address, many failures from one address, or too many checks at once from one address are
  *   refused with 429 `too_many_failed_logins` (see `rate-limit.ts`).
  * - A verified credential is reused for a few seconds from a bounded in-memory cache, so a busy
- *   client is not hashed and looked up on every request (see `auth-state.ts`).
+ *   client is not hashed and looked up on every request (see `auth-state.ts`); concurrent requests
+ *   with the same credentials share one check. A check the database could not run (503) is not a
+ *   failed sign-in.
  * - Cookie sessions need a nonce (`_wpnonce` or `X-WP-Nonce`, action `wp_rest`): none → anonymous,
  *   bad → 403 `rest_cookie_invalid_nonce`, good → the user, with a fresh `X-WP-Nonce` header.
  */
 import crypto from 'node:crypto';
 import type { AppContext } from '../app-context.js';
 import { RestError } from '../rest/errors.js';
+import { isDatabaseUnavailable } from '../storage/unavailable.js';
 import {
   USAGE_INTERVAL_MS,
   applicationPasswordsInUse,
@@ -61,7 +64,7 @@ async function authenticateBasic(
   ctx: AppContext,
   credentials: { username: string; password: string },
   ip: string,
-): Promise<{ user: SiteUser; uuid: string } | RestError> {
+): Promise<BasicOutcome> {
   const state = authState(ctx);
   const now = ctx.now().getTime();
   const key = credentialKey(credentials.username, credentials.password);
@@ -77,6 +80,24 @@ async function authenticateBasic(
     state.verified.delete(key);
   }
 
+  // ---- These credentials being checked already (a client's burst of requests after the cache was
+  // emptied, e.g. on a database reconnect): share that check rather than count one attempt each.
+  let checks = checking.get(ctx);
+  if (!checks) checking.set(ctx, (checks = new Map()));
+  const running = checks.get(key);
+  if (running) return running;
+  const check = checkBasic(ctx, credentials, ip, key, now).finally(() => checks.delete(key));
+  checks.set(key, check);
+  return check;
+}
+
+type BasicOutcome = { user: SiteUser; uuid: string } | RestError;
+
+/** Checks of Basic credentials under way, per app, by credential key. */
+const checking = new WeakMap<AppContext, Map<string, Promise<BasicOutcome>>>();
+
+async function checkBasic(ctx: AppContext, credentials: { username: string; password: string }, ip: string, key: string, now: number): Promise<BasicOutcome> {
+  const state = authState(ctx);
   // ---- Rate limit (the attempt counts as failed until verified), then verify
   const attempt = state.limiter.begin(ip, credentials.username, now);
   if (typeof attempt === 'number') return AuthErrors.tooManyFailures(attempt);
@@ -85,6 +106,11 @@ async function authenticateBasic(
     result = await verifyApplicationPassword(ctx, credentials.username, credentials.password);
     if (result instanceof RestError) return result;
     attempt.succeeded();
+  } catch (err) {
+    // The check could not run (the database is unavailable): no verdict, so no failure counted —
+    // clients retrying through an outage are not locked out when it ends.
+    if (isDatabaseUnavailable(err)) attempt.succeeded();
+    throw err;
   } finally {
     attempt.end();
   }

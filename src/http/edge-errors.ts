@@ -15,6 +15,8 @@ import { restHeaders } from './headers.js';
 export interface EdgeOptions {
   apiRoot: string;
   bodyLimit: number;
+  /** Recognises an error thrown by the app that has an answer other than 500 (the database unavailable: 503). */
+  classify?: (err: unknown) => RestError | undefined;
 }
 
 function send(reply: FastifyReply, request: FastifyRequest, apiRoot: string, error: RestError): FastifyReply {
@@ -36,9 +38,9 @@ export function edgeError(err: FastifyError | Error, bodyLimit: number): RestErr
 }
 
 /** Fastify's `setErrorHandler`: client errors answered, the rest logged and answered 500. */
-export function edgeErrorHandler({ apiRoot, bodyLimit }: EdgeOptions) {
+export function edgeErrorHandler({ apiRoot, bodyLimit, classify }: EdgeOptions) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const error = edgeError(err, bodyLimit);
+    const error = edgeError(err, bodyLimit) ?? classify?.(err);
     if (!error) request.log.error({ err }, 'unhandled error');
     return send(reply, request, apiRoot, error ?? CoreErrors.internal());
   };

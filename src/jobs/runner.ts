@@ -10,9 +10,10 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../app-context.js';
 import type { JobHandler, JobRun } from '../area.js';
+import { crashPoint } from '../storage/crash-point.js';
 import { gmt, fromGmt, nextRun, parseEvery, type Every, type ScheduleSpec } from './schedule.js';
 import {
-  cancelJob, claimJobs, countJobs, extendLock, finishDone, finishFailed, getJob, insertJob, listJobs, pruneJobs, retryJob,
+  cancelJob, claimJobs, countJobs, extendLock, finishDone, finishFailed, getJob, insertJob, listJobs, pruneJobs, releaseJob, retryJob,
   type EnqueueOptions, type Job, type JobRow, type JobStatus, type ListFilter,
 } from './store.js';
 
@@ -58,6 +59,9 @@ export class Jobs {
   readonly options: RunnerOptions;
   readonly #ctx: () => AppContext;
   readonly #active = new Set<Promise<void>>();
+  /** Jobs this runner has claimed and is running, by id. */
+  readonly #claimed = new Map<number, JobRow>();
+  #stopping: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #started = false;
   #ticking = false;
@@ -194,16 +198,27 @@ export class Jobs {
   }
 
   /**
-   * Stops claiming and waits up to `timeoutMs` for running handlers. A handler still running after
-   * that keeps its claim until the lock expires; then another runner retries the job.
+   * Stops claiming and waits up to `timeoutMs` for running handlers. A job still running after that
+   * is handed back to the queue, due at once, so another runner retries it without waiting for the
+   * claim to expire. Calls while stopping share the first call's wait.
    */
-  async stop(timeoutMs = 10_000): Promise<void> {
+  stop(timeoutMs = 10_000): Promise<void> {
     this.#started = false;
     clearTimeout(this.#timer);
+    this.#stopping ??= this.#drain(timeoutMs).finally(() => (this.#stopping = undefined));
+    return this.#stopping;
+  }
+
+  async #drain(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
     await Promise.race([Promise.allSettled([...this.#active]), waited]);
     clearTimeout(timer);
+    const ctx = this.#ctx();
+    for (const row of this.#claimed.values()) {
+      const released = await releaseJob(ctx.db, row, ctx.now()).catch(() => false);
+      ctx.log.warn({ job: Number(row.id), kind: row.kind, released }, 'jobs: still running at shutdown; handed back to the queue');
+    }
   }
 
   /** Handlers running now in this process. */
@@ -273,6 +288,7 @@ export class Jobs {
       return;
     }
     const handler = this.handlers().get(row.kind);
+    this.#claimed.set(Number(row.id), row);
     const renew = setInterval(() => {
       extendLock(ctx.db, row, new Date(ctx.now().getTime() + this.options.lockMs)).catch((err: unknown) => log.warn({ err }, 'jobs: could not renew a claim'));
     }, Math.max(Math.floor(this.options.lockMs / 3), 10));
@@ -280,6 +296,7 @@ export class Jobs {
     const info: JobRun = { id: Number(row.id), key: row.key, kind: row.kind, attempt, dedupeKey: row.dedupe_key };
     try {
       if (!handler) throw new Error(`no handler for ${row.kind}`);
+      await crashPoint('job.running');
       await handler(ctx, JSON.parse(row.payload), info);
       clearInterval(renew);
       if (!(await finishDone(ctx.db, row, ctx.now()))) log.warn('jobs: finished after losing its claim');
@@ -289,6 +306,8 @@ export class Jobs {
       const retryAt = attempt < Number(row.max_attempts) ? new Date(ctx.now().getTime() + backoffMs(attempt, this.options)) : undefined;
       log[retryAt ? 'warn' : 'error']({ err: message, retryAt }, retryAt ? 'jobs: attempt failed; will retry' : 'jobs: failed for good');
       await finishFailed(ctx.db, row, ctx.now(), message, retryAt).catch((e: unknown) => log.error({ err: e }, 'jobs: could not record a failure'));
+    } finally {
+      this.#claimed.delete(Number(row.id));
     }
   }
 

@@ -210,6 +210,18 @@ export async function finishFailed(db: Kysely<Database>, row: JobRow, now: Date,
   return Number(r.numUpdatedRows) === 1;
 }
 
+/**
+ * Hands a job this runner is still running back to the queue, due now (the process is stopping):
+ * the interrupted attempt does not count against its attempts. Another runner retries it; the
+ * handler, idempotent, may find part of its work done.
+ */
+export async function releaseJob(db: Kysely<Database>, row: JobRow, now: Date): Promise<boolean> {
+  const r = await holding(db, row)
+    .set({ status: 'queued', locked_by: null, locked_until_gmt: null, attempts: sql`attempts - 1`, run_after_gmt: gmt(now), last_error: 'interrupted: the server stopped before it finished', updated_gmt: gmt(now) })
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 /** Deletes finished jobs older than the cut-offs. */
 export async function pruneJobs(db: Kysely<Database>, now: Date, doneDays: number, failedDays: number): Promise<number> {
   const cut = (days: number) => gmt(new Date(now.getTime() - days * 86_400_000));

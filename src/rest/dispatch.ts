@@ -10,7 +10,7 @@
  */
 import { checkArgs } from './args.js';
 import { runChecks } from './checks.js';
-import { CoreErrors, RestError, isRestError, type ParamFailure } from './errors.js';
+import { CoreErrors, RestError, isRestError, retryAfterHeader, type ParamFailure } from './errors.js';
 import type { Registry, RouteMatch } from './registry.js';
 import { isJsonMediaType, mergedParams } from './request.js';
 import { noteWrite } from './write-generation.js';
@@ -155,5 +155,5 @@ const SAFE_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'OPTIONS']);
 
 /** A RestResponse carrying an error body with the error's status. */
 export function errorResponse(error: RestError): RestResponse {
-  return new RestResponse(error, error.status);
+  return new RestResponse(error, error.status, retryAfterHeader(error));
 }

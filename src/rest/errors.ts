@@ -33,6 +33,12 @@ export class RestError extends Error {
   }
 }
 
+/** The `Retry-After` header an error asks for (`data.retry_after` seconds), if any. */
+export function retryAfterHeader(error: RestError): Record<string, string> {
+  const seconds = error.data?.retry_after;
+  return typeof seconds === 'number' ? { 'Retry-After': String(seconds) } : {};
+}
+
 /** True when `value` is a RestError (also across module copies). */
 export function isRestError(value: unknown): value is RestError {
   return value instanceof RestError;
@@ -58,6 +64,8 @@ export const MESSAGES = {
   timeout: 'The request took too long to arrive.',
   noBoundary: 'The multipart/form-data body has no boundary.',
   valueOutOfRange: 'Invalid parameter(s): a value is out of range or too long.',
+  unavailable: 'The site’s database is unavailable at the moment. Please try again shortly.',
+  shuttingDown: 'This server is shutting down. Please send the request again.',
 } as const;
 
 /**
@@ -131,6 +139,10 @@ export const CoreErrors = {
   tooLarge: (limit: number) => new RestError('rest_request_too_large', MESSAGES.tooLarge, 413, { max_bytes: limit }),
   /** A value the database cannot hold (an ID beyond 32 bits, an over-long name): the client's mistake. */
   valueOutOfRange: () => new RestError('rest_invalid_param', MESSAGES.valueOutOfRange, 400),
+  /** The database cannot serve now (restarting, unreachable, read-only, full): try again after `retryAfter` seconds. */
+  unavailable: (retryAfter: number) => new RestError('rest_database_unavailable', MESSAGES.unavailable, 503, { retry_after: retryAfter }),
+  /** A request arriving on an open connection while the server drains for shutdown. */
+  shuttingDown: () => new RestError('rest_service_unavailable', MESSAGES.shuttingDown, 503, { retry_after: 1 }),
   // The HTTP edge's own errors (no WordPress equivalent: Apache/PHP would answer these in HTML).
   invalidUrl: () => new RestError('rest_invalid_url', MESSAGES.invalidUrl, 400),
   headersTooLarge: () => new RestError('rest_headers_too_large', MESSAGES.headersTooLarge, 431),

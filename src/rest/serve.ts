@@ -4,7 +4,7 @@
  * `_jsonp`, `_pretty`, the fixed REST headers and HEAD handling. Transport-neutral: the HTTP host only
  * copies status, headers and body.
  */
-import { RestError, isRestError } from './errors.js';
+import { RestError, isRestError, retryAfterHeader } from './errors.js';
 import { filterFields, parseFields } from './fields.js';
 import { JsonText, RawBody } from './json-text.js';
 import { compactLinks, embedLinks, embedSelection, type EmbedFetcher } from './links.js';
@@ -85,5 +85,5 @@ export async function serveResponse(res: RestResponse, opts: ServeOptions): Prom
 
 /** The error body for an error raised outside dispatch (authentication, body too large). */
 export function errorWire(error: RestError): WireResponse {
-  return { status: error.status, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify(error.toJSON()) };
+  return { status: error.status, headers: { 'Content-Type': JSON_TYPE, ...retryAfterHeader(error) }, body: JSON.stringify(error.toJSON()) };
 }

@@ -61,10 +61,19 @@ function withStatementCache(db: SQLite.Database): SqliteDatabase {
  * turns from reading to writing (several server processes, instances migrating together).
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(readonly sqlite: SQLite.Database) {
+    super({ database: withStatementCache(sqlite) });
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    // SQLite itself rolls back on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM); a second
+    // ROLLBACK would fail and hide the cause behind "cannot rollback - no transaction is active".
+    driver.rollbackTransaction = async (connection) => {
+      if (this.sqlite.inTransaction) await connection.executeQuery(CompiledQuery.raw('rollback'));
     };
     return driver;
   }
@@ -93,10 +102,16 @@ export function createDb(options: DbOptions): Db {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
+      // A server that does not answer (network down) fails the request after this long instead of
+      // holding it until the operating system gives up; the wait for a free connection is bounded too.
+      connectionTimeoutMillis: 10_000,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    // An idle client losing its connection must not crash the process.
+    // A client losing its connection (PostgreSQL restarted, the backend terminated) must not crash
+    // the process: idle ones are reported on the pool, checked-out ones on the client itself (pg
+    // emits 'error' there with no listener). Its query fails, and the pool drops it on release.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     return db;
@@ -108,5 +123,5 @@ export function createDb(options: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
 }

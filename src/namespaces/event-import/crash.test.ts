@@ -1,6 +1,9 @@
 /**
  * Crash safety through the real command line: `eventsuite import ics` is killed with SIGKILL in the
  * middle of an import; `eventsuite import run ID` then finishes it. Every event exists exactly once.
+ * And through the server: `serve` is killed with SIGKILL while it applies a batch of the remote import
+ * service, between an event's creation and its mapping to the item (test-only crash point); the
+ * service sends the unacknowledged batch again and every event exists exactly once, whole.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -12,6 +15,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../storage/db.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { DIALECTS, TEST_PG_URL, testSchemaPrefix } from '../../storage/test-db.js';
+import { appOn, createFaultSite, expectWholeEvents, startServer, type FaultSite } from '../../test-support/server-process.js';
+import type { App } from '../../app.js';
+import { insertRecord, newBatchHash } from './records.repo.js';
 
 const EVENTS = 400;
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -92,5 +98,53 @@ describe.each(DIALECTS)('kill -9 in the middle of an import on %s', (engine) => 
     expect(new Set(events.map((e) => e.title)).size).toBe(EVENTS);
     expect(await db.selectFrom('import_claims').selectAll().execute()).toEqual([]);
     expect((await db.selectFrom('import_records').select('status').where('id', '=', record.id).executeTakeFirstOrThrow()).status).toBe('success');
+  }, 180_000);
+});
+
+function serviceEvent(n: number) {
+  return {
+    global_id: `crash.example.net?uid=ev-${n}`, title: `Aggregated ${n}`, start_date: '2026-09-01', start_hour: '7', start_minute: '00', start_meridian: 'PM',
+    end_date: '2026-09-01', end_hour: '9', end_minute: '00', end_meridian: 'PM', timezone: 'UTC', venue: { venue: `Aggregated hall ${n % 2}` }, categories: ['Aggregated'],
+  };
+}
+
+describe.each(DIALECTS)('kill -9 of the server during an import batch on %s', (engine) => {
+  let site: FaultSite;
+  let again: App | undefined;
+  afterAll(async () => {
+    await again?.close();
+    await site?.destroy();
+  });
+
+  it('adopts the event created before the crash when the batch comes again: every item once, whole', async () => {
+    site = await createFaultSite(engine);
+    await site.closeApp();
+    const hash = newBatchHash();
+    const record = await insertRecord(site.db, { origin: 'remote', source: '', frequency: 'on_demand', status: 'pending', nextBatchHash: hash }, new Date());
+    const batch = JSON.stringify({ batch_hash: hash, status: { data: { total: 5, done: 0 }, batch: { total: 1, done: 0 } }, percentage_complete: 100, events: [0, 1, 2, 3, 4].map(serviceEvent) });
+    const url = `/wp-json/eventsuite/event-aggregator/v1/import/${record.id}/batch`;
+
+    const server = await startServer(site.url, { EVENTSUITE_TEST_CRASH_POINT: 'import.event-saved', EVENTSUITE_TEST_CRASH_SKIP: '2' });
+    const sent = fetch(`${server.base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: batch }).then((r) => r.status, (e: Error) => e.message);
+    await server.waitFor(/crash point import\.event-saved reached/);
+    await server.kill('SIGKILL');
+    expect(typeof (await sent)).toBe('string');
+    // Two items mapped; the third's event exists, unmapped, its claim left behind.
+    expect((await expectWholeEvents(site.db)).sort()).toEqual(['Aggregated 0', 'Aggregated 1', 'Aggregated 2']);
+    expect(await site.db.selectFrom('import_origin_ids').select('origin_id').execute()).toHaveLength(2);
+    expect(await site.db.selectFrom('import_claims').select('origin_id').execute()).toEqual([{ origin_id: 'crash.example.net?uid=ev-2' }]);
+
+    // The service had no answer, so it sends the same batch under the same hash.
+    again = await appOn(site.db);
+    const res = await again.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: batch });
+    expect(res.statusCode).toBe(200);
+    const activity = JSON.parse(res.body).activity.tribe_events;
+    expect(activity.created).toHaveLength(3);
+    expect(activity.skipped).toHaveLength(2);
+    const titles = await expectWholeEvents(site.db);
+    expect(titles.sort()).toEqual([0, 1, 2, 3, 4].map((n) => `Aggregated ${n}`));
+    expect(await site.db.selectFrom('import_origin_ids').select('origin_id').execute()).toHaveLength(5);
+    expect(await site.db.selectFrom('import_claims').selectAll().execute()).toEqual([]);
+    expect((await site.db.selectFrom('import_records').select('status').where('id', '=', record.id).executeTakeFirstOrThrow()).status).toBe('success');
   }, 180_000);
 });

@@ -15,6 +15,7 @@ import { getTermByName } from '../../content/terms.js';
 import { isRestError } from '../../rest/errors.js';
 import type { RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
+import { crashPoint } from '../../storage/crash-point.js';
 import { CATEGORY_TAXONOMY, eventsService, EVENT_TYPE, getEventsByIds, ORGANIZER_TYPE, saveEvent, TAG_TAXONOMY, VENUE_TYPE } from '../events/index.js';
 import { changedInput, createInput, storedFields, type ImportedFields, type ImportedItem, type SkippedItem } from './fields.js';
 import { emptyActivity, gmt, type Activity, type ActivityKey } from './records.repo.js';
@@ -153,6 +154,7 @@ async function applyItem(ctx: AppContext, recordId: string, item: ImportedItem, 
   }
   const before = await snapshot(ctx.db, item.fields);
   const id = await saveEvent(ctx, createInput(item.fields), user);
+  await crashPoint('import.event-saved');
   logCreatedLinked(activity, before, await snapshot(ctx.db, item.fields));
   await writeMapping(ctx, item.key, id, item.fields, recordId);
   activity.tribe_events.created.push(id);

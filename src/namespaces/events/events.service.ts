@@ -9,6 +9,7 @@ import { noteWrite } from '../../rest/write-generation.js';
 import crypto from 'node:crypto';
 import type { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
+import { crashPoint } from '../../storage/crash-point.js';
 import {
   fromDbDate, normaliseZone, parseDateTime, siteTimeZone, siteTimeZoneSetting, toDbDate, uniquePostSlug,
 } from '../../content/posts.js';
@@ -278,6 +279,7 @@ export async function saveEvent(ctx: AppContext, input: EventInput, user: RestUs
         await setEventOrganizers(trx, id, ids);
       }
 
+      await crashPoint('event.linked-written');
       // ---- Terms and their counts.
       const touched: number[] = [];
       if (categoryRefs !== undefined) touched.push(...(await setPostTerms(trx, id, CATEGORY_TAXONOMY, await resolveTermIds(trx, CATEGORY_TAXONOMY, categoryRefs))));

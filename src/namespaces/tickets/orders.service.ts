@@ -24,6 +24,7 @@ import { queueOrderTickets } from './ticket-email.js';
 import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
 import { notifyOrderChanged } from './extensions.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
+import { crashPoint } from '../../storage/crash-point.js';
 
 export interface CheckoutLine {
   ticket: TicketRecord;
@@ -150,6 +151,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
         },
         items,
       );
+      await crashPoint('checkout.order-written');
       for (const l of lines) {
         for (let i = 0; i < l.quantity; i++) {
           const holder = holderOf(l, i, input.customer);
