@@ -9,7 +9,8 @@
  * - Bad Basic credentials end the request with a 401 on every route, and so does a garbled
  *   `Authorization` header (another scheme, or no colon). Repeated failures of one login from one
  *   address, many failures from one address, or too many checks at once from one address are
- *   refused with 429 `too_many_failed_logins` (see `rate-limit.ts`).
+ *   refused with 429 `too_many_failed_logins` (see `rate-limit.ts`; failures are counted in the
+ *   database for every instance, `sign-in-failures.ts`).
  * - A verified credential is reused for a few seconds from a bounded in-memory cache, so a busy
  *   client is not hashed and looked up on every request (see `auth-state.ts`).
  * - Cookie sessions need a nonce (`_wpnonce` or `X-WP-Nonce`, action `wp_rest`): none → anonymous,
@@ -30,6 +31,7 @@ import { applicationPasswordsAvailable } from './availability.js';
 import { AuthErrors } from './errors.js';
 import { createNonce, verifyNonce, type NonceSubject } from './nonces.js';
 import { readSession } from './session.js';
+import { beginSignIn } from './sign-in-failures.js';
 import { loadUserRow, siteUserOf, type SiteUser } from './users.js';
 import type { AuthInput, AuthOutcome, Authenticator } from './types.js';
 
@@ -78,7 +80,7 @@ async function authenticateBasic(
   }
 
   // ---- Rate limit (the attempt counts as failed until verified), then verify
-  const attempt = state.limiter.begin(ip, credentials.username, now);
+  const attempt = await beginSignIn(ctx, ip, credentials.username, now);
   if (typeof attempt === 'number') return AuthErrors.tooManyFailures(attempt);
   let result: Awaited<ReturnType<typeof verifyApplicationPassword>>;
   try {
@@ -86,7 +88,7 @@ async function authenticateBasic(
     if (result instanceof RestError) return result;
     attempt.succeeded();
   } finally {
-    attempt.end();
+    await attempt.end();
   }
   const lastUsedMs = await recordApplicationPasswordUsage(ctx, result.uuid, ip, result.lastUsedMs);
   state.verified.set(key, { userId: result.user.id, uuid: result.uuid, lastUsedMs }, now, state.epoch);
