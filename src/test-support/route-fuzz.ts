@@ -78,7 +78,7 @@ const JUNK_PATH = ['0', '-1', '99999999999999999999', '2147483648', '92233720368
 /** A concrete path for a discovery key: each parameter gets a real value, a matching junk value or junk. */
 function concretePath(key: string, pool: IdPool, rng: Rng): string {
   return key.replace(/\(\?P<([^>]+)>(?:[^()]|\((?:[^()])*\))+\)/g, (_m, name: string, offset: number) => {
-    const before = key.slice(0, offset).split('/').filter(Boolean).pop() ?? '';
+    const before = key.slice(0, offset).split('/').filter((x) => x && x !== 'by-slug').pop() ?? '';
     const real = pool[name === 'id' || name === 'slug' ? `${before}:${name}` : name] ?? pool[`${before}:id`] ?? pool.any ?? [];
     const r = rng();
     if (r < 0.6 && real.length > 0) return encode(String(pick(rng, real)));
