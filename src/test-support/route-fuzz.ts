@@ -14,6 +14,8 @@
  *
  * Used by `test/route-fuzz.test.ts` (short, fixed budget) and `bench/fuzz.ts` (longer).
  */
+import http from 'node:http';
+import net from 'node:net';
 import type { TestApp, TestUser } from './harness.js';
 import { createApplicationPassword } from '../auth/app-passwords.js';
 
@@ -354,6 +356,14 @@ export interface FuzzRun {
   statuses: Record<number, number>;
 }
 
+/** The first `max` failures, 5xx first, each with what replays it. */
+export function describeFailures(failures: FuzzFailure[], max: number): string[] {
+  return [...failures]
+    .sort((a, b) => Number(b.response.startsWith('5')) - Number(a.response.startsWith('5')))
+    .slice(0, max)
+    .map((f) => `seed ${f.seed} case ${f.index} [${f.kind}, ${f.as}] ${f.defect}\n  ${f.request}\n  → ${f.response}`);
+}
+
 export interface FuzzOptions {
   seed: number;
   /** Case numbers to run, from `first` (default 0). */
@@ -409,4 +419,61 @@ async function stillAdmin(t: TestApp, admin: TestUser): Promise<TestUser> {
   if (me.statusCode !== 401) return admin;
   const { password } = await createApplicationPassword(t.ctx, admin.id, { name: 'fuzz' });
   return { ...admin, appPassword: password, authorization: `Basic ${Buffer.from(`${admin.login}:${password}`).toString('base64')}` };
+}
+
+// ---- The HTTP layer, over a real socket --------------------------------------------------------
+
+/**
+ * What only the HTTP layer sees, once per target over a socket to `port` (the app listening): a URL
+ * over Node's header limit (431), a malformed percent-encoding in the path (400), multipart without a
+ * boundary (400), a body over `bodyLimit` (413), and a request line Node cannot parse (400). Answers
+ * the defects found; the server must still answer afterwards.
+ */
+export async function fuzzHttpLayer(t: TestApp, targets: FuzzTarget[], port: number, bodyLimit: number): Promise<string[]> {
+  const failures: string[] = [];
+  const apiPath = t.ctx.config.apiPath;
+  for (const [i, target] of targets.entries()) {
+    const path = `${apiPath}${target.key.replace(/\(\?P<[^>]+>(?:[^()]|\((?:[^()])*\))+\)/g, '1')}`;
+    const auth: Record<string, string> = i % 2 ? { authorization: t.admin.authorization } : {};
+    const cases: [string, Record<string, string>, string | undefined, number][] = [
+      [`${path}?${Array.from({ length: 5000 }, (_, n) => `p${n}=1`).join('&')}`, auth, undefined, 431],
+      [`${path}/%E0%A4%A`, auth, undefined, 400],
+      [path, { ...auth, 'content-type': 'multipart/form-data' }, 'a=1', 400],
+      [path, { ...auth, 'content-type': 'application/json' }, JSON.stringify({ x: 'y'.repeat(bodyLimit + 10) }), 413],
+    ];
+    // Fastify reads no body on GET: those get the URL cases only.
+    const [url, headers, payload, expected] = cases[target.method === 'GET' ? i % 2 : i % cases.length]!;
+    const res = await rawRequest(port, target.method, url, headers, payload);
+    const defect = responseDefect(target.method, res, url.slice(apiPath.length).split('?')[0]) ?? (res.status === expected ? undefined : `status ${res.status}, expected ${expected}`);
+    if (defect) failures.push(`${target.method} ${url.slice(0, 120)} ${JSON.stringify(headers)} → ${defect}: ${res.body.slice(0, 200)}`);
+  }
+  const garbage = await rawSocket(port, 'GARBAGE\r\n\r\n');
+  if (!/^HTTP\/1\.1 400 [\s\S]*"code":"[a-z_]+"[\s\S]*"status":400/.test(garbage)) failures.push(`unparsable request line → ${garbage.slice(0, 200)}`);
+  const after = await rawRequest(port, 'GET', `${apiPath}/`, {});
+  if (after.status !== 200) failures.push(`the server no longer answers GET ${apiPath}/ (${after.status})`);
+  return failures;
+}
+
+function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, payload?: string): Promise<FuzzResponse> {
+  return new Promise((resolve, reject) => {
+    const length = payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { ...length, ...headers }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+function rawSocket(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    let out = '';
+    socket.on('data', (c) => (out += c.toString('utf8')));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
 }
