@@ -380,11 +380,12 @@ export async function fuzz(t: TestApp, targets: FuzzTarget[], pool: IdPool, opts
   const run: FuzzRun = { cases: 0, msByKind: {}, slowest: [], failures: [], statuses: {} };
   const started = Date.now();
   let admin = t.admin;
+  let renewals = 0;
   const first = opts.first ?? 0;
   for (let i = first; i < first + opts.cases; i++) {
     if (opts.deadlineMs !== undefined && Date.now() - started > opts.deadlineMs) break;
     const c = buildCase(opts.seed, i, targets, pool);
-    const headers = { ...c.headers, ...(c.as === 'administrator' ? { authorization: admin.authorization } : {}) };
+    const headers = { ...c.headers, ...(c.as === 'administrator' ? { authorization: admin.authorization, 'x-forwarded-for': adminAddress(renewals) } : {}) };
     const sent = performance.now();
     const res = await t.app.inject({ method: c.method as never, url: `${t.ctx.config.apiPath}${c.url}`, headers, ...(c.payload !== undefined ? { payload: c.payload } : {}) });
     run.cases++;
@@ -407,16 +408,26 @@ export async function fuzz(t: TestApp, targets: FuzzTarget[], pool: IdPool, opts
         response: `${res.statusCode} ${res.body.slice(0, 300)}`,
       });
     }
-    // The administrator may revoke its own application passwords: give it a new one.
-    if (c.as === 'administrator' && res.statusCode === 401) admin = await stillAdmin(t, admin);
+    // The administrator may revoke its own application passwords: give it a new one, from a new
+    // address, so the failures the revoked one earned do not lock the new one out.
+    if (c.as === 'administrator' && (res.statusCode === 401 || res.statusCode === 429)) {
+      const next = await stillAdmin(t, admin, adminAddress(renewals));
+      if (next !== admin) renewals++;
+      admin = next;
+    }
     if (opts.progress && (i - first + 1) % 1000 === 0) opts.progress(i - first + 1, run);
   }
   return run;
 }
 
-async function stillAdmin(t: TestApp, admin: TestUser): Promise<TestUser> {
-  const me = await t.app.inject({ method: 'GET', url: `${t.ctx.config.apiPath}/core/v2/users/me`, headers: { authorization: admin.authorization } });
-  if (me.statusCode !== 401) return admin;
+/** The administrator's client address after `renewals` new application passwords (the test apps trust the proxy header). */
+function adminAddress(renewals: number): string {
+  return `198.18.${(renewals >> 8) & 255}.${renewals & 255}`;
+}
+
+async function stillAdmin(t: TestApp, admin: TestUser, address: string): Promise<TestUser> {
+  const me = await t.app.inject({ method: 'GET', url: `${t.ctx.config.apiPath}/core/v2/users/me`, headers: { authorization: admin.authorization, 'x-forwarded-for': address } });
+  if (me.statusCode === 200) return admin;
   const { password } = await createApplicationPassword(t.ctx, admin.id, { name: 'fuzz' });
   return { ...admin, appPassword: password, authorization: `Basic ${Buffer.from(`${admin.login}:${password}`).toString('base64')}` };
 }
