@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { authState } from '../auth/auth-state.js';
+import { beginSignIn } from '../auth/sign-in-failures.js';
 import { createNonce, verifyNonce, type NonceSubject } from '../auth/nonces.js';
 import { verifyDecoy, verifyPassword } from '../auth/passwords.js';
 import { clearSessionCookie, issueSession, parseCookies } from '../auth/session.js';
@@ -107,10 +107,9 @@ export async function submitLogin(ctx: AppContext, request: FastifyRequest, repl
   }
 
   // ---- Rate limit, then credentials
-  const limiter = authState(ctx).limiter;
   const now = ctx.now().getTime();
   const password = form.pwd ?? '';
-  const attempt = limiter.begin(request.ip, log, now);
+  const attempt = await beginSignIn(ctx, request.ip, log, now);
   if (typeof attempt === 'number') {
     return renderForm(ctx, request, reply, { ...keep, error: MESSAGES.tooMany(attempt), status: 429, headers: { 'Retry-After': String(attempt) } });
   }
@@ -125,7 +124,7 @@ export async function submitLogin(ctx: AppContext, request: FastifyRequest, repl
     if (!row || !ok) return renderForm(ctx, request, reply, { ...keep, error: MESSAGES.failed, status: 200 });
     attempt.succeeded();
   } finally {
-    attempt.end();
+    await attempt.end();
   }
 
   // ---- Session

@@ -9,7 +9,8 @@
  * - Bad Basic credentials end the request with a 401 on every route, and so does a garbled
  *   `Authorization` header (another scheme, or no colon). Repeated failures of one login from one
  *   address, many failures from one address, or too many checks at once from one address are
- *   refused with 429 `too_many_failed_logins` (see `rate-limit.ts`).
+ *   refused with 429 `too_many_failed_logins` (see `rate-limit.ts`; failures are counted in the
+ *   database for every instance, `sign-in-failures.ts`).
  * - A verified credential is reused for a few seconds from a bounded in-memory cache, so a busy
  *   client is not hashed and looked up on every request (see `auth-state.ts`); concurrent requests
  *   with the same credentials share one check. A check the database could not run (503) is not a
@@ -33,6 +34,7 @@ import { applicationPasswordsAvailable } from './availability.js';
 import { AuthErrors } from './errors.js';
 import { createNonce, verifyNonce, type NonceSubject } from './nonces.js';
 import { readSession } from './session.js';
+import { beginSignIn } from './sign-in-failures.js';
 import { loadUserRow, siteUserOf, type SiteUser } from './users.js';
 import type { AuthInput, AuthOutcome, Authenticator } from './types.js';
 
@@ -99,7 +101,7 @@ const checking = new WeakMap<AppContext, Map<string, Promise<BasicOutcome>>>();
 async function checkBasic(ctx: AppContext, credentials: { username: string; password: string }, ip: string, key: string, now: number): Promise<BasicOutcome> {
   const state = authState(ctx);
   // ---- Rate limit (the attempt counts as failed until verified), then verify
-  const attempt = state.limiter.begin(ip, credentials.username, now);
+  const attempt = await beginSignIn(ctx, ip, credentials.username, now);
   if (typeof attempt === 'number') return AuthErrors.tooManyFailures(attempt);
   let result: Awaited<ReturnType<typeof verifyApplicationPassword>>;
   try {
@@ -112,7 +114,7 @@ async function checkBasic(ctx: AppContext, credentials: { username: string; pass
     if (isDatabaseUnavailable(err)) attempt.succeeded();
     throw err;
   } finally {
-    attempt.end();
+    await attempt.end();
   }
   const lastUsedMs = await recordApplicationPasswordUsage(ctx, result.uuid, ip, result.lastUsedMs);
   state.verified.set(key, { userId: result.user.id, uuid: result.uuid, lastUsedMs }, now, state.epoch);

@@ -7,8 +7,9 @@
  * caps the attempts one address has in flight.
  *
  * The map lives in this process's memory and is bounded (`maxAddresses`, least recently failed first
- * out), so a flood of addresses cannot exhaust memory; with several instances each counts on its own,
- * which multiplies the allowance by the number of instances but still bounds guessing.
+ * out), so a flood of addresses cannot exhaust memory. Sign-ins also count their failures in the
+ * database, shared by every instance (`sign-in-failures.ts`); this map adds the up-front count and
+ * the in-flight cap within one process.
  */
 
 export interface FailureLimiterOptions {

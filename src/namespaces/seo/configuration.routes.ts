@@ -33,10 +33,11 @@ export async function setSiteRepresentation(req: RestRequest, ctx: AppContext) {
   // The logo's cached attachment data belongs to the old logo.
   await setSeoOption(ctx, 'company_logo_meta', false);
   await setSeoOption(ctx, 'person_logo_meta', false);
-  // CASE: the original has no `description` option; a sent description is reported as not saved.
+  // CASE: the original has no `description` option; a sent description is reported as not saved. The
+  // original says 500; it is the client's field, so 400 here (issue 13: bad input never answers 5xx).
   if (req.has('description')) failures.push('description');
   if (failures.length === 0) return outcome({ success: true, status: 200 });
-  return outcome({ success: false, status: 500, error: SEO_MESSAGES.saveFailed, failures });
+  return outcome({ success: false, status: 400, error: SEO_MESSAGES.saveFailed, failures });
 }
 
 export async function setSocialProfiles(req: RestRequest, ctx: AppContext) {

@@ -46,10 +46,10 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
       expect(await getSeoOption(t.ctx, 'company_logo_id')).toBe(7);
     });
 
-    it('reports description as a failure with HTTP 500 mirroring the body', async () => {
+    it('reports description as a failure with HTTP 400 mirroring the body (the original says 500: never a 5xx for bad input)', async () => {
       const res = await t.request('POST', `${NS}/configuration/site_representation`, { json: { company_or_person: 'person', description: 'About' }, as: t.admin });
-      expect(res.status).toBe(500);
-      expect(res.body).toEqual({ success: false, status: 500, error: 'Could not save some options in the database', failures: ['description'] });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, status: 400, error: 'Could not save some options in the database', failures: ['description'] });
     });
   });
 

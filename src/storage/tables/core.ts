@@ -80,6 +80,14 @@ export interface ApplicationPasswordsTable {
   last_ip: string | null;
 }
 
+/** Failed sign-ins of one key (digest of address and login, or of the address) in the current window. */
+export interface SignInFailuresTable {
+  key: string;
+  failures: number;
+  /** Epoch milliseconds of the window's first failure (a string from PostgreSQL's bigint). */
+  window_start: number | string;
+}
+
 export interface CoreTables {
   posts: PostsTable;
   terms: TermsTable;
@@ -87,4 +95,5 @@ export interface CoreTables {
   options: OptionsTable;
   users: UsersTable;
   application_passwords: ApplicationPasswordsTable;
+  sign_in_failures: SignInFailuresTable;
 }
