@@ -160,6 +160,61 @@ export async function getOrganizersByIds(db: Db, ids: readonly number[]): Promis
   return out;
 }
 
+/** Venues or organizers of events with each event's IDs in link order: what a page of events shows. */
+export interface LinkedOfEvents<T> {
+  ids: Map<number, number[]>;
+  records: Map<number, T>;
+}
+
+function collectLinked<T extends { id: number }>(rows: readonly Row[], make: (r: Row) => T): LinkedOfEvents<T> {
+  const ids = new Map<number, number[]>();
+  const records = new Map<number, T>();
+  for (const r of rows) {
+    const eventId = Number(r.event_id);
+    const id = Number(r.id);
+    const list = ids.get(eventId);
+    if (list) list.push(id);
+    else ids.set(eventId, [id]);
+    if (!records.has(id)) records.set(id, make(r));
+  }
+  return { ids, records };
+}
+
+/**
+ * The venues linked to `eventIds` (links to posts that are not venues are left out), one query for
+ * any number of events.
+ */
+export async function venuesOfEvents(db: Db, eventIds: readonly number[]): Promise<LinkedOfEvents<VenueRecord>> {
+  if (eventIds.length === 0) return { ids: new Map(), records: new Map() };
+  const rows = await db
+    .selectFrom('event_venues as l')
+    .innerJoin('posts as p', 'p.id', 'l.venue_id')
+    .leftJoin('venue_details as v', 'v.post_id', 'p.id')
+    .select(['l.event_id', ...POST_COLUMNS, ...VENUE_COLUMNS])
+    .where('l.event_id', 'in', [...new Set(eventIds)])
+    .where('p.type', '=', VENUE_TYPE)
+    .orderBy('l.event_id')
+    .orderBy('l.position')
+    .execute();
+  return collectLinked(rows as Row[], toVenue);
+}
+
+/** The organizers linked to `eventIds` (as {@link venuesOfEvents}). */
+export async function organizersOfEvents(db: Db, eventIds: readonly number[]): Promise<LinkedOfEvents<OrganizerRecord>> {
+  if (eventIds.length === 0) return { ids: new Map(), records: new Map() };
+  const rows = await db
+    .selectFrom('event_organizers as l')
+    .innerJoin('posts as p', 'p.id', 'l.organizer_id')
+    .leftJoin('organizer_details as o', 'o.post_id', 'p.id')
+    .select(['l.event_id', ...POST_COLUMNS, ...ORGANIZER_COLUMNS])
+    .where('l.event_id', 'in', [...new Set(eventIds)])
+    .where('p.type', '=', ORGANIZER_TYPE)
+    .orderBy('l.event_id')
+    .orderBy('l.position')
+    .execute();
+  return collectLinked(rows as Row[], toOrganizer);
+}
+
 /** The post type of a linked kind. */
 export function linkedType(kind: LinkedKind): typeof VENUE_TYPE | typeof ORGANIZER_TYPE {
   return kind === 'venue' ? VENUE_TYPE : ORGANIZER_TYPE;
