@@ -74,7 +74,8 @@ describe.each(DIALECTS)('events responses on %s', (engine) => {
     }
     const ticket = await t.request('POST', '/eventsuite/tickets/v1/tickets', { as: t.admin, json: { post_id: firstId, provider: 'rsvp', name: 'Free seat' } });
     expect(ticket.status, JSON.stringify(ticket.body)).toBe(202);
-  });
+    // Sixty-odd writes: slow on a busy machine.
+  }, 300_000);
   afterAll(() => t.close());
 
   const reads: [string, string, Json, 'admin' | 'editor' | 'anon'][] = [
