@@ -1,13 +1,14 @@
 /**
  * The baseline: a bare Node `http` server answering fixed bytes (the body our server answers for the
- * same URL, fetched once at start), with no routing, validation or storage.
+ * same URL, fetched once at start, signed in when `BARE_SOURCE_AUTHORIZATION` is set), with no routing,
+ * validation or storage.
  */
 import http from 'node:http';
 
 const source = process.env.BARE_SOURCE_URLS?.split(',') ?? [];
 const bodies = new Map<string, Buffer>();
 for (const url of source) {
-  const res = await fetch(url);
+  const res = await fetch(url, { headers: process.env.BARE_SOURCE_AUTHORIZATION ? { authorization: process.env.BARE_SOURCE_AUTHORIZATION } : {} });
   bodies.set(new URL(url).pathname, Buffer.from(await res.arrayBuffer()));
 }
 const fallback = Buffer.from('{}');

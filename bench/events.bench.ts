@@ -5,6 +5,12 @@
  * more of the baseline on 10,000 events; on the large database no more than 1.5 times slower than on
  * 10,000 (indexes, not scans); a page of 50 events runs as many queries as a page of 5.
  *
+ * Signed in (issue #12; an application password, so the signed-out response cache never answers):
+ * the list of 10, one event (a different one each request) and filtered pages of 50 (category ×
+ * start date × page, a different combination each request, so neither the page nor its total is
+ * reused). Each is compared with a bare server sending the same bytes: list ≥ 15%, single ≥ 25%,
+ * filtered ≥ 8% on 10,000 events; list and single on the large database ≤ 1.2× slower than on 10,000.
+ *
  * Seeded databases are cached under `bench/.cache/` (see `app-server.ts`); the first run of a size
  * seeds it (a million events take several minutes).
  */
@@ -19,6 +25,15 @@ const SEED_TIMEOUT_MS = 2 * 3600_000;
 interface EventList {
   events: { id: number }[];
   total: number;
+}
+
+/** A seeded server, what its default window holds, 50 event IDs from it and the admin's credentials. */
+interface Fact {
+  server: Server;
+  seeded: number;
+  inWindow: number;
+  ids: number[];
+  auth: Record<string, string>;
 }
 
 let nonce = 0;
@@ -72,6 +87,26 @@ function creates(auth: Record<string, string>): autocannon.Request[] {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
+/** Filtered archive pages of 50: every category × start date × page, in a shuffled but fixed order. */
+function filteredPaths(categories: readonly number[], days: number): string[] {
+  const paths: string[] = [];
+  const start = Date.now();
+  for (let d = 0; d < days; d++) {
+    const date = new Date(start + d * 86_400_000).toISOString().slice(0, 10);
+    for (const c of categories) for (const page of [1, 2]) paths.push(`${EVENTS}?per_page=50&categories=${c}&start_date=${date}&page=${page}`);
+  }
+  // Deterministic shuffle, so consecutive requests differ in every parameter.
+  let seed = 42;
+  for (let i = paths.length - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [paths[i], paths[j]] = [paths[j]!, paths[i]!];
+  }
+  return paths;
+}
+
+const pct = (r: Result, base: Result) => `${Math.round(r.rps)} vs ${Math.round(base.rps)} req/s: ${((100 * r.rps) / base.rps).toFixed(1)}% (p99 ${r.p99} ms)`;
+
 export async function run(): Promise<void> {
   const large = Number(process.env.BENCH_EVENTS_LARGE ?? 1_000_000);
   if (!Number.isSafeInteger(large) || large < 1) throw new Error(`BENCH_EVENTS_LARGE: not a count: ${process.env.BENCH_EVENTS_LARGE}`);
@@ -90,7 +125,7 @@ export async function run(): Promise<void> {
       { server: small, seeded: SMALL },
       { server: big, seeded: large },
     ];
-    const facts = [];
+    const facts: Fact[] = [];
     for (const { server, seeded } of sizes) {
       const page = (await requestJson<EventList>(`${server.url}${EVENTS}`)).body;
       if (page.events.length !== 10) throw new Error(`the default list of ${label(seeded)} events holds ${page.events.length} events, not 10`);
@@ -140,6 +175,48 @@ export async function run(): Promise<void> {
       { goal: 'a page of 50 events runs a fixed number of queries', measured: countText, met: fixed },
     ];
     report('Events: list, single, create', baseline, rows, { [list10k.name]: 0.4 }, checks);
+
+    // ---- Signed in (issue #12): the public cache never answers, so every page is built.
+    const [f10k, fLarge] = facts as [Fact, Fact];
+    const categories = (await requestJson<{ categories: { id: number }[] }>(`${small.url}/wp-json/eventsuite/events/v1/categories?per_page=50`)).body.categories.map((c) => c.id);
+    const filtered = filteredPaths(categories, 60);
+    // One bare server per body: each answers by path, and the filtered page shares the list's path.
+    const signedIn = [
+      { path: `${EVENTS}?per_page=10`, name: 'list of 10' },
+      { path: `${EVENTS}/${f10k.ids[0]}`, name: 'one event' },
+      { path: filtered[0]!, name: 'filtered page of 50' },
+    ];
+    const bareRows: Result[] = [];
+    for (const s of signedIn) {
+      const bytes = await fetch(`${small.url}${s.path}`, { headers: f10k.auth });
+      if (bytes.status !== 200) throw new Error(`GET ${s.path} signed in: ${bytes.status}`);
+      const bare = await startServer('bare-server.ts', { BARE_SOURCE_URLS: `${small.url}${s.path}`, BARE_SOURCE_AUTHORIZATION: f10k.auth.authorization! });
+      servers.push(bare);
+      bareRows.push(await measure({ name: `bare node http (bytes of the signed-in ${s.name})`, url: `${bare.url}${s.path.split('?')[0]}` }));
+    }
+    const singleWalk = (f: Fact) => walk(f.ids.map((id) => `${EVENTS}/${id}`));
+    const signedLoads: { f: Fact; name: string; path: string; requests?: autocannon.Request[] }[] = [
+      { f: f10k, name: `signed in: GET /events?per_page=10, ${label(SMALL)}`, path: `${EVENTS}?per_page=10` },
+      { f: f10k, name: `signed in: GET /events/{id} (a different one each), ${label(SMALL)}`, path: `${EVENTS}/${f10k.ids[0]}`, requests: singleWalk(f10k) },
+      { f: f10k, name: `signed in: GET /events?per_page=50&categories=…&start_date=…&page=… (varied), ${label(SMALL)}`, path: filtered[0]!, requests: walk(filtered) },
+      { f: fLarge, name: `signed in: GET /events?per_page=10, ${label(large)}`, path: `${EVENTS}?per_page=10` },
+      { f: fLarge, name: `signed in: GET /events/{id}, ${label(large)}`, path: `${EVENTS}/${fLarge.ids[0]}`, requests: singleWalk(fLarge) },
+    ];
+    const signedRows: Result[] = [];
+    for (const l of signedLoads) signedRows.push(await measure({ name: l.name, url: `${l.f.server.url}${l.path}`, headers: l.f.auth, ...(l.requests ? { requests: l.requests } : {}) }));
+    const [sList, sSingle, sFiltered, sListLarge, sSingleLarge] = signedRows as [Result, Result, Result, Result, Result];
+    const [bList, bSingle, bFiltered] = bareRows as [Result, Result, Result];
+    const signedChecks: Check[] = [
+      { goal: 'signed-in list of 10 ≥ 15% of bare (same bytes)', measured: pct(sList, bList), met: sList.rps / bList.rps >= 0.15 },
+      { goal: 'signed-in single ≥ 25% of bare (same bytes)', measured: pct(sSingle, bSingle), met: sSingle.rps / bSingle.rps >= 0.25 },
+      { goal: 'signed-in filtered page of 50 ≥ 8% of bare (same bytes)', measured: pct(sFiltered, bFiltered), met: sFiltered.rps / bFiltered.rps >= 0.08 },
+      {
+        goal: `signed-in list and single at ${label(large)} ≤ 1.2× slower than at 10k`,
+        measured: `list ${(sList.rps / sListLarge.rps).toFixed(2)}×, single ${(sSingle.rps / sSingleLarge.rps).toFixed(2)}×`,
+        met: sList.rps / sListLarge.rps <= 1.2 && sSingle.rps / sSingleLarge.rps <= 1.2,
+      },
+    ];
+    report('Events signed in (uncached); ratios in the checks are against the bare server sending the same bytes', bList, [bSingle, bFiltered, ...signedRows], {}, signedChecks);
   } finally {
     for (const s of servers.reverse()) await s.stop();
   }

@@ -28,7 +28,9 @@ export class ResponseCache {
     if (req.method !== 'GET' || req.user !== null || req.auth.method !== 'none') return undefined;
     // A JSON body counts even on GET (a password, a key): only query-only requests are shared.
     if (req.rawBody || req.json !== undefined || Object.keys(req.body).length > 0) return undefined;
-    return `${writeGeneration()}|${req.route}|${JSON.stringify(req.query)}`;
+    // Internal requests may arrive with locals that shape the answer (e.g. fewer fields): their own entries.
+    const shaped = Object.keys(req.locals).length > 0 ? `|${JSON.stringify(req.locals)}` : '';
+    return `${writeGeneration()}|${req.route}|${JSON.stringify(req.query)}${shaped}`;
   }
 
   get(key: string): RestResponse | undefined {

@@ -11,12 +11,11 @@ import { createRestRequest } from '../../rest/request.js';
 import type { AuthInfo, RestUser } from '../../rest/route.js';
 import { valueOf } from '../../rest/serve.js';
 
-/** The event object fields the views use (the archive's event object). */
+/** The event object fields the views use (the archive's calendar fields, same values as its event object). */
 export interface CalEvent {
   id: number;
   title: string;
   url: string;
-  description: string;
   excerpt: string;
   /** `YYYY-MM-DD HH:MM:SS` in the event's zone. */
   start_date: string;
@@ -26,11 +25,9 @@ export interface CalEvent {
   featured: boolean;
   sticky: boolean;
   cost: string;
-  website: string;
   image: false | { url: string };
   venue: { id: number; venue: string; url: string; address?: string; city?: string; country?: string } | unknown[];
   organizer: { id: number; organizer: string; url: string }[];
-  categories: { name: string; slug: string }[];
 }
 
 export interface Caller {
@@ -54,6 +51,8 @@ async function archivePage(ctx: AppContext, caller: Caller, query: Record<string
   const dispatcher = dispatchers.get(ctx);
   if (!dispatcher) throw new Error('calendar views: pages not registered');
   const req = createRestRequest({ method: 'GET', route: '/eventsuite/events/v1/events', query: { ...query, page, per_page: perPage }, user: caller.user, auth: caller.auth, ip: caller.ip });
+  // Only the fields the views show: no terms, extension fields or date details to build.
+  req.locals.eventFields = 'calendar';
   const res = await dispatcher.dispatch(req);
   if (res.data instanceof RestError) {
     // A page past the end is no error for a view.

@@ -18,13 +18,23 @@ import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
 import { countEvents, findEventIdBySlug, withChildTerms, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
 import {
-  assertEventReadable, eventInputFrom, manageAccess, presentEventList, presentSingleEvent, reloadEvent, saveEvent,
+  assertEventReadable, eventInputFrom, manageAccess, presentCalendarEventList, presentEventList, presentSingleEvent, reloadEvent, saveEvent,
   trashEvent,
 } from './events.service.js';
 import { EVENTS_NAMESPACE } from './linked.present.js';
 import { CALENDAR_PAGING } from './event-args.js';
 import { isTruthy } from './validators.js';
 import { guardEventWrite } from './write-guard.js';
+
+declare module '../../rest/route.js' {
+  interface RequestLocals {
+    /**
+     * `calendar`: the archive answers only the fields the calendar views show (set by the views on
+     * their internal requests; clients cannot set it).
+     */
+    eventFields?: 'calendar';
+  }
+}
 
 /** The event a single route addresses (its checks guarantee it exists). */
 async function targetEvent(req: RestRequest, ctx: AppContext): Promise<EventRecord> {
@@ -182,7 +192,7 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
   // ---- Query.
   const [total, rows] = await Promise.all([cachedCount(ctx, JSON.stringify(filter), () => countEvents(ctx.db, filter)), listEventRows(ctx.db, filter, perPage, (page - 1) * perPage)]);
   if (rows.length === 0 && page > 1) throw eventError('event-archive-page-not-found');
-  const events = await presentEventList(ctx, rows, req);
+  const events = req.locals.eventFields === 'calendar' ? await presentCalendarEventList(ctx, rows, req) : await presentEventList(ctx, rows, req);
 
   // ---- Envelope.
   const fmt = (dt: DateTime | undefined) => (dt ? toDbDate(dt) : undefined);

@@ -27,6 +27,8 @@ export interface EventPage {
   terms: Map<number, TermRecord[]>;
   /** Per provider (registration order): its fields per event ID. */
   extras: { provider: EventFieldProvider; fields: Map<number, Record<string, unknown>> }[];
+  /** Venue and organizer objects already built for this page, by post ID (shared, never mutated). */
+  presented?: Map<number, Record<string, unknown>>;
 }
 
 export interface PresentOptions {
@@ -77,6 +79,14 @@ export function eventJsonLd(page: EventPage, ev: EventRecord, venues: VenueRecor
   return out;
 }
 
+/** A venue/organizer object, built once per page however many of its events the page shows. */
+function linkedObject<T extends { id: number }>(page: EventPage, record: T, present: (urls: SiteUrls, record: T) => Record<string, unknown>): Record<string, unknown> {
+  if (!page.presented) return present(page.urls, record);
+  let out = page.presented.get(record.id);
+  if (!out) page.presented.set(record.id, (out = present(page.urls, record)));
+  return out;
+}
+
 /** The event object. Keys are in the originals' order; extension fields are merged last. */
 export function presentEvent(page: EventPage, ev: EventRecord, options: PresentOptions): Record<string, unknown> {
   // A trashed venue/organizer is never shown, even if a link to it was left behind.
@@ -98,8 +108,8 @@ export function presentEvent(page: EventPage, ev: EventRecord, options: PresentO
     url,
     rest_url: page.urls.rest(`${EVENTS_NAMESPACE}/events/${ev.id}`),
     title: renderTitle(ev.title),
-    description: r ? '' : renderContent(ev.content),
-    excerpt: r ? '' : renderContent(ev.excerpt),
+    description: r ? '' : (ev.contentHtml ?? renderContent(ev.content)),
+    excerpt: r ? '' : (ev.excerptHtml ?? renderContent(ev.excerpt)),
     slug: ev.slug,
     image: r ? false : imageObject(ev.image_url, ev.imageId),
     all_day: r ? null : ev.allDay,
@@ -125,8 +135,8 @@ export function presentEvent(page: EventPage, ev: EventRecord, options: PresentO
     featured: r ? null : ev.featured,
     categories: r ? [] : terms.filter((t) => t.taxonomy === CATEGORY_TAXONOMY).map((t) => presentEmbeddedTerm(page.urls, t)),
     tags: r ? [] : terms.filter((t) => t.taxonomy === TAG_TAXONOMY).map((t) => presentEmbeddedTerm(page.urls, t)),
-    venue: r || venues.length === 0 ? [] : venues.length === 1 ? presentVenue(page.urls, venues[0]!) : venues.map((v) => presentVenue(page.urls, v)),
-    organizer: r ? [] : organizers.map((o) => presentOrganizer(page.urls, o)),
+    venue: r || venues.length === 0 ? [] : venues.length === 1 ? linkedObject(page, venues[0]!, presentVenue) : venues.map((v) => linkedObject(page, v, presentVenue)),
+    organizer: r ? [] : organizers.map((o) => linkedObject(page, o, presentOrganizer)),
     custom_fields: [],
   };
   if (options.single) data.json_ld = eventJsonLd(page, ev, venues, organizers);
@@ -142,4 +152,31 @@ export function presentEvent(page: EventPage, ev: EventRecord, options: PresentO
     }
   }
   return data;
+}
+
+/**
+ * The fields of an event object the calendar views show (title, link, dates, flags, cost, image,
+ * excerpt, venue and organizers), with the values of {@link presentEvent}: pages of them need no
+ * terms, no extension fields and no date details.
+ */
+export function presentCalendarEvent(page: EventPage, ev: EventRecord, redact: boolean): Record<string, unknown> {
+  const venues = (page.venueIds.get(ev.id) ?? []).map((id) => page.venues.get(id)).filter((v): v is VenueRecord => v !== undefined && v.status !== 'trash');
+  const organizers = (page.organizerIds.get(ev.id) ?? []).map((id) => page.organizers.get(id)).filter((o): o is OrganizerRecord => o !== undefined && o.status !== 'trash');
+  const url = page.urls.permalink(ev);
+  return {
+    id: ev.id,
+    url,
+    title: renderTitle(ev.title),
+    excerpt: redact ? '' : (ev.excerptHtml ?? renderContent(ev.excerpt)),
+    image: redact ? false : imageObject(ev.image_url, ev.imageId),
+    all_day: redact ? null : ev.allDay,
+    start_date: ev.startLocal,
+    end_date: ev.endLocal,
+    timezone: ev.timezone,
+    cost: redact ? '' : displayCost(ev.cost, ev.costValues, ev.currencySymbol, ev.currencyPosition),
+    sticky: redact ? null : ev.menu_order === -1,
+    featured: redact ? null : ev.featured,
+    venue: redact || venues.length === 0 ? [] : venues.length === 1 ? linkedObject(page, venues[0]!, presentVenue) : venues.map((v) => linkedObject(page, v, presentVenue)),
+    organizer: redact ? [] : organizers.map((o) => linkedObject(page, o, presentOrganizer)),
+  };
 }

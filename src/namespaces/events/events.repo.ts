@@ -11,6 +11,7 @@ import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
 import type { TicketedSubquery } from './extensions.js';
 import { safeOffset } from '../../rest/pagination.js';
+import { runCompiled } from './compiled-queries.js';
 
 /** An event: its post row and its details. */
 export interface EventRecord extends PostRecord {
@@ -33,6 +34,9 @@ export interface EventRecord extends PostRecord {
   featured: boolean;
   imageId: number;
   lineage: string[];
+  /** `description`/`excerpt` rendered at write time; null: not rendered (render `content`/`excerpt`). */
+  contentHtml: string | null;
+  excerptHtml: string | null;
 }
 
 /** Event detail columns as the service writes them. */
@@ -57,6 +61,9 @@ export interface EventDetailsRow {
   featured: number;
   image_id: number;
   lineage: string;
+  /** Rendered `description`/`excerpt` (null or absent: not rendered). */
+  content_html?: string | null;
+  excerpt_html?: string | null;
 }
 
 const POST_COLUMNS = [
@@ -67,7 +74,18 @@ const POST_COLUMNS = [
 const DETAIL_COLUMNS = [
   'e.start_local', 'e.end_local', 'e.start_utc', 'e.end_utc', 'e.timezone', 'e.timezone_abbr', 'e.all_day', 'e.cost',
   'e.cost_values', 'e.currency_symbol', 'e.currency_code', 'e.currency_position', 'e.website', 'e.show_map',
-  'e.show_map_link', 'e.hide_from_listings', 'e.featured', 'e.image_id', 'e.lineage',
+  'e.show_map_link', 'e.hide_from_listings', 'e.featured', 'e.image_id', 'e.lineage', 'e.content_html', 'e.excerpt_html',
+] as const;
+
+/**
+ * `posts` columns of list pages: the raw description and excerpt only where no rendered HTML is stored
+ * (list pages never show the raw text), so a page does not read the text twice.
+ */
+const LIST_POST_COLUMNS = [
+  'p.id', 'p.type', 'p.status', 'p.slug', 'p.title', 'p.author', 'p.parent', 'p.password', 'p.menu_order', 'p.date', 'p.date_gmt',
+  'p.modified', 'p.modified_gmt', 'p.image_url',
+  sql<string>`case when ${sql.ref('e.content_html')} is null then ${sql.ref('p.content')} else '' end`.as('content'),
+  sql<string>`case when ${sql.ref('e.excerpt_html')} is null then ${sql.ref('p.excerpt')} else '' end`.as('excerpt'),
 ] as const;
 
 type Row = Record<string, unknown>;
@@ -100,6 +118,8 @@ export function toEventRecord(r: Row): EventRecord {
     showMap: nullableBool(r.show_map), showMapLink: nullableBool(r.show_map_link),
     hideFromListings: Number(r.hide_from_listings) !== 0, featured: Number(r.featured) !== 0,
     imageId: Number(r.image_id), lineage: jsonList(r.lineage),
+    contentHtml: r.content_html === null || r.content_html === undefined ? null : String(r.content_html),
+    excerptHtml: r.excerpt_html === null || r.excerpt_html === undefined ? null : String(r.excerpt_html),
   };
 }
 
@@ -112,7 +132,8 @@ export async function getEventsByIds(db: Db, ids: readonly number[]): Promise<Ma
   const out = new Map<number, EventRecord>();
   const unique = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0);
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await baseSelect(db).where('e.post_id', 'in', unique.slice(i, i + 500)).execute();
+    const chunk = unique.slice(i, i + 500);
+    const rows = await runCompiled(db, `eventsByIds:${chunk.length}`, () => baseSelect(db).where('e.post_id', 'in', chunk), chunk);
     for (const r of rows) {
       const ev = toEventRecord(r as Row);
       out.set(ev.id, ev);
@@ -257,16 +278,34 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
 }
 
 /**
- * One page of matching events, complete rows. Order: start (UTC) ascending, then publication date and
- * ID; with `include`, publication date and ID (as the original when dates are ignored).
+ * One page of matching events (rows as list pages show them: `content`/`excerpt` are '' where rendered
+ * HTML is stored). Order: start (UTC) ascending, then publication date and ID; with `include`,
+ * publication date and ID (as the original when dates are ignored).
+ *
+ * Two queries: the page's IDs (ordered, limited, offset: index and key columns only), then their rows
+ * by primary key. Sorting and skipping narrow rows is many times cheaper than carrying every column
+ * of each candidate through the sort.
  */
 export async function listEvents(db: Db, f: EventListFilter, limit: number, offset: number): Promise<EventRecord[]> {
-  let q = baseSelect(db).where((eb) => eb.and(conditions(db, f, eb as unknown as EB)));
+  let q = db
+    .selectFrom('event_details as e')
+    .innerJoin('posts as p', 'p.id', 'e.post_id')
+    .select('e.post_id')
+    .where((eb) => eb.and(conditions(db, f, eb as unknown as EB)));
   q = f.include !== undefined
     ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
     : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc');
-  const rows = await q.limit(limit).offset(safeOffset(offset)).execute();
-  return rows.map((r) => toEventRecord(r as Row));
+  const ids = (await q.limit(limit).offset(safeOffset(offset)).execute()).map((r) => Number(r.post_id));
+  if (ids.length === 0) return [];
+  const rows = await runCompiled(db, `listRowsByIds:${ids.length}`, () =>
+    db.selectFrom('event_details as e').innerJoin('posts as p', 'p.id', 'e.post_id').select([...LIST_POST_COLUMNS, ...DETAIL_COLUMNS]).where('e.post_id', 'in', ids), ids);
+  const byId = new Map<number, EventRecord>();
+  for (const r of rows) {
+    const ev = toEventRecord(r as Row);
+    byId.set(ev.id, ev);
+  }
+  // An event deleted between the two queries is left out.
+  return ids.map((id) => byId.get(id)).filter((ev): ev is EventRecord => ev !== undefined);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import type { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { crashPoint } from '../../storage/crash-point.js';
 import {
-  fromDbDate, normaliseZone, parseDateTime, siteTimeZone, siteTimeZoneSetting, toDbDate, uniquePostSlug,
+  fromDbDate, normaliseZone, parseDateTime, renderContent, siteTimeZone, siteTimeZoneSetting, toDbDate, uniquePostSlug,
 } from '../../content/posts.js';
 import {
   createTerm, getTermByName, getTermBySlug, recountTerms, setPostTerms, termIdsOfPosts, termsOfPosts, TermExistsError,
@@ -22,13 +22,13 @@ import { can, canEditPost, canReadPost, CATEGORY_TAXONOMY, EVENT_TYPE, hasManage
 import { parseCost } from './cost.js';
 import { invalidParam } from '../../rest/errors.js';
 import { ARG_MESSAGES, eventError } from './errors.js';
-import { presentEvent, type EventPage } from './events.present.js';
+import { presentCalendarEvent, presentEvent, type EventPage } from './events.present.js';
 import {
-  getEvent, getEventsByIds, insertEventDetails, insertPostRow, linksOfEvents, setEventOrganizers, setEventVenues,
+  getEvent, getEventsByIds, insertEventDetails, insertPostRow, setEventOrganizers, setEventVenues,
   updateEventRows, type EventDetailsRow, type EventRecord, type NewPostRow,
 } from './events.repo.js';
 import type { EventFieldTarget } from './extensions.js';
-import { getOrganizersByIds, getVenuesByIds } from './linked.repo.js';
+import { organizersOfEvents, venuesOfEvents } from './linked.repo.js';
 import { createLinked } from './linked.service.js';
 import { nowDates, publicationDates, resolveImage, resolveStatus, withSlugRetry } from './post-write.js';
 import { linkedRefs, termRefs } from './validators.js';
@@ -47,17 +47,15 @@ function fieldTarget(ev: EventRecord): EventFieldTarget {
 }
 
 /**
- * Loads everything the event objects of a page need: links (2 queries), venues (1), organizers (1),
- * terms (1) and each registered field provider (once for the page). Never a query per event.
+ * Loads everything the event objects of a page need: venues with their links (1 query), organizers
+ * with theirs (1), terms (1) and each registered field provider (once for the page). Never a query
+ * per event.
  */
 export async function loadEventPage(ctx: AppContext, db: Db, events: readonly EventRecord[], req: RestRequest | undefined, view: 'list' | 'single'): Promise<EventPage> {
   const ids = events.map((e) => e.id);
-  const links = await linksOfEvents(db, ids);
-  const venueIds = [...links.venues.values()].flat();
-  const organizerIds = [...links.organizers.values()].flat();
   const [venues, organizers, terms] = await Promise.all([
-    getVenuesByIds(db, venueIds),
-    getOrganizersByIds(db, organizerIds),
+    venuesOfEvents(db, ids),
+    organizersOfEvents(db, ids),
     termsOfPosts(db, ids, [CATEGORY_TAXONOMY, TAG_TAXONOMY]),
   ]);
   const targets = events.map(fieldTarget);
@@ -65,7 +63,10 @@ export async function loadEventPage(ctx: AppContext, db: Db, events: readonly Ev
   for (const provider of ctx.areas.contributions('eventFields')) {
     extras.push({ provider, fields: events.length > 0 ? await provider.load({ ctx, db, req, view }, targets) : new Map() });
   }
-  return { urls: ctx.urls, venueIds: links.venues, organizerIds: links.organizers, venues, organizers, terms, extras };
+  return {
+    urls: ctx.urls, venueIds: venues.ids, organizerIds: organizers.ids, venues: venues.records, organizers: organizers.records, terms, extras,
+    presented: new Map(),
+  };
 }
 
 /** True when `given` is the event's password (constant-time). */
@@ -87,6 +88,17 @@ export function unlocked(ev: EventRecord, user: RestUser | null, params: Record<
 export async function presentEventList(ctx: AppContext, events: readonly EventRecord[], req: RestRequest): Promise<Record<string, unknown>[]> {
   const page = await loadEventPage(ctx, ctx.db, events, req, 'list');
   return events.map((ev) => presentEvent(page, ev, { single: false, redact: !unlocked(ev, req.user, req.params) }));
+}
+
+/** The calendar views' fields of a list page's events (venues and organizers: 2 queries). */
+export async function presentCalendarEventList(ctx: AppContext, events: readonly EventRecord[], req: RestRequest): Promise<Record<string, unknown>[]> {
+  const ids = events.map((e) => e.id);
+  const [venues, organizers] = await Promise.all([venuesOfEvents(ctx.db, ids), organizersOfEvents(ctx.db, ids)]);
+  const page: EventPage = {
+    urls: ctx.urls, venueIds: venues.ids, organizerIds: organizers.ids, venues: venues.records, organizers: organizers.records, terms: new Map(), extras: [],
+    presented: new Map(),
+  };
+  return events.map((ev) => presentCalendarEvent(page, ev, !unlocked(ev, req.user, req.params)));
 }
 
 /** One full event object (writes and single reads); `jsonLd` for single GET. */
@@ -259,11 +271,16 @@ export async function saveEvent(ctx: AppContext, input: EventInput, user: RestUs
           cost_values: details.cost_values ?? '[]', currency_symbol: details.currency_symbol ?? '', currency_code: details.currency_code ?? '',
           currency_position: details.currency_position ?? '', website: details.website ?? null, show_map: details.show_map ?? 0,
           show_map_link: details.show_map_link ?? 0, hide_from_listings: details.hide_from_listings ?? 0, featured: details.featured ?? 0,
-          image_id: imageId ?? 0, lineage: '[]',
+          image_id: imageId ?? 0, lineage: '[]', content_html: renderContent(post.content ?? ''), excerpt_html: renderContent(post.excerpt ?? ''),
         });
       } else {
         id = existing.id;
         if (imageId !== undefined) details.image_id = imageId;
+        // Both, as changing either text clears both (the posts trigger); written after the post row.
+        if (post.content !== undefined || post.excerpt !== undefined) {
+          details.content_html = renderContent(post.content ?? existing.content);
+          details.excerpt_html = renderContent(post.excerpt ?? existing.excerpt);
+        }
         await updateEventRows(trx, id, post, details);
       }
 

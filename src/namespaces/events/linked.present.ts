@@ -12,6 +12,26 @@ import type { OrganizerRecord, VenueRecord } from './linked.repo.js';
 /** The namespace every URL of this area is built in. */
 export const EVENTS_NAMESPACE = 'eventsuite/events/v1';
 
+const RENDERED_MAX_ENTRIES = 2_000;
+const RENDERED_MAX_TEXT = 16_384;
+const rendered = new Map<string, string>();
+
+/**
+ * `renderContent` remembered by text: the same few venues and organizers appear on page after page,
+ * and their descriptions would otherwise be rendered for every event that shows them.
+ */
+function renderLinkedContent(text: string): string {
+  if (text === '') return '';
+  let html = rendered.get(text);
+  if (html !== undefined) return html;
+  html = renderContent(text);
+  if (text.length <= RENDERED_MAX_TEXT) {
+    if (rendered.size >= RENDERED_MAX_ENTRIES) rendered.delete(rendered.keys().next().value!);
+    rendered.set(text, html);
+  }
+  return html;
+}
+
 
 /** `host/path` of the home URL, the origin part of global IDs. */
 export function globalIdOrigin(urls: SiteUrls): string {
@@ -88,8 +108,8 @@ export function presentVenue(urls: SiteUrls, v: VenueRecord, options: { jsonLd?:
     modified_utc: v.modified_gmt,
     url: urls.permalink(v),
     venue: renderTitle(v.title),
-    description: renderContent(v.content),
-    excerpt: renderContent(v.excerpt),
+    description: renderLinkedContent(v.content),
+    excerpt: renderLinkedContent(v.excerpt),
     slug: v.slug,
     image: imageObject(v.image_url, v.imageId),
     address: v.address,
@@ -125,8 +145,8 @@ export function presentOrganizer(urls: SiteUrls, o: OrganizerRecord, options: { 
     modified_utc: o.modified_gmt,
     url: urls.permalink(o),
     organizer: renderTitle(o.title),
-    description: renderContent(o.content),
-    excerpt: renderContent(o.excerpt),
+    description: renderLinkedContent(o.content),
+    excerpt: renderLinkedContent(o.excerpt),
     slug: o.slug,
     image: imageObject(o.image_url, o.imageId),
     phone: o.phone,

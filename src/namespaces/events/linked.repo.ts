@@ -10,6 +10,7 @@ import type { Db } from '../../storage/db.js';
 import { ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
 import type { NewPostRow } from './events.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
+import { runCompiled } from './compiled-queries.js';
 
 export interface VenueRecord extends PostRecord {
   address: string;
@@ -158,6 +159,63 @@ export async function getOrganizersByIds(db: Db, ids: readonly number[]): Promis
     }
   }
   return out;
+}
+
+/** Venues or organizers of events with each event's IDs in link order: what a page of events shows. */
+export interface LinkedOfEvents<T> {
+  ids: Map<number, number[]>;
+  records: Map<number, T>;
+}
+
+function collectLinked<T extends { id: number }>(rows: readonly Row[], make: (r: Row) => T): LinkedOfEvents<T> {
+  const ids = new Map<number, number[]>();
+  const records = new Map<number, T>();
+  for (const r of rows) {
+    const eventId = Number(r.event_id);
+    const id = Number(r.id);
+    const list = ids.get(eventId);
+    if (list) list.push(id);
+    else ids.set(eventId, [id]);
+    if (!records.has(id)) records.set(id, make(r));
+  }
+  return { ids, records };
+}
+
+/**
+ * The venues linked to `eventIds` (links to posts that are not venues are left out), one query for
+ * any number of events.
+ */
+export async function venuesOfEvents(db: Db, eventIds: readonly number[]): Promise<LinkedOfEvents<VenueRecord>> {
+  if (eventIds.length === 0) return { ids: new Map(), records: new Map() };
+  const ids = [...new Set(eventIds)];
+  const rows = await runCompiled(db, `venuesOfEvents:${ids.length}`, () =>
+    db
+      .selectFrom('event_venues as l')
+      .innerJoin('posts as p', 'p.id', 'l.venue_id')
+      .leftJoin('venue_details as v', 'v.post_id', 'p.id')
+      .select(['l.event_id', ...POST_COLUMNS, ...VENUE_COLUMNS])
+      .where('l.event_id', 'in', ids)
+      .where('p.type', '=', VENUE_TYPE)
+      .orderBy('l.event_id')
+      .orderBy('l.position'), [...ids, VENUE_TYPE]);
+  return collectLinked(rows as Row[], toVenue);
+}
+
+/** The organizers linked to `eventIds` (as {@link venuesOfEvents}). */
+export async function organizersOfEvents(db: Db, eventIds: readonly number[]): Promise<LinkedOfEvents<OrganizerRecord>> {
+  if (eventIds.length === 0) return { ids: new Map(), records: new Map() };
+  const ids = [...new Set(eventIds)];
+  const rows = await runCompiled(db, `organizersOfEvents:${ids.length}`, () =>
+    db
+      .selectFrom('event_organizers as l')
+      .innerJoin('posts as p', 'p.id', 'l.organizer_id')
+      .leftJoin('organizer_details as o', 'o.post_id', 'p.id')
+      .select(['l.event_id', ...POST_COLUMNS, ...ORGANIZER_COLUMNS])
+      .where('l.event_id', 'in', ids)
+      .where('p.type', '=', ORGANIZER_TYPE)
+      .orderBy('l.event_id')
+      .orderBy('l.position'), [...ids, ORGANIZER_TYPE]);
+  return collectLinked(rows as Row[], toOrganizer);
 }
 
 /** The post type of a linked kind. */

@@ -11,7 +11,7 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
-import { normaliseZone, sanitizeTitle, siteTimeZone, siteTimeZoneSetting, toDbDate } from '../../content/posts.js';
+import { normaliseZone, renderContent, sanitizeTitle, siteTimeZone, siteTimeZoneSetting, toDbDate } from '../../content/posts.js';
 import { zoneAbbr } from './zone-names.js';
 import { recountTaxonomy } from '../../content/terms.js';
 import type { Db } from '../../storage/db.js';
@@ -290,6 +290,7 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
           timezone: tz, timezone_abbr: abbreviation(tz, zone, start), all_day: allDay ? 1 : 0, cost: cost.cost, cost_values: JSON.stringify(cost.values),
           currency_symbol: cost.values.length ? '$' : '', currency_code: cost.values.length ? 'USD' : '', currency_position: cost.values.length ? 'prefix' : '',
           website: null, show_map: 1, show_map_link: 1, hide_from_listings: rnd() < 0.01 ? 1 : 0, featured: rnd() < 0.05 ? 1 : 0, image_id: 0, lineage: '[]',
+          content_html: renderContent(posts[posts.length - 1]!.content), excerpt_html: '',
         });
         const tagCount = Math.floor(rnd() * 3);
         const tags = new Set<number>();
@@ -303,7 +304,7 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
       }
       const ids = await insertPosts(trx, posts);
       const detailRows = ids.map((post_id, i) => ({ post_id, ...details[i]! })) as never[];
-      for (const chunk of chunkRows(detailRows, 21)) await trx.insertInto('event_details').values(chunk).execute();
+      for (const chunk of chunkRows(detailRows, 23)) await trx.insertInto('event_details').values(chunk).execute();
       const ev = ids.map((event_id, i) => ({ event_id, venue_id: links[i]!.venue, position: 0 }));
       for (const chunk of chunkRows(ev, 3)) await trx.insertInto('event_venues').values(chunk).execute();
       const eo = ids.flatMap((event_id, i) => links[i]!.organizers.map((organizer_id, position) => ({ event_id, organizer_id, position })));

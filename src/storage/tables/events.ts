@@ -4,6 +4,7 @@
  * by the post ID, deleted with the post), and the event → venue / organizer links. Dates are text
  * `YYYY-MM-DD HH:MM:SS`; booleans are 0/1.
  */
+import type { ColumnType } from 'kysely';
 
 export interface EventDetailsTable {
   post_id: number;
@@ -38,6 +39,9 @@ export interface EventDetailsTable {
   image_id: number;
   /** JSON array of origin global IDs (imports). */
   lineage: string;
+  /** `description`/`excerpt` as rendered HTML, written with the post; null = render the raw text. */
+  content_html: ColumnType<string | null, string | null | undefined, string | null>;
+  excerpt_html: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EventVenuesTable {

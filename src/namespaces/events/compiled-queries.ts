@@ -1,0 +1,32 @@
+/**
+ * @module namespaces/events/compiled-queries
+ * Hot queries of fixed shape (rows by a list of IDs) compiled once per database handle and shape, then
+ * run with fresh parameters: building and compiling a Kysely query costs more than SQLite takes to
+ * answer it. Combined with the statement cache in `storage/db.ts`, a repeat runs no builder, no
+ * compiler and no `prepare`.
+ */
+import type { CompiledQuery } from 'kysely';
+import type { Db } from '../../storage/db.js';
+
+const compiledByDb = new WeakMap<object, Map<string, CompiledQuery>>();
+
+/**
+ * Rows of the query `build` makes, compiled the first time `shape` is asked for on `db`. `parameters`
+ * are the values in the order the compiled SQL takes them; on first use they must equal what the built
+ * query holds (checked), so a later change of the builder cannot silently bind values to the wrong
+ * placeholders.
+ */
+export async function runCompiled<R>(db: Db, shape: string, build: () => { compile(): CompiledQuery<R> }, parameters: readonly unknown[]): Promise<R[]> {
+  let byShape = compiledByDb.get(db);
+  if (!byShape) compiledByDb.set(db, (byShape = new Map()));
+  let compiled = byShape.get(shape) as CompiledQuery<R> | undefined;
+  if (!compiled) {
+    compiled = build().compile();
+    if (JSON.stringify(compiled.parameters) !== JSON.stringify(parameters)) {
+      throw new Error(`compiled query ${shape}: parameters ${JSON.stringify(compiled.parameters)} differ from ${JSON.stringify(parameters)}`);
+    }
+    byShape.set(shape, compiled);
+  }
+  const result = await db.executeQuery<R>({ ...compiled, parameters });
+  return result.rows;
+}
