@@ -5,7 +5,7 @@
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
-import { ilike, containsPattern } from '../../storage/dialect.js';
+import { ilike, containsPattern, postTextCandidates } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
@@ -204,6 +204,9 @@ function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
   if (f.startsAfter !== undefined) list.push(eb('e.start_utc', '>', f.startsAfter));
   if (f.endsBefore !== undefined) list.push(eb('e.end_utc', '<', f.endsBefore));
   if (f.endsAfter !== undefined) list.push(eb('e.end_utc', '>', f.endsAfter));
+  // The text index narrows the candidates; the LIKE of each term decides, as without the index.
+  const candidates = postTextCandidates(db, eb.ref('e.post_id'), f.search ?? []);
+  if (candidates) list.push(candidates);
   for (const term of f.search ?? []) {
     const pattern = containsPattern(term);
     list.push(eb.or([ilike(db, eb.ref('p.title'), pattern), ilike(db, eb.ref('p.content'), pattern), ilike(db, eb.ref('p.excerpt'), pattern)]));
