@@ -136,9 +136,26 @@ function trigramQuery(terms: readonly string[]): string | undefined {
  * `LIKE`/`ILIKE` conditions, which decide. `id` is the posts ID the condition tests. Undefined when
  * the index cannot narrow (no term of three or more characters), and on PostgreSQL, where the
  * trigram indexes serve `ILIKE` directly.
+ *
+ * `drive: false` keeps the planner from reading the rows through the candidates (it tests each row it
+ * reaches otherwise against them): right for a page in another order when candidates are many.
  */
-export function postTextCandidates(db: Kysely<any>, id: Expression<number>, terms: readonly string[]): RawBuilder<SqlBool> | undefined {
+export function postTextCandidates(db: Kysely<any>, id: Expression<number>, terms: readonly string[], options: { drive?: boolean } = {}): RawBuilder<SqlBool> | undefined {
   if (isPostgres(db)) return undefined;
   const query = trigramQuery(terms);
-  return query === undefined ? undefined : sql<SqlBool>`${id} IN (SELECT rowid FROM posts_search WHERE posts_search MATCH ${query})`;
+  if (query === undefined) return undefined;
+  const candidates = sql`(SELECT rowid FROM posts_search WHERE posts_search MATCH ${query})`;
+  return options.drive === false ? sql<SqlBool>`+${id} IN ${candidates}` : sql<SqlBool>`${id} IN ${candidates}`;
+}
+
+/**
+ * How many posts {@link postTextCandidates} would give, counting no further than `atMost` (cheap);
+ * undefined where it gives no condition.
+ */
+export async function countPostTextCandidates(db: Kysely<any>, terms: readonly string[], atMost: number): Promise<number | undefined> {
+  if (isPostgres(db)) return undefined;
+  const query = trigramQuery(terms);
+  if (query === undefined) return undefined;
+  const row = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM posts_search WHERE posts_search MATCH ${query} LIMIT ${atMost})`.execute(db);
+  return Number(row.rows[0]?.n ?? 0);
 }

@@ -5,7 +5,7 @@
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
-import { ilike, containsPattern, postTextCandidates } from '../../storage/dialect.js';
+import { ilike, containsPattern, countPostTextCandidates, postTextCandidates } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
@@ -189,7 +189,14 @@ function statusCondition(eb: EB, statuses: readonly string[]): Expression<SqlBoo
   return any ? eb('e.status', 'not in', NOT_LISTED) : eb('e.status', 'in', [...statuses]);
 }
 
-function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
+/**
+ * Text candidates up to which a page reads them all and sorts them; beyond, it walks the start order
+ * and tests each event against them (matches are then dense enough to fill a page soon).
+ */
+const FEW_TEXT_CANDIDATES = 2000;
+
+/** `textDrive: false`: the text index only tests rows (see {@link postTextCandidates}). */
+function conditions(db: Db, f: EventListFilter, eb: EB, textDrive = true): Expression<SqlBool>[] {
   const list: Expression<SqlBool>[] = [];
   const id = eb.ref('e.post_id');
   list.push(statusCondition(eb, f.statuses));
@@ -205,7 +212,7 @@ function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
   if (f.endsBefore !== undefined) list.push(eb('e.end_utc', '<', f.endsBefore));
   if (f.endsAfter !== undefined) list.push(eb('e.end_utc', '>', f.endsAfter));
   // The text index narrows the candidates; the LIKE of each term decides, as without the index.
-  const candidates = postTextCandidates(db, eb.ref('e.post_id'), f.search ?? []);
+  const candidates = postTextCandidates(db, eb.ref('e.post_id'), f.search ?? [], { drive: textDrive });
   if (candidates) list.push(candidates);
   for (const term of f.search ?? []) {
     const pattern = containsPattern(term);
@@ -264,7 +271,8 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
  * ID; with `include`, publication date and ID (as the original when dates are ignored).
  */
 export async function listEvents(db: Db, f: EventListFilter, limit: number, offset: number): Promise<EventRecord[]> {
-  let q = baseSelect(db).where((eb) => eb.and(conditions(db, f, eb as unknown as EB)));
+  const textDrive = (f.search?.length ?? 0) === 0 || ((await countPostTextCandidates(db, f.search!, FEW_TEXT_CANDIDATES)) ?? 0) < FEW_TEXT_CANDIDATES;
+  let q = baseSelect(db).where((eb) => eb.and(conditions(db, f, eb as unknown as EB, textDrive)));
   q = f.include !== undefined
     ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
     : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc');

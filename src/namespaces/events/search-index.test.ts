@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
-import { containsPattern, ilike, postTextCandidates } from '../../storage/dialect.js';
+import { containsPattern, countPostTextCandidates, ilike, postTextCandidates } from '../../storage/dialect.js';
 import { searchTerms } from './events.handlers.js';
+import { seedEvents } from './seed.js';
 
 const EVENTS = '/eventsuite/events/v1/events';
-const WINDOW = { start_date: '2031-01-01', end_date: '2031-12-31', per_page: 100 };
+const WINDOW = { start_date: '2031-01-01', end_date: '2031-12-31', per_page: 50 };
 
 /** Title, description, excerpt and status of the corpus events (each a day apart in 2031). */
 const CORPUS: [string, string, string, string][] = [
@@ -62,26 +63,43 @@ describe.each(DIALECTS)('search through the text index on %s', (engine) => {
   });
   afterAll(() => t.close());
 
-  /** IDs of the events `search` finds through the route (the index path). */
-  const found = async (search: string, as: TestUser | null) => {
-    const res = await t.request('GET', EVENTS, { query: { ...WINDOW, search }, as });
+  /** IDs of the events `search` finds through the route (the index path): one page, and the total. */
+  const found = async (search: string, as: TestUser | null, window: Record<string, string | number> = WINDOW) => {
+    const res = await t.request('GET', EVENTS, { query: { ...window, search }, as });
     expect(res.status).toBe(200);
     return { ids: res.body.events.map((e: { id: number }) => e.id) as number[], total: Number(res.headers['x-wp-total']) };
+  };
+
+  /** Every event of the unsearched list of a caller, in its order (all pages). */
+  const unsearched = new Map<string, number[]>();
+  const clearUnsearched = () => unsearched.clear();
+  const listed = async (as: TestUser | null, window: Record<string, string | number>) => {
+    const key = `${as?.login ?? ''}|${JSON.stringify(window)}`;
+    if (!unsearched.has(key)) {
+      const all: number[] = [];
+      for (let page = 1; ; page++) {
+        const res = await t.request('GET', EVENTS, { query: { ...window, page }, as });
+        if (res.status !== 200) break;
+        all.push(...res.body.events.map((e: { id: number }) => e.id));
+        if (page >= Number(res.headers['x-wp-totalpages'])) break;
+      }
+      unsearched.set(key, all);
+    }
+    return unsearched.get(key)!;
   };
 
   /**
    * What the LIKE search finds, without the index: the unsearched list of the same caller, kept in
    * its order, narrowed to the posts where every term is in the title, content or excerpt.
    */
-  const expected = async (search: string, as: TestUser | null) => {
-    const all = (await t.request('GET', EVENTS, { query: WINDOW, as })).body.events.map((e: { id: number }) => e.id) as number[];
-    let q = t.db.selectFrom('posts as p').select('p.id').where('p.id', 'in', ids);
+  const expected = async (search: string, as: TestUser | null, window: Record<string, string | number> = WINDOW) => {
+    let q = t.db.selectFrom('posts as p').select('p.id').where('p.type', '=', 'tribe_events');
     for (const term of searchTerms(search)) {
       const pattern = containsPattern(term);
       q = q.where((eb) => eb.or([ilike(t.db, eb.ref('p.title'), pattern), ilike(t.db, eb.ref('p.content'), pattern), ilike(t.db, eb.ref('p.excerpt'), pattern)]));
     }
     const matching = new Set((await q.execute()).map((r) => Number(r.id)));
-    return all.filter((id) => matching.has(id));
+    return (await listed(as, window)).filter((id) => matching.has(id));
   };
 
   it('finds exactly what LIKE finds, for every caller', async () => {
@@ -98,14 +116,33 @@ describe.each(DIALECTS)('search through the text index on %s', (engine) => {
     expect((await found('nothing-like-this', t.admin)).ids).toEqual([]);
   });
 
+  it('finds what LIKE finds among thousands of seeded events, where the page walks the start order', async () => {
+    // More posts hold "welcome" than a page reads through the index (FEW_TEXT_CANDIDATES), so its page
+    // tests the events in start order against the candidates instead.
+    await seedEvents(t.ctx, { events: 2100, batchSize: 700, seed: 3 });
+    clearUnsearched();
+    const window = { per_page: 50 };
+    for (const as of [t.admin, null]) {
+      for (const search of ['welcome', 'WELCOME jazz', 'everyone is welcome', '"bring friends"', 'Join us', 'jazz', 'night', 'jazz night', 'ja', 'zz', 'nothing-like-this']) {
+        const want = await expected(search, as, window);
+        const got = await found(search, as, window);
+        expect({ search, ids: got.ids, total: got.total }).toEqual({ search, ids: want.slice(0, 50), total: want.length });
+      }
+    }
+    expect((await found('welcome', t.admin, window)).total).toBeGreaterThan(1000);
+    if (engine === 'sqlite') expect(await countPostTextCandidates(t.db, ['welcome'], 10_000)).toBeGreaterThan(2000);
+  });
+
   it('follows edits and deletions', async () => {
     const [first] = ids;
     await t.request('POST', `${EVENTS}/${first}`, { json: { title: 'Renamed quokka gathering', description: 'Nothing else' }, as: t.admin });
+    clearUnsearched();
     expect((await found('quokka', t.admin)).ids).toEqual([first]);
     expect((await found('müller', t.admin)).ids).toEqual([]);
     const last = ids[ids.length - 1]!;
     expect((await found('gardening', t.admin)).ids).toEqual([last]);
     await t.request('DELETE', `${EVENTS}/${last}`, { query: { force: 'true' }, as: t.admin });
+    clearUnsearched();
     expect((await found('gardening', t.admin)).ids).toEqual([]);
     for (const search of SEARCHES) expect(await found(search, t.admin).then((r) => r.ids)).toEqual(await expected(search, t.admin));
   });
