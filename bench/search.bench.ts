@@ -83,22 +83,34 @@ export async function run(): Promise<void> {
       { name: `search two words, ${label(large)} events`, searches: shuffled(PAIRS.flatMap(([a, b]) => spellings(`${a} ${b}`))), sample: 'jazz night' },
       { name: `search a word no event holds, ${label(large)} events`, searches: shuffled(ABSENT.flatMap((w) => spellings(w))), sample: 'quokka' },
     ];
-    // What each kind finds (one request each, before any load).
+    // What each kind finds, and the time of single requests (the median of three other spellings),
+    // which still tells when a load completes next to no requests.
     const found: string[] = [];
+    const single: number[] = [];
     for (const l of loads) {
       const res = await requestJson<{ total?: number }>(`${app.url}${EVENTS}?search=${encodeURIComponent(l.sample)}`, { headers: auth });
       found.push(`"${l.sample}": ${(res.body.total ?? 0).toLocaleString('en-US')}`);
+      const times: number[] = [];
+      for (const text of spellings(l.sample).slice(1, 4)) {
+        const started = performance.now();
+        await requestJson(`${app.url}${EVENTS}?search=${encodeURIComponent(text)}`, { headers: auth });
+        times.push(performance.now() - started);
+      }
+      single.push(times.sort((a, b) => a - b)[1]!);
     }
 
     const baseline = await measure({ name: 'bare node http (bytes of a search page)', url: `${bare.url}${EVENTS}`, connections: 1 });
     const rows: Result[] = [];
     for (const l of loads) rows.push(await measure({ name: l.name, url: `${app.url}${EVENTS}`, connections: 1, requests: searching(l.searches, auth) }));
 
-    const checks: Check[] = rows.map((r) => ({
-      goal: `${r.name}: ≤ 50 ms a request`,
-      measured: `${(1000 / r.rps).toFixed(1)} ms (${r.total} requests)`,
-      met: 1000 / r.rps <= 50,
-    }));
+    const checks: Check[] = rows.map((r, i) => {
+      const ms = r.total >= 3 ? 1000 / r.rps : single[i]!;
+      return {
+        goal: `${r.name}: ≤ 50 ms a request`,
+        measured: `${ms.toFixed(1)} ms (load: ${r.total} requests; single requests: ${single[i]!.toFixed(1)} ms)`,
+        met: ms <= 50,
+      };
+    });
     checks.push({
       goal: `no search repeats within the count cache's ${COUNT_CACHE_SECONDS} s`,
       measured: rows.map((r, i) => `${loads[i]!.searches.length} strings for ${Math.round(r.rps * COUNT_CACHE_SECONDS)} requests`).join('; '),
