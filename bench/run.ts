@@ -4,6 +4,7 @@
 const suites: Record<string, () => Promise<unknown>> = {
   core: () => import('./core.bench.js'),
   events: () => import('./events.bench.js'),
+  search: () => import('./search.bench.js'),
   tickets: () => import('./tickets.bench.js'),
   seo: () => import('./seo.bench.js'),
   forms: () => import('./forms.bench.js'),

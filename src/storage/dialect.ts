@@ -3,7 +3,7 @@
  * The few things that differ between SQLite and PostgreSQL, as capability flags and small functions,
  * after Kysely's DialectAdapter. Repos and migrations call these; nobody branches on an engine name.
  */
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Expression, type CreateTableBuilder, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Expression, type CreateTableBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 /** True on PostgreSQL. Only this file asks. */
 function isPostgres(db: Kysely<any>): boolean {
@@ -18,6 +18,11 @@ export function capabilities(db: Kysely<any>) {
     supportsRowLocks: pgsql,
     /** A transaction serialises every writer (SQLite's single writer). */
     serialisesWriters: !pgsql,
+    /**
+     * How substring search over posts is indexed: an FTS5 trigram table `posts_search` kept by
+     * triggers (SQLite), or `pg_trgm` GIN indexes on the columns, which `ILIKE` uses as it is (PostgreSQL).
+     */
+    postTextIndex: (pgsql ? 'pg_trgm' : 'fts5-trigram') as 'pg_trgm' | 'fts5-trigram',
   };
 }
 
@@ -115,4 +120,50 @@ export function bytewiseText(db: Kysely<any>, length: number): RawBuilder<unknow
  */
 export function isoWeekOf(db: Kysely<any>, column: Expression<any>): RawBuilder<string> {
   return isPostgres(db) ? sql<string>`to_char(CAST(${column} AS timestamp), 'IYYY-IW')` : sql<string>`strftime('%G-%V', ${column})`;
+}
+
+/** Most trigrams of one term sent to the index: any subset still finds every match, and the LIKE decides. */
+const MAX_TERM_TRIGRAMS = 10;
+
+/** The FTS5 query naming every trigram of the terms (each must occur), or undefined when no term has three characters. */
+function trigramQuery(terms: readonly string[]): string | undefined {
+  const grams = new Set<string>();
+  for (const term of terms) {
+    const chars = Array.from(term);
+    for (let i = 0; i + 3 <= chars.length && i < MAX_TERM_TRIGRAMS; i++) {
+      const gram = chars.slice(i, i + 3).join('');
+      if (!gram.includes('\0')) grams.add(gram);
+    }
+  }
+  return grams.size === 0 ? undefined : [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
+}
+
+/**
+ * Narrows a search over `posts` (title, content, excerpt) to the posts whose text index holds every
+ * trigram of the terms: a superset of the posts where each term occurs, so the caller keeps its
+ * `LIKE`/`ILIKE` conditions, which decide. `id` is the posts ID the condition tests. Undefined when
+ * the index cannot narrow (no term of three or more characters), and on PostgreSQL, where the
+ * trigram indexes serve `ILIKE` directly.
+ *
+ * `drive: false` keeps the planner from reading the rows through the candidates (it tests each row it
+ * reaches otherwise against them): right for a page in another order when candidates are many.
+ */
+export function postTextCandidates(db: Kysely<any>, id: Expression<number>, terms: readonly string[], options: { drive?: boolean } = {}): RawBuilder<SqlBool> | undefined {
+  if (isPostgres(db)) return undefined;
+  const query = trigramQuery(terms);
+  if (query === undefined) return undefined;
+  const candidates = sql`(SELECT rowid FROM posts_search WHERE posts_search MATCH ${query})`;
+  return options.drive === false ? sql<SqlBool>`+${id} IN ${candidates}` : sql<SqlBool>`${id} IN ${candidates}`;
+}
+
+/**
+ * How many posts {@link postTextCandidates} would give, counting no further than `atMost` (cheap);
+ * undefined where it gives no condition.
+ */
+export async function countPostTextCandidates(db: Kysely<any>, terms: readonly string[], atMost: number): Promise<number | undefined> {
+  if (isPostgres(db)) return undefined;
+  const query = trigramQuery(terms);
+  if (query === undefined) return undefined;
+  const row = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM posts_search WHERE posts_search MATCH ${query} LIMIT ${atMost})`.execute(db);
+  return Number(row.rows[0]?.n ?? 0);
 }

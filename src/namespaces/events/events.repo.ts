@@ -5,7 +5,7 @@
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
-import { ilike, containsPattern } from '../../storage/dialect.js';
+import { ilike, containsPattern, countPostTextCandidates, postTextCandidates } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
@@ -210,7 +210,14 @@ function statusCondition(eb: EB, statuses: readonly string[]): Expression<SqlBoo
   return any ? eb('e.status', 'not in', NOT_LISTED) : eb('e.status', 'in', [...statuses]);
 }
 
-function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
+/**
+ * Text candidates up to which a page reads them all and sorts them; beyond, it walks the start order
+ * and tests each event against them (matches are then dense enough to fill a page soon).
+ */
+const FEW_TEXT_CANDIDATES = 2000;
+
+/** `textDrive: false`: the text index only tests rows (see {@link postTextCandidates}). */
+function conditions(db: Db, f: EventListFilter, eb: EB, textDrive = true): Expression<SqlBool>[] {
   const list: Expression<SqlBool>[] = [];
   const id = eb.ref('e.post_id');
   list.push(statusCondition(eb, f.statuses));
@@ -225,6 +232,9 @@ function conditions(db: Db, f: EventListFilter, eb: EB): Expression<SqlBool>[] {
   if (f.startsAfter !== undefined) list.push(eb('e.start_utc', '>', f.startsAfter));
   if (f.endsBefore !== undefined) list.push(eb('e.end_utc', '<', f.endsBefore));
   if (f.endsAfter !== undefined) list.push(eb('e.end_utc', '>', f.endsAfter));
+  // The text index narrows the candidates; the LIKE of each term decides, as without the index.
+  const candidates = postTextCandidates(db, eb.ref('e.post_id'), f.search ?? [], { drive: textDrive });
+  if (candidates) list.push(candidates);
   for (const term of f.search ?? []) {
     const pattern = containsPattern(term);
     list.push(eb.or([ilike(db, eb.ref('p.title'), pattern), ilike(db, eb.ref('p.content'), pattern), ilike(db, eb.ref('p.excerpt'), pattern)]));
@@ -287,11 +297,12 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
  * of each candidate through the sort.
  */
 export async function listEvents(db: Db, f: EventListFilter, limit: number, offset: number): Promise<EventRecord[]> {
+  const textDrive = (f.search?.length ?? 0) === 0 || ((await countPostTextCandidates(db, f.search!, FEW_TEXT_CANDIDATES)) ?? 0) < FEW_TEXT_CANDIDATES;
   let q = db
     .selectFrom('event_details as e')
     .innerJoin('posts as p', 'p.id', 'e.post_id')
     .select('e.post_id')
-    .where((eb) => eb.and(conditions(db, f, eb as unknown as EB)));
+    .where((eb) => eb.and(conditions(db, f, eb as unknown as EB, textDrive)));
   q = f.include !== undefined
     ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
     : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc');
