@@ -236,10 +236,10 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
     throw e;
   }
   const orderId = written.order.id;
-  await notifyOrderChanged(ctx, { orderId, from: null, to: settled ? 'completed' : 'pending' });
   // Amounts with more than cents come back rounded from some engines: those orders are read back.
   const exact = [subtotal, total, discount, ...items.flatMap((i) => [i.unitPrice, i.total]), ...written.attendees.map((a) => a.price)].every(cents);
   const placed = exact ? { order: written.order, attendees: written.attendees } : undefined;
+  await notifyOrderChanged(ctx, { orderId, from: null, to: settled ? 'completed' : 'pending', ...(placed ? { order: placed.order } : {}) });
 
   if (!gateway || settled) return { id: orderId, ...(placed ? { placed } : {}) };
   if (written.payment) {
