@@ -368,14 +368,12 @@ function listBase(db: Db, q: TicketListQuery) {
   return query;
 }
 
-/** One page of ticket IDs and the total number of matches. */
+/** One page of ticket IDs and the total number of matches (one query). */
 export async function listTicketIds(db: Db, q: TicketListQuery): Promise<{ ids: number[]; total: number }> {
   const base = listBase(db, q);
-  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const total = Number(countRow?.n ?? 0);
-  if (total === 0) return { ids: [], total };
   const dir = q.order === 'DESC' ? 'desc' : 'asc';
-  let query = base.select('t.ticket_id');
+  // The total rides on every row of the page; only a page past the end asks for it on its own.
+  let query = base.select(['t.ticket_id', sql<number>`count(*) over ()`.as('total_matches')]);
   switch (q.orderby) {
     case 'title':
       query = query.orderBy('tp.title', dir).orderBy('t.ticket_id', 'asc');
@@ -394,8 +392,12 @@ export async function listTicketIds(db: Db, q: TicketListQuery): Promise<{ ids: 
     default:
       query = query.orderBy('t.ticket_id', dir);
   }
-  const rows = await query.limit(q.limit).offset(safeOffset(q.offset)).execute();
-  return { ids: rows.map((r) => Number(r.ticket_id)), total };
+  const offset = safeOffset(q.offset);
+  const rows = await query.limit(q.limit).offset(offset).execute();
+  if (rows.length > 0) return { ids: rows.map((r) => Number(r.ticket_id)), total: Number(rows[0]!.total_matches) };
+  if (offset === 0) return { ids: [], total: 0 };
+  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  return { ids: [], total: Number(countRow?.n ?? 0) };
 }
 
 /** Statuses a `post_status`/`status` list names: `any` covers every status but trash and auto-draft. */
