@@ -48,6 +48,11 @@ export interface PaymentGateway {
    * is completed in the checkout transaction itself.
    */
   readonly settlesAtCheckout: boolean;
+  /**
+   * False when starting a payment makes no call out (it answers at once): checkout then starts it
+   * inside its transaction instead of writing the order twice.
+   */
+  readonly callsOut?: boolean;
   /** Starts collecting a payment. */
   createPayment(request: PaymentRequest): Promise<PaymentResult>;
   /** The current state of a payment. */

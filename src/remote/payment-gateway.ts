@@ -27,6 +27,7 @@ export const GATEWAY_NAMES: readonly GatewayName[] = Object.freeze(['offline', '
 export const offlineGateway: PaymentGateway = Object.freeze({
   id: 'offline' as const,
   settlesAtCheckout: false,
+  callsOut: false,
   async createPayment(request: PaymentRequest): Promise<PaymentResult> {
     return { ref: `offline-${request.orderId}`, status: 'pending', redirectUrl: '' };
   },

@@ -27,5 +27,5 @@ export const shopAnalyticsArea = defineArea({
   namespaces: [shopAnalyticsRoutes],
   jobs: { [IMPORT_JOB]: runImport },
   settings: { [EXCLUDED_STATUSES_OPTION]: { default: [...DEFAULT_EXCLUDED_STATUSES], description: 'Order statuses left out of analytics.' } },
-  contributes: { orderChanged: (ctx, change) => syncOrderById(ctx, change.orderId) },
+  contributes: { orderChanged: (ctx, change) => syncOrderById(ctx, change.orderId, change.order) },
 });

@@ -18,13 +18,19 @@ const RANK: Readonly<Record<string, number>> = { pending: 0, completed: 1, refun
 /** Site option: the excluded statuses the stored aggregates were computed with. */
 const AGGREGATES_BASIS_OPTION = 'shop_analytics_aggregates_basis';
 
-/** The `orderChanged` contribution: brings one order's analytics rows and its customer up to date. */
-export async function syncOrderById(ctx: AppContext, orderId: number): Promise<void> {
-  const order = await getOrder(ctx.db, orderId);
+/**
+ * The `orderChanged` contribution: brings one order's analytics rows and its customer up to date, in
+ * one transaction. `known` is the order as the change committed it, when the caller has it.
+ */
+export async function syncOrderById(ctx: AppContext, orderId: number, known?: Order): Promise<void> {
+  const order = known ?? (await getOrder(ctx.db, orderId));
   if (!order) return;
   const zone = await siteTimeZone(ctx.options);
-  const customerId = await writeOrder(ctx.db, order, zone);
-  await refreshAggregates(ctx.db, await excludedStatuses(ctx), [customerId]);
+  const excluded = await excludedStatuses(ctx);
+  await ctx.db.transaction().execute(async (trx) => {
+    const customerId = await writeOrder(trx, order, zone);
+    await refreshAggregates(trx, excluded, [customerId]);
+  });
 }
 
 /** The customer an order belongs to: its user when it has one, else its guest e-mail. Created on first sight. */

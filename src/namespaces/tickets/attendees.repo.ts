@@ -6,10 +6,10 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { getPostsByIds, type PostRecord } from '../../content/posts.js';
+import type { PostRecord } from '../../content/posts.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
-import { ATTENDEE_LIST_MARKERS, type DatePair } from './posts.repo.js';
+import { ATTENDEE_LIST_MARKERS, postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
 
 export interface AttendeeRecord {
@@ -37,9 +37,12 @@ export interface AttendeeRecord {
   information: Record<string, unknown>;
   source: string;
   post: PostRecord;
+  /** Site-local date of the attendee's order post; undefined without one. */
+  orderDate: string | undefined;
 }
 
-function parseInformation(text: string): Record<string, unknown> {
+/** The stored registration answers as an object (`{}` when they are not one). */
+export function parseInformation(text: string): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(text);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -48,46 +51,78 @@ function parseInformation(text: string): Record<string, unknown> {
   }
 }
 
-/** Attendees by ID with their posts (two queries). */
+/** Attendees `a` joined with their posts `ap` and their order posts `op`. */
+function attendeesJoined(db: Db) {
+  return db
+    .selectFrom('ticket_attendees as a')
+    .innerJoin('posts as ap', 'ap.id', 'a.attendee_id')
+    .leftJoin('posts as op', 'op.id', 'a.order_id');
+}
+
+/** What an attendee query selects (see {@link attendeeFromRow}). */
+function attendeeColumns() {
+  return [
+    sql.ref('a.attendee_id').as('attendee_id'), sql.ref('a.ticket_id').as('ticket_id'), sql.ref('a.post_id').as('post_id'),
+    sql.ref('a.provider').as('provider'), sql.ref('a.order_id').as('order_id'), sql.ref('a.order_status').as('order_status'),
+    sql.ref('a.holder_name').as('holder_name'), sql.ref('a.holder_email').as('holder_email'), sql.ref('a.purchaser_name').as('purchaser_name'),
+    sql.ref('a.purchaser_email').as('purchaser_email'), sql.ref('a.user_id').as('user_id'), sql.ref('a.optout').as('optout'),
+    sql.ref('a.security_code').as('security_code'), sql.ref('a.price').as('price'), sql.ref('a.currency').as('currency'),
+    sql.ref('a.checked_in').as('checked_in'), sql.ref('a.checkin_local').as('checkin_local'), sql.ref('a.checkin_gmt').as('checkin_gmt'),
+    sql.ref('a.checkin_source').as('checkin_source'), sql.ref('a.checkin_author').as('checkin_author'), sql.ref('a.qr_status').as('qr_status'),
+    sql.ref('a.information').as('information'), sql.ref('a.source').as('source'), sql.ref('op.date').as('order_date'),
+    ...postColumnsAs('ap', 'ap_'),
+  ];
+}
+
+function attendeeFromRow(r: Record<string, unknown>): AttendeeRecord | undefined {
+  const post = postFromRow(r, 'ap_');
+  if (!post) return undefined;
+  return {
+    id: Number(r.attendee_id),
+    ticketId: Number(r.ticket_id),
+    postId: Number(r.post_id),
+    provider: r.provider as ProviderSlug,
+    orderId: r.order_id === null ? null : Number(r.order_id),
+    orderStatus: r.order_status as string,
+    holderName: r.holder_name as string,
+    holderEmail: r.holder_email as string,
+    purchaserName: r.purchaser_name as string,
+    purchaserEmail: r.purchaser_email as string,
+    userId: Number(r.user_id),
+    optout: Number(r.optout) === 1,
+    securityCode: r.security_code as string,
+    price: Number(r.price),
+    currency: r.currency as string,
+    checkedIn: Number(r.checked_in) === 1,
+    checkinLocal: r.checkin_local as string,
+    checkinGmt: r.checkin_gmt as string,
+    checkinSource: r.checkin_source as string,
+    checkinAuthor: Number(r.checkin_author),
+    qrStatus: Number(r.qr_status) === 1,
+    information: parseInformation(r.information as string),
+    source: r.source as string,
+    post,
+    orderDate: r.order_date === null || r.order_date === undefined ? undefined : (r.order_date as string),
+  };
+}
+
+function attendeesOfRows(rows: readonly unknown[]): AttendeeRecord[] {
+  const out: AttendeeRecord[] = [];
+  for (const r of rows) {
+    const a = attendeeFromRow(r as Record<string, unknown>);
+    if (a) out.push(a);
+  }
+  return out;
+}
+
+/** Attendees by ID with their posts and order dates (one query per 500). */
 export async function loadAttendees(db: Db, ids: readonly number[]): Promise<Map<number, AttendeeRecord>> {
   const out = new Map<number, AttendeeRecord>();
   if (ids.length === 0) return out;
   const unique = [...new Set(ids)];
-  const rows = [];
   for (let i = 0; i < unique.length; i += 500) {
-    rows.push(...(await db.selectFrom('ticket_attendees').selectAll().where('attendee_id', 'in', unique.slice(i, i + 500)).execute()));
-  }
-  const posts = await getPostsByIds(db, rows.map((r) => Number(r.attendee_id)));
-  for (const r of rows) {
-    const id = Number(r.attendee_id);
-    const post = posts.get(id);
-    if (!post) continue;
-    out.set(id, {
-      id,
-      ticketId: Number(r.ticket_id),
-      postId: Number(r.post_id),
-      provider: r.provider as ProviderSlug,
-      orderId: r.order_id === null ? null : Number(r.order_id),
-      orderStatus: r.order_status,
-      holderName: r.holder_name,
-      holderEmail: r.holder_email,
-      purchaserName: r.purchaser_name,
-      purchaserEmail: r.purchaser_email,
-      userId: Number(r.user_id),
-      optout: Number(r.optout) === 1,
-      securityCode: r.security_code,
-      price: Number(r.price),
-      currency: r.currency,
-      checkedIn: Number(r.checked_in) === 1,
-      checkinLocal: r.checkin_local,
-      checkinGmt: r.checkin_gmt,
-      checkinSource: r.checkin_source,
-      checkinAuthor: Number(r.checkin_author),
-      qrStatus: Number(r.qr_status) === 1,
-      information: parseInformation(r.information),
-      source: r.source,
-      post,
-    });
+    const rows = await attendeesJoined(db).select(attendeeColumns()).where('a.attendee_id', 'in', unique.slice(i, i + 500)).execute();
+    for (const a of attendeesOfRows(rows)) out.set(a.id, a);
   }
   return out;
 }
@@ -258,7 +293,11 @@ function listBase(db: Db, q: AttendeeListQuery) {
   return query;
 }
 
-/** One page of attendee IDs and the total number of matches. */
+/**
+ * One page of attendee IDs and the total number of matches. Two queries: an event's attendees run to
+ * thousands, and counting them alone (an index scan) is cheaper than carrying them all through a
+ * window for `count(*) over ()`.
+ */
 export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ ids: number[]; total: number }> {
   const base = listBase(db, q);
   const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
@@ -291,17 +330,12 @@ export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ i
   return { ids: rows.map((r) => Number(r.attendee_id)), total };
 }
 
-/** Attendee IDs of tickets, in ID order, optionally only the public ones (opted-in, going/completed). */
-export async function attendeeIdsOfTickets(db: Db, ticketIds: readonly number[], publicOnly: boolean): Promise<number[]> {
+/** Attendees of tickets with their posts, in ID order, optionally only the public ones (opted-in, going/completed). */
+export async function attendeesOfTickets(db: Db, ticketIds: readonly number[], publicOnly: boolean): Promise<AttendeeRecord[]> {
   if (ticketIds.length === 0) return [];
-  let query = db
-    .selectFrom('ticket_attendees as a')
-    .innerJoin('posts as ap', 'ap.id', 'a.attendee_id')
-    .select('a.attendee_id')
-    .where('a.ticket_id', 'in', [...new Set(ticketIds)]);
+  let query = attendeesJoined(db).select(attendeeColumns()).where('a.ticket_id', 'in', [...new Set(ticketIds)]);
   if (publicOnly) {
     query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
   }
-  const rows = await query.orderBy('a.attendee_id').execute();
-  return rows.map((r) => Number(r.attendee_id));
+  return attendeesOfRows(await query.orderBy('a.attendee_id').execute());
 }

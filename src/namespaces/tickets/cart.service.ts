@@ -8,7 +8,6 @@
  */
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
-import { getPostsByIds } from '../../content/posts.js';
 import type { RestError } from '../../rest/errors.js';
 import { phpIntval } from '../../rest/php-query.js';
 import type { RestRequest, RestUser } from '../../rest/route.js';
@@ -65,10 +64,9 @@ export interface CartBody {
 /** Tickets of `lines` the caller may still buy (published ticket and post), by ID. */
 async function purchasable(ctx: AppContext, user: RestUser | null, ids: readonly number[]): Promise<Map<number, TicketRecord>> {
   const tickets = await loadTickets(ctx.db, ids);
-  const parents = await getPostsByIds(ctx.db, [...tickets.values()].map((t) => t.postId));
   const out = new Map<number, TicketRecord>();
   for (const [id, t] of tickets) {
-    const parent = parents.get(t.postId);
+    const parent = t.parent;
     if (parent && canReadPost(user, t.post) && canReadPost(user, parent) && t.post.status !== 'trash') out.set(id, t);
   }
   return out;

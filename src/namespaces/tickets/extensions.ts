@@ -12,16 +12,18 @@
  * });
  */
 import type { AppContext } from '../../app-context.js';
-import type { OrderStatus } from './orders.repo.js';
+import type { OrderRecord, OrderStatus } from './orders.repo.js';
 
 /** One committed order change: placed (`from` null) or moved from one status to another. */
 export interface OrderChangeEvent {
   orderId: number;
   from: OrderStatus | null;
   to: OrderStatus;
+  /** The order as the change committed it, when the tickets area has it at hand (saves reading it back). */
+  order?: OrderRecord;
 }
 
-/** Called after an order is placed or changes status. Read the order with `getOrder` for details. */
+/** Called after an order is placed or changes status. Read the order with `getOrder` for details (unless `order` is given). */
 export type OrderChangedHook = (ctx: AppContext, change: OrderChangeEvent) => Promise<void>;
 
 declare module '../../area.js' {

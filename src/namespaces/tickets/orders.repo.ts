@@ -54,6 +54,8 @@ export interface NewOrder {
   status: OrderStatus;
   gateway: string;
   gateway_ref: string;
+  /** Where the buyer pays (a gateway's page), when known at checkout. */
+  payment_url?: string;
   currency: string;
   quantity: number;
   subtotal: number;

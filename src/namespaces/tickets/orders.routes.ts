@@ -8,6 +8,7 @@
  * its status (managers; buyers may cancel a pending order).
  */
 import type { AppContext } from '../../app-context.js';
+import { isRestError } from '../../rest/errors.js';
 import { sanitizeTextField } from '../../rest/wp-sanitize.js';
 import { allowAll } from '../../rest/permissions.js';
 import { CREATABLE, EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
@@ -26,7 +27,7 @@ import { resolveProvider } from './providers.js';
 import { offlinePaymentsEnabled } from './settings.js';
 import { emailLimitAnswer } from './email-limits.js';
 import { emailArg, positiveIntArg } from './ticket-args.js';
-import { attendeeObjects } from './views.js';
+import { attendeeObjects, presentAttendees } from './views.js';
 
 async function orderView(ctx: AppContext, order: OrderRecord) {
   const ids = await attendeeIdsOfOrder(ctx.db, order.id);
@@ -82,7 +83,7 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
   const offline = await offlinePaymentsEnabled(ctx);
   const gateway = (req.has('gateway') ? req.params.gateway : defaultGatewayName(ctx.config, offline)) as GatewayName;
   if (provider.paid && gateway === 'offline' && !offline) return TicketErrors.gatewayNotAllowed();
-  const id = await checkout(ctx, {
+  const result = await checkout(ctx, {
     provider,
     lines,
     customer: { name, email, userId: req.user?.id ?? 0 },
@@ -92,9 +93,15 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
     returnUrl: req.has('return_url') ? String(req.params.return_url) : '',
     coupon,
   });
-  if (typeof id !== 'number') return id;
+  if (isRestError(result)) return result;
   if (fromCart && cartKey) await removeCartTickets(ctx.db, cartKey, lines.map((l) => l.ticket.id));
-  const order = await getOrder(ctx.db, id);
+  if (result.placed) {
+    // Shown as written, with the tickets already loaded: nothing is read back.
+    const { order, attendees } = result.placed;
+    const tickets = new Map(lines.map((l) => [l.ticket.id, l.ticket]));
+    return respond(presentOrder(ctx, order, await presentAttendees(ctx, attendees, true, tickets), new Map(attendees.map((a) => [a.id, a]))), { status: 201 });
+  }
+  const order = await getOrder(ctx.db, result.id);
   return respond(await orderView(ctx, order!), { status: 201 });
 }
 

@@ -8,16 +8,17 @@
  */
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
+import type { PostRecord } from '../../content/posts.js';
 import type { RestError } from '../../rest/errors.js';
 import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
-import { attendeeIdsOfOrder, insertAttendeeDetails, setOrderAttendeesStatus, touchAttendees } from './attendees.repo.js';
+import { attendeeIdsOfOrder, insertAttendeeDetails, parseInformation, setOrderAttendeesStatus, touchAttendees, type AttendeeRecord, type NewAttendee } from './attendees.repo.js';
 import { newSecurityCode } from './attendees.service.js';
 import { gmtText, nowGmt, nowPair, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
 import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
-import { insertPost } from './posts.repo.js';
+import { insertPostRecord } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
 import { reservationMinutes } from './settings.js';
 import { queueOrderTickets } from './ticket-email.js';
@@ -73,13 +74,31 @@ function holderOf(line: CheckoutLine, i: number, customer: CheckoutInput['custom
   };
 }
 
+/** An order as checkout wrote it, with its attendees: what a read right after would find. */
+export interface PlacedOrder {
+  order: OrderRecord;
+  attendees: AttendeeRecord[];
+}
+
+/** What checkout made: the order's ID and, unless a gateway changed it afterwards, the order as written. */
+export interface CheckoutResult {
+  id: number;
+  placed?: PlacedOrder;
+}
+
+/** True when `n` has no more than cents, so a `numeric(14, 2)` column gives it back unchanged. */
+function cents(n: number): boolean {
+  return Math.round(n * 100) / 100 === n;
+}
+
 /**
- * Turns lines into an order. Returns the order ID, or an error: `ticket-capacity-not-available` (409)
- * when any line no longer fits (nothing is written then), `payment-gateway-unavailable` (503),
+ * Turns lines into an order. Returns the order (its ID and, when nothing changed it after the
+ * transaction, the rows as written), or an error: `ticket-capacity-not-available` (409) when any line
+ * no longer fits (nothing is written then), `payment-gateway-unavailable` (503),
  * `payment-gateway-error` (502) or `payment-failed` (402) — the last two cancel the order and give
  * its seats back.
  */
-export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<number | RestError> {
+export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<CheckoutResult | RestError> {
   const { provider } = input;
   const gateway = provider.paid ? paymentGateway(input.gateway, ctx.config) : undefined;
   if (provider.paid && !gateway) return TicketErrors.gatewayUnavailable();
@@ -95,6 +114,8 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
   const quantity = lines.reduce((n, l) => n + l.quantity, 0);
   // Free RSVPs are settled at checkout; paid orders start pending (offline ones until a manager marks them paid).
   const settled = !gateway || gateway.settlesAtCheckout;
+  // A gateway that makes no call out (settling or offline) is asked inside the transaction.
+  const paysInside = gateway !== undefined && (settled || gateway.callsOut === false);
   const attendeeStatus = provider.paid ? (settled ? 'completed' : 'pending') : input.rsvpGoing ? 'yes' : 'no';
   const holdsSeats = provider.paid || input.rsvpGoing;
   const now = await nowPair(ctx);
@@ -112,51 +133,50 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
   const testMode = (await ctx.options.get<string>(PAYMENTS_TEST_MODE_OPTION, 'no')) === 'yes';
 
   // ---- Reserve seats and write the order, all or nothing.
-  let orderId: number;
+  let written: PlacedOrder & { payment: PaymentResult | undefined };
   try {
-    orderId = await ctx.db.transaction().execute(async (trx) => {
+    written = await ctx.db.transaction().execute(async (trx) => {
       if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, !settled);
       if (input.coupon) await claimCoupon(trx, input.coupon, now.gmt);
-      const id = await insertPost(trx, {
+      const post = await insertPostRecord(trx, {
         type: provider.orderType,
         status: 'publish',
         title: `Order for ${input.customer.name}`.trim(),
         author: input.customer.userId,
         when: now,
       });
-      // A gateway that settles at checkout makes no call out, so it may run inside the transaction.
-      const payment = gateway && settled ? await gateway.createPayment(paymentRequest(id)) : undefined;
-      await insertOrderDetails(
-        trx,
-        id,
-        {
-          order_key: key,
-          provider: provider.slug,
-          status: settled ? 'completed' : 'pending',
-          gateway: gateway ? gateway.id : 'free',
-          gateway_ref: payment?.ref ?? '',
-          currency,
-          quantity,
-          subtotal,
-          total,
-          coupon_id: input.coupon?.id ?? 0,
-          coupon_code: input.coupon?.code ?? '',
-          discount,
-          customer_name: input.customer.name,
-          customer_email: input.customer.email,
-          customer_user_id: input.customer.userId,
-          cart_key: input.cartKey,
-          created_gmt: now.gmt,
-          test_mode: gateway?.id === 'remote' && testMode ? 1 : 0,
-        },
-        items,
-      );
+      const id = post.id;
+      const payment = paysInside ? await gateway.createPayment(paymentRequest(id)) : undefined;
+      const status: OrderStatus = settled ? 'completed' : 'pending';
+      const details = {
+        order_key: key,
+        provider: provider.slug,
+        status,
+        gateway: gateway ? gateway.id : 'free',
+        gateway_ref: payment?.ref ?? '',
+        payment_url: payment?.redirectUrl ?? '',
+        currency,
+        quantity,
+        subtotal,
+        total,
+        coupon_id: input.coupon?.id ?? 0,
+        coupon_code: input.coupon?.code ?? '',
+        discount,
+        customer_name: input.customer.name,
+        customer_email: input.customer.email,
+        customer_user_id: input.customer.userId,
+        cart_key: input.cartKey,
+        created_gmt: now.gmt,
+        test_mode: gateway?.id === 'remote' && testMode ? 1 : 0,
+      };
+      await insertOrderDetails(trx, id, details, items);
       await crashPoint('checkout.order-written');
+      const attendees: AttendeeRecord[] = [];
       for (const l of lines) {
         for (let i = 0; i < l.quantity; i++) {
           const holder = holderOf(l, i, input.customer);
-          const attendeeId = await insertPost(trx, { type: provider.attendeeType, status: 'publish', title: holder.name, author: input.customer.userId, when: now });
-          await insertAttendeeDetails(trx, attendeeId, {
+          const attendeePost = await insertPostRecord(trx, { type: provider.attendeeType, status: 'publish', title: holder.name, author: input.customer.userId, when: now });
+          const values = {
             ticket_id: l.ticket.id,
             post_id: l.ticket.postId,
             provider: provider.slug,
@@ -173,12 +193,41 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
             currency,
             information: JSON.stringify(holder.information),
             source: 'checkout',
-          });
+          };
+          await insertAttendeeDetails(trx, attendeePost.id, values);
+          attendees.push(newAttendeeRecord(attendeePost, values, post.date));
         }
       }
       // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
       if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
-      return id;
+      const order: OrderRecord = {
+        id,
+        key,
+        provider: provider.slug,
+        status,
+        gateway: details.gateway,
+        gatewayRef: details.gateway_ref,
+        paymentUrl: details.payment_url,
+        currency,
+        quantity,
+        subtotal,
+        total,
+        customerName: details.customer_name,
+        customerEmail: details.customer_email,
+        customerUserId: details.customer_user_id,
+        cartKey: details.cart_key,
+        createdGmt: now.gmt,
+        updatedGmt: now.gmt,
+        completedGmt: status === 'completed' ? now.gmt : '',
+        refundedGmt: '',
+        cancelledGmt: '',
+        couponId: details.coupon_id,
+        couponCode: details.coupon_code,
+        discount,
+        items,
+        post,
+      };
+      return { order, attendees, payment };
     });
   } catch (e) {
     if (e instanceof SoldOutError) {
@@ -188,9 +237,18 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
     if (e instanceof CouponError) return TicketErrors.invalidCoupon(e.message);
     throw e;
   }
-  await notifyOrderChanged(ctx, { orderId, from: null, to: settled ? 'completed' : 'pending' });
+  const orderId = written.order.id;
+  // Amounts with more than cents come back rounded from some engines: those orders are read back.
+  const exact = [subtotal, total, discount, ...items.flatMap((i) => [i.unitPrice, i.total]), ...written.attendees.map((a) => a.price)].every(cents);
+  const placed = exact ? { order: written.order, attendees: written.attendees } : undefined;
+  await notifyOrderChanged(ctx, { orderId, from: null, to: settled ? 'completed' : 'pending', ...(placed ? { order: placed.order } : {}) });
 
-  if (!gateway || settled) return orderId;
+  if (!gateway || settled) return { id: orderId, ...(placed ? { placed } : {}) };
+  if (written.payment) {
+    const outcome = await applyPaymentStatus(ctx, orderId, 'pending', written.payment);
+    if (outcome === 'cancelled') return TicketErrors.paymentFailed();
+    return { id: orderId, ...(placed && outcome === 'pending' ? { placed } : {}) };
+  }
 
   // ---- Payment, outside the transaction.
   let result: PaymentResult;
@@ -204,7 +262,38 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<n
   await setOrderPayment(ctx.db, orderId, result.ref, result.redirectUrl, nowGmt(ctx));
   const outcome = await applyPaymentStatus(ctx, orderId, 'pending', result);
   if (outcome === 'cancelled') return TicketErrors.paymentFailed();
-  return orderId;
+  return { id: orderId };
+}
+
+/** The attendee record of a row checkout just inserted (defaults as the table gives them). */
+function newAttendeeRecord(post: PostRecord, v: NewAttendee & { order_id: number }, orderDate: string): AttendeeRecord {
+  return {
+    id: post.id,
+    ticketId: v.ticket_id,
+    postId: v.post_id,
+    provider: v.provider,
+    orderId: v.order_id,
+    orderStatus: v.order_status,
+    holderName: v.holder_name,
+    holderEmail: v.holder_email,
+    purchaserName: v.purchaser_name,
+    purchaserEmail: v.purchaser_email,
+    userId: v.user_id,
+    optout: v.optout === 1,
+    securityCode: v.security_code,
+    price: v.price,
+    currency: v.currency,
+    checkedIn: false,
+    checkinLocal: '',
+    checkinGmt: '',
+    checkinSource: '',
+    checkinAuthor: 0,
+    qrStatus: false,
+    information: parseInformation(v.information),
+    source: v.source,
+    post,
+    orderDate,
+  };
 }
 
 /** Moves a pending order along what the gateway reports. Returns the order's status afterwards. */

@@ -4,8 +4,51 @@
  * and the few facts the area needs about the posts tickets are sold for.
  */
 import crypto from 'node:crypto';
+import { sql, type AliasedRawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { uniquePostSlug } from '../../content/posts.js';
+import { uniquePostSlug, type PostRecord } from '../../content/posts.js';
+
+const POST_COLUMNS = [
+  'id', 'type', 'status', 'slug', 'title', 'content', 'excerpt', 'author', 'parent', 'password', 'menu_order', 'date', 'date_gmt', 'modified',
+  'modified_gmt', 'image_url',
+] as const;
+
+/**
+ * Every column of the posts joined as `alias`, each selected as `{prefix}{column}`, so one query can
+ * bring a detail row together with its post (and the post it belongs to) instead of one query each.
+ */
+export function postColumnsAs(alias: string, prefix: string): AliasedRawBuilder<unknown, string>[] {
+  return POST_COLUMNS.map((c) => sql.ref(`${alias}.${c}`).as(`${prefix}${c}`));
+}
+
+const prefixedKeys = new Map<string, readonly string[]>();
+
+/** The post {@link postColumnsAs} selected with `prefix`, as `getPostsByIds` returns it; undefined when the join found none. */
+export function postFromRow(row: Record<string, unknown>, prefix: string): PostRecord | undefined {
+  let keys = prefixedKeys.get(prefix);
+  if (!keys) prefixedKeys.set(prefix, (keys = POST_COLUMNS.map((c) => `${prefix}${c}`)));
+  const id = row[keys[0]!];
+  if (id === null || id === undefined) return undefined;
+  const v = (i: number) => row[keys[i]!] as string;
+  return {
+    id: Number(id),
+    type: v(1),
+    status: v(2),
+    slug: v(3),
+    title: v(4),
+    content: v(5),
+    excerpt: v(6),
+    author: Number(v(7)),
+    parent: Number(v(8)),
+    password: v(9),
+    menu_order: Number(v(10)),
+    date: v(11),
+    date_gmt: v(12),
+    modified: v(13),
+    modified_gmt: v(14),
+    image_url: v(15),
+  };
+}
 
 /** A moment as the `date`/`date_gmt` pair of a post. */
 export interface DatePair {
@@ -28,31 +71,33 @@ export interface NewPost {
 
 /** Inserts a post row and returns its ID. */
 export async function insertPost(db: Db, post: NewPost): Promise<number> {
+  return (await insertPostRecord(db, post)).id;
+}
+
+/** Inserts a post row and returns it as a read would (callers need not read it back). */
+export async function insertPostRecord(db: Db, post: NewPost): Promise<PostRecord> {
   const slug = post.slugFrom !== undefined
     ? await uniquePostSlug(db, post.type, post.slugFrom, undefined, post.type)
     : `${post.type.replace(/^tribe_/, '').replace(/_/g, '-')}-${crypto.randomBytes(8).toString('hex')}`;
-  const row = await db
-    .insertInto('posts')
-    .values({
-      type: post.type,
-      status: post.status,
-      slug,
-      title: post.title,
-      content: post.content ?? '',
-      excerpt: post.excerpt ?? '',
-      author: post.author ?? 0,
-      parent: 0,
-      password: '',
-      menu_order: post.menuOrder ?? 0,
-      date: post.when.local,
-      date_gmt: post.when.gmt,
-      modified: post.when.local,
-      modified_gmt: post.when.gmt,
-      image_url: '',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+  const values = {
+    type: post.type,
+    status: post.status,
+    slug,
+    title: post.title,
+    content: post.content ?? '',
+    excerpt: post.excerpt ?? '',
+    author: post.author ?? 0,
+    parent: 0,
+    password: '',
+    menu_order: post.menuOrder ?? 0,
+    date: post.when.local,
+    date_gmt: post.when.gmt,
+    modified: post.when.local,
+    modified_gmt: post.when.gmt,
+    image_url: '',
+  };
+  const row = await db.insertInto('posts').values(values).returning('id').executeTakeFirstOrThrow();
+  return { id: Number(row.id), ...values };
 }
 
 /** Changes a post's fields and its modified date. */

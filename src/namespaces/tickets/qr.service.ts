@@ -13,7 +13,7 @@ import { mayCheckIn } from './attendees.service.js';
 import { nowPair, positiveInt, TICKETS_NS } from './common.js';
 import { getTicket } from './tickets.repo.js';
 import { eventsService } from '../events/index.js';
-import { attendeeObjects } from './views.js';
+import { presentAttendees } from './views.js';
 
 /** Site option: QR codes on tickets (the original's `tickets-enable-qr-codes`, on by default). */
 export const QR_ENABLED_OPTION = 'tickets-enable-qr-codes';
@@ -114,7 +114,8 @@ export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<Che
   if (attendee.post.status === 'trash' || !ticket) {
     return { status: 403, body: { msg: QR_MESSAGES.notFound, error: 'attendee_not_found' } };
   }
-  const view = async () => (await attendeeObjects(ctx, [id], true))[0];
+  const tickets = new Map([[ticket.id, ticket]]);
+  const view = async (a: AttendeeRecord = attendee) => (await presentAttendees(ctx, [a], true, tickets))[0];
   if (!mayCheckIn(attendee)) {
     return { status: 403, body: { msg: QR_MESSAGES.notAuthorized, error: 'attendee_not_authorized', attendee: await view() } };
   }
@@ -123,7 +124,14 @@ export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<Che
   if (!(await eventHappeningNow(ctx, attendee.postId))) {
     return { status: 403, body: { msg: QR_MESSAGES.notHappening, error: 'event_not_happening_now', attendee: await view() } };
   }
-  const won = await markCheckedIn(ctx.db, id, { when: await nowPair(ctx), source: 'app', author: 0 });
-  if (!won) return { ...already, body: { ...already.body, attendee: await view() } };
-  return { status: 201, body: { msg: QR_MESSAGES.checkedIn, attendee: await view() } };
+  const when = await nowPair(ctx);
+  const won = await markCheckedIn(ctx.db, id, { when, source: 'app', author: 0 });
+  if (!won) {
+    // A concurrent scan won: show the attendee as that scan left it.
+    const current = await getAttendee(ctx.db, id);
+    return { ...already, body: { ...already.body, attendee: current ? await view(current) : undefined } };
+  }
+  // The check-in changed exactly these fields; the attendee is shown without reading it back.
+  const checkedIn: AttendeeRecord = { ...attendee, checkedIn: true, qrStatus: true, checkinLocal: when.local, checkinGmt: when.gmt, checkinSource: 'app', checkinAuthor: 0 };
+  return { status: 201, body: { msg: QR_MESSAGES.checkedIn, attendee: await view(checkedIn) } };
 }

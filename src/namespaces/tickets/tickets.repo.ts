@@ -6,7 +6,8 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { getPostsByIds, ANY_STATUSES, type PostRecord } from '../../content/posts.js';
+import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
+import { postColumnsAs, postFromRow } from './posts.repo.js';
 import { PROVIDERS, TICKET_TYPES } from './providers.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
@@ -22,7 +23,7 @@ export interface SharedCapacity {
   sold: number;
 }
 
-/** A ticket with its post row and, for shared modes, the post's shared capacity. */
+/** A ticket with its post row, the post it is sold for and, for shared modes, that post's shared capacity. */
 export interface TicketRecord {
   id: number;
   postId: number;
@@ -45,48 +46,75 @@ export interface TicketRecord {
   pending: number;
   shared: SharedCapacity | null;
   post: PostRecord;
+  /** The post the ticket is sold for; undefined when it is gone. */
+  parent: PostRecord | undefined;
 }
 
-/** Tickets by ID with their posts and shared capacities (three queries). */
+/**
+ * What a ticket query selects from `ticket_details as t` joined with its post `tp`, the post it is
+ * sold for `pp` and that post's shared capacity `s` (see {@link ticketFromRow}).
+ */
+function ticketColumns() {
+  return [
+    sql.ref('t.ticket_id').as('ticket_id'), sql.ref('t.post_id').as('post_id'), sql.ref('t.provider').as('provider'), sql.ref('t.type').as('type'),
+    sql.ref('t.price').as('price'), sql.ref('t.currency').as('currency'), sql.ref('t.show_description').as('show_description'),
+    sql.ref('t.start_local').as('start_local'), sql.ref('t.start_gmt').as('start_gmt'), sql.ref('t.end_local').as('end_local'),
+    sql.ref('t.end_gmt').as('end_gmt'), sql.ref('t.sku').as('sku'), sql.ref('t.iac').as('iac'), sql.ref('t.capacity').as('capacity'),
+    sql.ref('t.capacity_mode').as('capacity_mode'), sql.ref('t.sold').as('sold'), sql.ref('t.pending').as('pending'),
+    sql.ref('s.capacity').as('s_capacity'), sql.ref('s.sold').as('s_sold'),
+    ...postColumnsAs('tp', 'tp_'),
+    ...postColumnsAs('pp', 'pp_'),
+  ];
+}
+
+/** A row selected with {@link ticketColumns}, or undefined when its ticket post is missing. */
+function ticketFromRow(r: Record<string, unknown>): TicketRecord | undefined {
+  const post = postFromRow(r, 'tp_');
+  if (!post) return undefined;
+  const mode = r.capacity_mode as CapacityMode;
+  const shared = r.s_capacity === null || r.s_capacity === undefined ? { capacity: 0, sold: 0 } : { capacity: Number(r.s_capacity), sold: Number(r.s_sold) };
+  return {
+    id: Number(r.ticket_id),
+    postId: Number(r.post_id),
+    provider: r.provider as ProviderSlug,
+    type: r.type as string,
+    price: r.price as string,
+    currency: r.currency as string,
+    showDescription: Number(r.show_description) === 1,
+    startLocal: r.start_local as string,
+    startGmt: r.start_gmt as string,
+    endLocal: r.end_local as string,
+    endGmt: r.end_gmt as string,
+    sku: r.sku as string,
+    iac: r.iac as string,
+    capacity: Number(r.capacity),
+    capacityMode: mode,
+    sold: Number(r.sold),
+    pending: Number(r.pending),
+    shared: SHARED_MODES.includes(mode) ? shared : null,
+    post,
+    parent: postFromRow(r, 'pp_'),
+  };
+}
+
+/** Tickets with their joins: the base of every ticket read. */
+function ticketsJoined(db: Db) {
+  return db
+    .selectFrom('ticket_details as t')
+    .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
+    .leftJoin('posts as pp', 'pp.id', 't.post_id')
+    .leftJoin('ticket_shared_capacity as s', 's.post_id', 't.post_id');
+}
+
+/** Tickets by ID with their posts, the posts they are sold for and shared capacities (one query). */
 export async function loadTickets(db: Db, ids: readonly number[]): Promise<Map<number, TicketRecord>> {
   const out = new Map<number, TicketRecord>();
   if (ids.length === 0) return out;
   const unique = [...new Set(ids)];
-  const rows = await db.selectFrom('ticket_details').selectAll().where('ticket_id', 'in', unique).execute();
-  if (rows.length === 0) return out;
-  const posts = await getPostsByIds(db, rows.map((r) => Number(r.ticket_id)));
-  const sharedRows = await db
-    .selectFrom('ticket_shared_capacity')
-    .selectAll()
-    .where('post_id', 'in', [...new Set(rows.map((r) => Number(r.post_id)))])
-    .execute();
-  const shared = new Map(sharedRows.map((s) => [Number(s.post_id), { capacity: Number(s.capacity), sold: Number(s.sold) }]));
+  const rows = await ticketsJoined(db).select(ticketColumns()).where('t.ticket_id', 'in', unique).execute();
   for (const r of rows) {
-    const id = Number(r.ticket_id);
-    const post = posts.get(id);
-    if (!post) continue;
-    const mode = r.capacity_mode as CapacityMode;
-    out.set(id, {
-      id,
-      postId: Number(r.post_id),
-      provider: r.provider as ProviderSlug,
-      type: r.type,
-      price: r.price,
-      currency: r.currency,
-      showDescription: Number(r.show_description) === 1,
-      startLocal: r.start_local,
-      startGmt: r.start_gmt,
-      endLocal: r.end_local,
-      endGmt: r.end_gmt,
-      sku: r.sku,
-      iac: r.iac,
-      capacity: Number(r.capacity),
-      capacityMode: mode,
-      sold: Number(r.sold),
-      pending: Number(r.pending),
-      shared: SHARED_MODES.includes(mode) ? shared.get(Number(r.post_id)) ?? { capacity: 0, sold: 0 } : null,
-      post,
-    });
+    const ticket = ticketFromRow(r as Record<string, unknown>);
+    if (ticket) out.set(ticket.id, ticket);
   }
   return out;
 }
@@ -296,11 +324,7 @@ export interface TicketListQuery {
 const PAID_PROVIDERS = PROVIDERS.filter((p) => p.paid).map((p) => p.slug);
 
 function listBase(db: Db, q: TicketListQuery) {
-  let query = db
-    .selectFrom('ticket_details as t')
-    .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
-    .leftJoin('posts as pp', 'pp.id', 't.post_id')
-    .leftJoin('ticket_shared_capacity as s', 's.post_id', 't.post_id')
+  let query = ticketsJoined(db)
     // Redundant for the result, but lets the planner reach ticket posts by the type index instead of
     // walking every post of the site when it starts from `posts`.
     .where('tp.type', 'in', TICKET_TYPES);
@@ -344,14 +368,12 @@ function listBase(db: Db, q: TicketListQuery) {
   return query;
 }
 
-/** One page of ticket IDs and the total number of matches. */
+/** One page of ticket IDs and the total number of matches (one query). */
 export async function listTicketIds(db: Db, q: TicketListQuery): Promise<{ ids: number[]; total: number }> {
   const base = listBase(db, q);
-  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const total = Number(countRow?.n ?? 0);
-  if (total === 0) return { ids: [], total };
   const dir = q.order === 'DESC' ? 'desc' : 'asc';
-  let query = base.select('t.ticket_id');
+  // The total rides on every row of the page; only a page past the end asks for it on its own.
+  let query = base.select(['t.ticket_id', sql<number>`count(*) over ()`.as('total_matches')]);
   switch (q.orderby) {
     case 'title':
       query = query.orderBy('tp.title', dir).orderBy('t.ticket_id', 'asc');
@@ -370,8 +392,12 @@ export async function listTicketIds(db: Db, q: TicketListQuery): Promise<{ ids: 
     default:
       query = query.orderBy('t.ticket_id', dir);
   }
-  const rows = await query.limit(q.limit).offset(safeOffset(q.offset)).execute();
-  return { ids: rows.map((r) => Number(r.ticket_id)), total };
+  const offset = safeOffset(q.offset);
+  const rows = await query.limit(q.limit).offset(offset).execute();
+  if (rows.length > 0) return { ids: rows.map((r) => Number(r.ticket_id)), total: Number(rows[0]!.total_matches) };
+  if (offset === 0) return { ids: [], total: 0 };
+  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  return { ids: [], total: Number(countRow?.n ?? 0) };
 }
 
 /** Statuses a `post_status`/`status` list names: `any` covers every status but trash and auto-draft. */

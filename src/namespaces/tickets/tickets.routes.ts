@@ -28,7 +28,7 @@ import {
 import { issueAddTicketNonce, ticketNonceValid } from './ticket-nonces.js';
 import { listTicketIds, statusList, type TicketListQuery } from './tickets.repo.js';
 import { createTicket, deleteTicket, readableTicket, updateTicket, type TicketFields } from './tickets.service.js';
-import { ticketObjects } from './views.js';
+import { presentTickets, ticketObjects } from './views.js';
 import { expireStaleReservationsNow } from './orders.service.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ async function getTicketHandler(req: ById, ctx: AppContext) {
   await expireStaleReservationsNow(ctx);
   const readable = await readableTicket(ctx.db, req.user, req.params.id);
   if (!('ticket' in readable)) return readable;
-  const [object] = await ticketObjects(ctx, req, [readable.ticket.id], { single: true, preloaded: new Map([[readable.ticket.id, readable.ticket]]) });
+  const [object] = await presentTickets(ctx, req, [readable.ticket], { single: true });
   return object;
 }
 

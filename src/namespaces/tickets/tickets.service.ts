@@ -56,7 +56,7 @@ export async function readableTicket(db: Db, user: RestUser | null, id: number):
   const ticket = id <= MAX_POST_ID ? await getTicket(db, id) : undefined;
   if (!ticket) return TicketErrors.ticketNotFound();
   if (ticket.post.status !== 'publish' && !canReadUnpublished(user, ticket.post)) return TicketErrors.ticketNotAccessible();
-  const parent = await getPost(db, ticket.postId);
+  const parent = ticket.parent;
   if (!parent) return TicketErrors.ticketNotAccessible();
   if (parent.status !== 'publish' && !canReadUnpublished(user, parent)) return TicketErrors.ticketNotAccessible();
   return { ticket, parent };
