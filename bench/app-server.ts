@@ -16,6 +16,8 @@
  *   the first run pays for seeding; the copy is private to this server, so loads that write never
  *   change the cache.
  * - `BENCH_CHECKIN_KEY=key`: store the tickets area's QR check-in API key.
+ * - `BENCH_OFFLINE_PAYMENTS=1`: let buyers pay offline (`gateway: offline`), so checkouts need no
+ *   payment gateway.
  *
  * The server counts the SQL queries the app executes (a Kysely plugin): `GET /__bench/queries` answers
  * `{"queries": n}`, the total so far (over every worker). The load generator diffs it around single
@@ -35,7 +37,7 @@ import { createApplicationPassword } from '../src/auth/index.js';
 import { loadConfig } from '../src/config.js';
 import { seedEvents } from '../src/namespaces/events/index.js';
 import { rebuildShopAnalytics } from '../src/namespaces/shop-analytics/index.js';
-import { seedOrders, setCheckinApiKey } from '../src/namespaces/tickets/index.js';
+import { OFFLINE_PAYMENTS_OPTION, seedOrders, setCheckinApiKey } from '../src/namespaces/tickets/index.js';
 import { openDatabase, ensureFirstAdmin } from '../src/server.js';
 import { withDbPlugin, type Db } from '../src/storage/db.js';
 import { freePort } from '../src/test-support/net.js';
@@ -353,6 +355,7 @@ async function runPrimary(): Promise<void> {
   const { app, db } = await openApp(target);
   const credentials = await adminCredentials(app, db);
   if (process.env.BENCH_CHECKIN_KEY) await setCheckinApiKey(app.ctx, process.env.BENCH_CHECKIN_KEY);
+  if (process.env.BENCH_OFFLINE_PAYMENTS === '1') await app.ctx.options.set(OFFLINE_PAYMENTS_OPTION, true);
 
   let url: string;
   if (workerCount <= 1) {

@@ -5,9 +5,11 @@
 import http from 'node:http';
 
 const source = process.env.BARE_SOURCE_URLS?.split(',') ?? [];
+// Headers for fetching the sources (`BARE_SOURCE_HEADERS`, JSON), e.g. a signed-in administrator's.
+const headers = JSON.parse(process.env.BARE_SOURCE_HEADERS ?? '{}') as Record<string, string>;
 const bodies = new Map<string, Buffer>();
 for (const url of source) {
-  const res = await fetch(url);
+  const res = await fetch(url, { headers });
   bodies.set(new URL(url).pathname, Buffer.from(await res.arrayBuffer()));
 }
 const fallback = Buffer.from('{}');
