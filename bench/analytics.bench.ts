@@ -50,7 +50,7 @@ async function runEngine(engine: string, orders: number, limitMs: number): Promi
     const auth = basicAuth(/ADMIN (\S+)/.exec(app.output)?.[1] ?? '');
     const typical = `${CUSTOMERS}?${queryString({ orders_count_min: 2, last_active_after: day(-90), last_active_before: day(1), orderby: 'total_spend', order: 'desc', per_page: 25 })}`;
     const plain = CUSTOMERS;
-    const windowed = `${CUSTOMERS}?${queryString({ orders_count_min: 2, after: day(-90).slice(0, 10), before: day(0).slice(0, 10), orderby: 'total_spend', order: 'desc', per_page: 25 })}`;
+    const windowed = `${CUSTOMERS}?${queryString({ orders_count_min: 2, after: day(-90), before: day(0), orderby: 'total_spend', order: 'desc', per_page: 25 })}`;
 
     // ---- What the shop holds, and what the typical filter finds.
     const all = await requestJson<unknown[]>(`${app.url}${CUSTOMERS}?per_page=1`, { headers: auth });
@@ -71,8 +71,10 @@ async function runEngine(engine: string, orders: number, limitMs: number): Promi
     const times = [];
     for (const s of singles) times.push({ ...s, ms: await medianMs(`${app.url}${s.path}`, auth) });
     const bareMs = await medianMs(`${bare.url}${CUSTOMERS}`, {});
-    const q5 = await queriesOf(app, `${typical.replace('per_page=25', 'per_page=5')}&bench_page=5`, auth);
-    const q100 = await queriesOf(app, `${typical.replace('per_page=25', 'per_page=100')}&bench_page=100`, auth);
+    // Fewest queries of three requests each (settings are cached for a few seconds, so one may run more).
+    const fewest = async (path: string) => Math.min(...[await queriesOf(app, path, auth), await queriesOf(app, path, auth), await queriesOf(app, path, auth)]);
+    const q5 = await fewest(typical.replace('per_page=25', 'per_page=5'));
+    const q100 = await fewest(typical.replace('per_page=25', 'per_page=100'));
 
     // ---- Loads.
     const label = `${engine}, ${orders.toLocaleString('en-US')} orders, ${customers.toLocaleString('en-US')} customers`;

@@ -22,6 +22,7 @@ function list(name: string, fallback: string): string[] {
 interface Row {
   engine: string;
   workers: number;
+  baseline: Result;
   list: Result;
   checkout: Result;
   qr: Result;
@@ -69,7 +70,7 @@ async function measureConfig(engine: string, workers: number, events: number, se
       accounted('each checkout sells one seat', buy, sold, buyers.sent()),
     ];
     report(`Scale: ${label} (${events.toLocaleString('en-US')} seeded events)`, baseline, [listLoad, qr, buy], {}, checks);
-    return { engine, workers, list: listLoad, checkout: buy, qr };
+    return { engine, workers, baseline, list: listLoad, checkout: buy, qr };
   } finally {
     for (const s of servers.reverse()) await s.stop();
   }
@@ -86,16 +87,29 @@ export async function run(): Promise<void> {
   const rows: Row[] = [];
   for (const engine of engines) for (const workers of workerCounts) rows.push(await measureConfig(engine, workers, events, seconds));
 
-  // ---- Scaling: N workers against 1 worker, per engine and load.
-  const lines = ['\n## Scale: requests per second by workers, and the factor against one worker', '', '| engine | load | ' + workerCounts.map((n) => `${n} w req/s`).join(' | ') + ' | ' + workerCounts.filter((n) => n > 1).map((n) => `×${n} w`).join(' | ') + ' |'];
-  lines.push(`|---|---|${workerCounts.map(() => '---:').join('|')}|${workerCounts.filter((n) => n > 1).map(() => '---:').join('|')}|`);
+  // ---- Scaling: N workers against 1 worker, per engine and load; raw, and with each figure taken as a
+  // share of the baseline measured next to it (the shared machine's speed drifts between configurations).
+  const many = workerCounts.filter((n) => n > 1);
+  const lines = [
+    '\n## Scale: requests per second by workers, and the factor against one worker',
+    '',
+    `| engine | load | ${workerCounts.map((n) => `${n} w req/s (% of bare)`).join(' | ')} | ${many.map((n) => `×${n} w raw | ×${n} w vs bare`).join(' | ')} |`,
+    `|---|---|${workerCounts.map(() => '---:').join('|')}|${many.map(() => '---:|---:').join('|')}|`,
+  ];
+  const names = { list: 'GET /events (signed in)', checkout: 'POST /orders (checkout)', qr: 'GET /qr (check-in)' } as const;
   for (const engine of engines) {
     for (const load of ['list', 'checkout', 'qr'] as const) {
-      const by = new Map(rows.filter((r) => r.engine === engine).map((r) => [r.workers, r[load].rps]));
+      const by = new Map(rows.filter((r) => r.engine === engine).map((r) => [r.workers, { rps: r[load].rps, share: r[load].rps / r.baseline.rps }]));
       const one = by.get(1);
-      const factors = workerCounts.filter((n) => n > 1).map((n) => (one ? `${(by.get(n)! / one).toFixed(2)}` : 'n/a'));
-      const name = { list: 'GET /events (signed in)', checkout: 'POST /orders (checkout)', qr: 'GET /qr (check-in)' }[load];
-      lines.push(`| ${engine} | ${name} | ${workerCounts.map((n) => Math.round(by.get(n) ?? 0)).join(' | ')} | ${factors.join(' | ')} |`);
+      const cells = workerCounts.map((n) => {
+        const v = by.get(n);
+        return v ? `${Math.round(v.rps)} (${(v.share * 100).toFixed(0)}%)` : 'n/a';
+      });
+      const factors = many.map((n) => {
+        const v = by.get(n);
+        return one && v && one.rps > 0 ? `${(v.rps / one.rps).toFixed(2)} | ${(v.share / one.share).toFixed(2)}` : 'n/a | n/a';
+      });
+      lines.push(`| ${engine} | ${names[load]} | ${cells.join(' | ')} | ${factors.join(' | ')} |`);
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
