@@ -217,6 +217,8 @@ async function copySchemaData(from: string, to: string): Promise<void> {
       await c.query(`SELECT setval(pg_get_serial_sequence('${to}."${s.table_name}"', '${s.column_name}'), coalesce((SELECT max("${s.column_name}") FROM ${to}."${s.table_name}"), 0) + 1, false)`);
     }
     await c.query('COMMIT');
+    // Statistics and visibility as autovacuum would leave them on a database in use.
+    for (const t of tables) await c.query(`VACUUM ANALYZE ${to}."${t}"`);
   });
 }
 

@@ -144,7 +144,7 @@ export async function run(): Promise<void> {
       const p99 = percentile(sorted, 99);
       p99s.push(p99);
       const detail = Object.entries(b.statuses).map(([s, c]) => `${c}×${s}`).join(' ');
-      lines.push(`| ${i + 1} | ${b.latencies.length} | ${p99} | ${b.non2xx}${detail ? ` (${detail})` : ''} |`);
+      lines.push(`| ${i + 1} | ${b.latencies.length} | ${Math.round(p99)} | ${b.non2xx}${detail ? ` (${detail})` : ''} |`);
     });
     lines.push('', '| worker pid | RSS start MB | RSS end MB | RSS max MB | slope MB/min (after minute 1) |', '|---:|---:|---:|---:|---:|');
     const slopes: number[] = [];
@@ -164,7 +164,7 @@ export async function run(): Promise<void> {
       { goal: 'every checkout sold one seat, every creation made one event', measured: `${sold} seats sold for ${checkoutsSent} checkouts sent; ${created} events for ${createsSent} creations sent`, met: sold <= checkoutsSent && created <= createsSent && sold >= checkoutsSent - connections && created >= createsSent - connections },
       { goal: 'every worker still up', measured: `${alive} of ${watched.length}`, met: alive === watched.length },
       { goal: 'RSS flat: each worker under 1 MB/min after the first minute', measured: slopes.map((k) => k.toFixed(2)).join(', '), met: slopes.every((k) => k < 1) },
-      { goal: 'p99 stable: no later full minute above 2× the first', measured: full.length > 1 ? `first ${firstFull} ms, worst later ${worstLater} ms` : 'run shorter than two minutes', met: full.length < 2 || worstLater <= 2 * firstFull },
+      { goal: 'p99 stable: no later full minute above 2× the first', measured: full.length > 1 ? `first ${Math.round(firstFull)} ms, worst later ${Math.round(worstLater)} ms` : 'run shorter than two minutes', met: full.length < 2 || worstLater <= 2 * firstFull },
     ];
     report(`Soak: mixed reads and writes, ${workers} workers on ${engine}, ${seconds} s`, baseline, [shortList, soakRow], {}, checks);
     process.stdout.write(`${lines.join('\n')}\n`);
