@@ -1,69 +1,73 @@
 /**
- * The real server for benchmarks: a fresh SQLite file (or `BENCH_DATABASE_URL`), migrated, with an
- * administrator whose application password is printed for the load generator (`ADMIN login:password`).
+ * The real server for benchmarks: a fresh database, migrated, with an administrator whose application
+ * password is printed for the load generator (`ADMIN login:password`).
  *
  * Options, from the environment:
- * - `BENCH_SEED_EVENTS=N`: start from a copy of a SQLite database holding N events seeded by the events
- *   area's `seedEvents`. Seeded databases are cached under `bench/.cache/`, keyed by N, the migrations
- *   and the seeder, so only the first run pays for seeding (a million events take minutes). The copy
- *   is private to this server: loads that write never change the cached file.
+ * - `BENCH_ENGINE=sqlite|postgres` (default sqlite): a SQLite file in a temporary folder, or a fresh
+ *   schema of the PostgreSQL database at `BENCH_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`),
+ *   dropped when the server stops. `BENCH_DATABASE_URL` names a database of your own instead.
+ * - `BENCH_WORKERS=N` (default 1): N worker processes on one port behind Node's cluster, as
+ *   `eventsuite serve --workers N` runs them; the primary only prepares the database and hands out
+ *   connections. Prints `WORKERS pid,pid,…`.
+ * - `BENCH_SEED_EVENTS=N`: start from a copy of a database holding N events seeded by the events
+ *   area's `seedEvents`; `BENCH_SEED_ORDERS=N`: and N ticket-shop orders from `seedOrders` (customers,
+ *   coupons, attendees, analytics tables). Seeded data is cached, keyed by the counts, the migrations
+ *   and the seeders: a SQLite file under `bench/.cache/`, a PostgreSQL schema `bench_cache_…`. Only
+ *   the first run pays for seeding; the copy is private to this server, so loads that write never
+ *   change the cache.
+ * - `BENCH_CHECKIN_KEY=key`: store the tickets area's QR check-in API key.
+ * - `BENCH_OFFLINE_PAYMENTS=1`: let buyers pay offline (`gateway: offline`), so checkouts need no
+ *   payment gateway.
  *
  * The server counts the SQL queries the app executes (a Kysely plugin): `GET /__bench/queries` answers
- * `{"queries": n}`, the total so far. The load generator diffs it around single requests, and waits
- * for it to stand still before a load (see `waitIdle` in `lib.ts`).
- * - `BENCH_CHECKIN_KEY=key`: store the tickets area's QR check-in API key.
+ * `{"queries": n}`, the total so far (over every worker). The load generator diffs it around single
+ * requests, and waits for it to stand still before a load (see `waitIdle` in `lib.ts`).
  */
+import cluster, { type Worker } from 'node:cluster';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type KyselyPlugin } from 'kysely';
+import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp, type App } from '../src/app.js';
 import { createApplicationPassword } from '../src/auth/index.js';
 import { loadConfig } from '../src/config.js';
 import { seedEvents } from '../src/namespaces/events/index.js';
-import { setCheckinApiKey } from '../src/namespaces/tickets/index.js';
+import { rebuildShopAnalytics } from '../src/namespaces/shop-analytics/index.js';
+import { OFFLINE_PAYMENTS_OPTION, seedOrders, setCheckinApiKey } from '../src/namespaces/tickets/index.js';
 import { openDatabase, ensureFirstAdmin } from '../src/server.js';
-import type { Db } from '../src/storage/db.js';
+import { withDbPlugin, type Db } from '../src/storage/db.js';
+import { freePort } from '../src/test-support/net.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SRC_DIR = path.join(BENCH_DIR, '..', 'src');
 const CACHE_DIR = path.join(BENCH_DIR, '.cache');
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventsuite-bench-'));
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? path.join(dir, 'bench.sqlite');
-const seedCount = process.env.BENCH_SEED_EVENTS ? Number(process.env.BENCH_SEED_EVENTS) : undefined;
-if (seedCount !== undefined && (!Number.isSafeInteger(seedCount) || seedCount < 0)) throw new Error(`BENCH_SEED_EVENTS: not a count: ${process.env.BENCH_SEED_EVENTS}`);
-if (seedCount !== undefined && process.env.BENCH_DATABASE_URL) throw new Error('BENCH_SEED_EVENTS works on SQLite files only; unset BENCH_DATABASE_URL');
-
-/** The cache file of a seeded database: its size, plus a hash of every migration and of the seeder. */
-function seedCacheFile(events: number): string {
-  const hash = crypto.createHash('sha256');
-  const migrations = path.join(SRC_DIR, 'storage', 'migrations');
-  for (const f of fs.readdirSync(migrations).filter((n) => /\.(ts|js)$/.test(n) && !n.includes('.test.')).sort()) {
-    hash.update(f).update('\0').update(fs.readFileSync(path.join(migrations, f))).update('\0');
-  }
-  hash.update(fs.readFileSync(path.join(SRC_DIR, 'namespaces', 'events', 'seed.ts')));
-  return path.join(CACHE_DIR, `events-${events}-${hash.digest('hex').slice(0, 16)}.sqlite`);
+/** Where a server's data lives: a SQLite file, or a PostgreSQL URL and schema. */
+interface Target {
+  url: string;
+  pgSchema?: string;
 }
 
-// Until it listens, a stop request only removes the temporary directory.
-let stopping: (() => Promise<void>) | undefined;
-process.on('SIGTERM', () => {
-  const stop = stopping ?? (async () => undefined);
-  void stop().finally(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
-  });
-});
+function count(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name}: not a count: ${raw}`);
+  return n;
+}
 
-const cacheFile = seedCount !== undefined ? seedCacheFile(seedCount) : undefined;
-const cached = cacheFile !== undefined && fs.existsSync(cacheFile);
-if (cached) fs.copyFileSync(cacheFile, databaseUrl);
+const quiet = () => pino({ level: 'warn' });
+const configFor = (url: string) => ({ ...loadConfig({ ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' }) });
 
-// ---- Query counter: a plugin sees every query's result once, transactions included.
+// ---------------------------------------------------------------------------------------------------
+// Worker: serve the prepared database (the primary passes it in the environment).
+
+/** Queries this process ran (a plugin sees every query's result once, transactions included). */
 let queries = 0;
 const counter: KyselyPlugin = {
   transformQuery: (args) => args.node,
@@ -73,53 +77,312 @@ const counter: KyselyPlugin = {
   },
 };
 
-const config = { ...loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }) };
-const baseDb = await openDatabase(config);
-const db: Db = baseDb.withPlugin(counter);
-const app: App = await buildApp({ config, db, logger: pino({ level: 'warn' }) });
-
-// ---- Administrator: created on an empty site; a seeded copy gets a new application password.
-let admin = await ensureFirstAdmin(app.ctx);
-let adminLogin = admin?.login;
-let adminPassword = admin?.appPassword;
-if (!admin) {
-  const user = await db.selectFrom('users').select(['id', 'login']).where('roles', 'like', '%administrator%').orderBy('id').executeTakeFirstOrThrow();
-  const created = await createApplicationPassword(app.ctx, Number(user.id), { name: 'bench' });
-  adminLogin = user.login;
-  adminPassword = created.password;
+/** The app on `target`, counting its queries. */
+async function openApp(target: Target): Promise<{ app: App; db: Db }> {
+  const config = configFor(target.url);
+  const baseDb = await openDatabase(config, target.pgSchema ? { pgSchema: target.pgSchema } : {});
+  const db = withDbPlugin(baseDb, counter);
+  const app = await buildApp({ config, db, logger: quiet() });
+  return { app, db };
 }
 
-// ---- Seeding (first run of a size only).
-if (seedCount !== undefined && !cached) {
-  const started = Date.now();
-  let lastShown = 0;
-  const result = await seedEvents(app.ctx, {
-    events: seedCount,
-    batchSize: 2000,
-    onProgress: (done, total) => {
+/** Total queries over every worker, asked of the primary (which asks each worker). */
+function clusterQueries(): Promise<number> {
+  return new Promise((resolve) => {
+    const id = crypto.randomBytes(6).toString('hex');
+    const onMessage = (m: { type?: string; id?: string; total?: number }) => {
+      if (m.type === 'queries-total' && m.id === id) {
+        process.off('message', onMessage);
+        resolve(m.total ?? 0);
+      }
+    };
+    process.on('message', onMessage);
+    process.send!({ type: 'queries-sum', id });
+  });
+}
+
+async function runWorker(): Promise<void> {
+  const target: Target = JSON.parse(process.env.BENCH_TARGET!);
+  const { app, db } = await openApp(target);
+  process.on('message', (m: { type?: string; id?: string }) => {
+    if (m.type === 'queries-count') process.send!({ type: 'queries-count', id: m.id, queries });
+  });
+  app.get('/__bench/queries', async () => ({ queries: await clusterQueries() }));
+  await app.listen({ port: Number(process.env.BENCH_PORT), host: '127.0.0.1' });
+  process.on('SIGTERM', () => {
+    void app.close().then(() => db.destroy()).finally(() => process.exit(0));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Primary: prepare the database, then serve it here (one worker) or fork workers.
+
+/** A hash of every migration and of the seeders: seeded data is reused only while these are unchanged. */
+function seedHash(): string {
+  const hash = crypto.createHash('sha256');
+  const migrations = path.join(SRC_DIR, 'storage', 'migrations');
+  for (const f of fs.readdirSync(migrations).filter((n) => /\.(ts|js)$/.test(n) && !n.includes('.test.')).sort()) {
+    hash.update(f).update('\0').update(fs.readFileSync(path.join(migrations, f))).update('\0');
+  }
+  hash.update(fs.readFileSync(path.join(SRC_DIR, 'namespaces', 'events', 'seed.ts')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The same plus the order seeder and the analytics rebuild (orders caches only, so events caches keep their names). */
+function ordersHash(): string {
+  const hash = crypto.createHash('sha256').update(seedHash());
+  for (const f of ['namespaces/tickets/seed-orders.ts', 'namespaces/shop-analytics/sync.service.ts']) hash.update(fs.readFileSync(path.join(SRC_DIR, f)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+interface Seed {
+  events: number;
+  orders: number;
+}
+
+function cacheName(seed: Seed): string {
+  return seed.orders > 0 ? `events-${seed.events}-orders-${seed.orders}-${ordersHash()}` : `events-${seed.events}-${seedHash()}`;
+}
+
+/** Seeds `target` (already migrated, with its administrator). */
+async function seedInto(target: Target, seed: Seed): Promise<void> {
+  const { app, db } = await openApp(target);
+  try {
+    await ensureFirstAdmin(app.ctx);
+    const started = Date.now();
+    let lastShown = 0;
+    const progress = (what: string) => (done: number, total: number) => {
       const now = Date.now();
       if (done === total || now - lastShown > 10_000) {
         lastShown = now;
-        process.stderr.write(`bench: seeding ${done}/${total} events (${Math.round((now - started) / 1000)} s)\n`);
+        process.stderr.write(`bench: seeding ${done}/${total} ${what} (${Math.round((now - started) / 1000)} s)\n`);
       }
-    },
-  });
-  // Everything into the main file, then publish it to the cache atomically.
-  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
-  const partial = `${cacheFile!}.${process.pid}.partial`;
-  fs.copyFileSync(databaseUrl, partial);
-  fs.renameSync(partial, cacheFile!);
-  process.stdout.write(`SEEDED ${result.events} events in ${Math.round(result.ms / 1000)} s -> ${path.relative(process.cwd(), cacheFile!)}\n`);
-} else if (cached) {
-  process.stdout.write(`SEEDED ${seedCount} events (cached ${path.relative(process.cwd(), cacheFile!)})\n`);
+    };
+    if (seed.events > 0) await seedEvents(app.ctx, { events: seed.events, batchSize: 2000, onProgress: progress('events') });
+    if (seed.orders > 0) {
+      await seedOrders(app.ctx, { orders: seed.orders, onProgress: progress('orders') });
+      await rebuildShopAnalytics(app.ctx, { onProgress: progress('orders into analytics') });
+    }
+    process.stdout.write(`SEEDED ${seed.events} events, ${seed.orders} orders in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  } finally {
+    await app.close();
+    await db.destroy();
+  }
 }
 
-if (process.env.BENCH_CHECKIN_KEY) await setCheckinApiKey(app.ctx, process.env.BENCH_CHECKIN_KEY);
-app.get('/__bench/queries', async () => ({ queries }));
+async function pgAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
 
-const address = await app.listen({ port: 0, host: '127.0.0.1' });
-process.stdout.write(`ADMIN ${adminLogin}:${adminPassword!.replace(/ /g, '')}\n`);
-process.stdout.write(`DATABASE ${databaseUrl}\n`);
-process.stdout.write(`LISTENING ${address}\n`);
-stopping = () => app.close().then(() => db.destroy());
+async function schemaExists(c: pg.Client, schema: string): Promise<boolean> {
+  return (await c.query('select 1 from information_schema.schemata where schema_name = $1', [schema])).rowCount === 1;
+}
+
+/** A new, migrated schema. */
+async function newSchema(name: string): Promise<Target> {
+  await pgAdmin((c) => c.query(`CREATE SCHEMA ${name}`));
+  const db = await openDatabase(configFor(PG_URL), { pgSchema: name });
+  await db.destroy();
+  return { url: PG_URL, pgSchema: name };
+}
+
+/**
+ * Copies every row of schema `from` into `to` (both migrated by the same migrations, so their tables
+ * have the same columns in the same order), then moves each sequence past the copied IDs.
+ */
+async function copySchemaData(from: string, to: string): Promise<void> {
+  await pgAdmin(async (c) => {
+    const tables = (await c.query<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' and table_name not like 'kysely_%'`,
+      [from],
+    )).rows.map((r) => r.table_name);
+    await c.query('BEGIN');
+    // Rows go in table by table; foreign keys are not checked meanwhile (the source satisfied them).
+    await c.query('SET LOCAL session_replication_role = replica');
+    for (const t of tables) {
+      await c.query(`DELETE FROM ${to}."${t}"`);
+      await c.query(`INSERT INTO ${to}."${t}" SELECT * FROM ${from}."${t}"`);
+    }
+    const serials = (await c.query<{ table_name: string; column_name: string }>(
+      `select table_name, column_name from information_schema.columns where table_schema = $1 and column_default like 'nextval(%'`,
+      [to],
+    )).rows;
+    for (const s of serials) {
+      await c.query(`SELECT setval(pg_get_serial_sequence('${to}."${s.table_name}"', '${s.column_name}'), coalesce((SELECT max("${s.column_name}") FROM ${to}."${s.table_name}"), 0) + 1, false)`);
+    }
+    await c.query('COMMIT');
+    // Statistics and visibility as autovacuum would leave them on a database in use.
+    for (const t of tables) await c.query(`VACUUM ANALYZE ${to}."${t}"`);
+  });
+}
+
+/** A seeded PostgreSQL schema, from the cache (seeded first when missing; published by a rename). */
+async function cachedSchema(seed: Seed): Promise<string> {
+  const name = `bench_cache_${cacheName(seed).replace(/-/g, '_')}`;
+  if (await pgAdmin((c) => schemaExists(c, name))) return name;
+  const partial = `bench_partial_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+  try {
+    await seedInto(await newSchema(partial), seed);
+    await pgAdmin((c) => c.query(`ALTER SCHEMA ${partial} RENAME TO ${name}`));
+  } catch (err) {
+    await pgAdmin((c) => c.query(`DROP SCHEMA IF EXISTS ${partial} CASCADE`)).catch(() => undefined);
+    throw err;
+  }
+  process.stdout.write(`SEEDED into schema ${name}\n`);
+  return name;
+}
+
+/** A seeded SQLite file from the cache (seeded first when missing; published by a rename). */
+async function cachedFile(seed: Seed, dir: string): Promise<string> {
+  const file = path.join(CACHE_DIR, `${cacheName(seed)}.sqlite`);
+  if (fs.existsSync(file)) return file;
+  const work = path.join(dir, 'seeding.sqlite');
+  await seedInto({ url: work }, seed);
+  // Everything into the main file, then publish it to the cache atomically.
+  const db = await openDatabase(configFor(work));
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  await db.destroy();
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const partial = `${file}.${process.pid}.partial`;
+  fs.copyFileSync(work, partial);
+  fs.renameSync(partial, file);
+  process.stdout.write(`SEEDED -> ${path.relative(process.cwd(), file)}\n`);
+  return file;
+}
+
+/** The database this server serves, and how to remove it afterwards. */
+async function prepareTarget(dir: string, seed: Seed | undefined): Promise<{ target: Target; cleanup: () => Promise<void> }> {
+  const own = process.env.BENCH_DATABASE_URL;
+  if (own) {
+    if (seed) throw new Error('BENCH_SEED_EVENTS/BENCH_SEED_ORDERS need a database of the benchmark\'s own; unset BENCH_DATABASE_URL');
+    return { target: { url: own }, cleanup: async () => undefined };
+  }
+  const engine = process.env.BENCH_ENGINE ?? 'sqlite';
+  if (engine === 'sqlite') {
+    const file = path.join(dir, 'bench.sqlite');
+    if (seed) {
+      fs.copyFileSync(await cachedFile(seed, dir), file);
+      process.stdout.write(`SEEDED ${seed.events} events, ${seed.orders} orders (cached)\n`);
+    }
+    return { target: { url: file }, cleanup: async () => undefined };
+  }
+  if (engine !== 'postgres') throw new Error(`BENCH_ENGINE: sqlite or postgres, not ${engine}`);
+  const source = seed ? await cachedSchema(seed) : undefined;
+  const schema = `bench_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+  const target = await newSchema(schema);
+  const cleanup = () => pgAdmin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)).then(() => undefined);
+  try {
+    if (source) {
+      await copySchemaData(source, schema);
+      process.stdout.write(`SEEDED ${seed!.events} events, ${seed!.orders} orders (copied from schema ${source})\n`);
+    }
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  return { target, cleanup };
+}
+
+/** Administrator credentials: created on an empty site; a seeded copy gets a new application password. */
+async function adminCredentials(app: App, db: Db): Promise<string> {
+  const admin = await ensureFirstAdmin(app.ctx);
+  if (admin) return `${admin.login}:${admin.appPassword.replace(/ /g, '')}`;
+  const user = await db.selectFrom('users').select(['id', 'login']).where('roles', 'like', '%administrator%').orderBy('id').executeTakeFirstOrThrow();
+  const created = await createApplicationPassword(app.ctx, Number(user.id), { name: 'bench' });
+  return `${user.login}:${created.password.replace(/ /g, '')}`;
+}
+
+/** Forks `n` workers on `port`; answers their query-count questions; resolves once all listen. */
+async function forkWorkers(n: number, target: Target, port: number): Promise<Worker[]> {
+  const workers: Worker[] = [];
+  const pending = new Map<string, { asker: Worker; left: number; total: number }>();
+  cluster.on('message', (worker, m: { type?: string; id?: string; queries?: number }) => {
+    if (m.type === 'queries-sum' && m.id) {
+      const alive = workers.filter((w) => w.isConnected());
+      pending.set(m.id, { asker: worker, left: alive.length, total: 0 });
+      for (const w of alive) w.send({ type: 'queries-count', id: m.id });
+    } else if (m.type === 'queries-count' && m.id) {
+      const p = pending.get(m.id);
+      if (!p) return;
+      p.total += m.queries ?? 0;
+      if (--p.left === 0) {
+        pending.delete(m.id);
+        if (p.asker.isConnected()) p.asker.send({ type: 'queries-total', id: m.id, total: p.total });
+      }
+    }
+  });
+  const listening: Promise<void>[] = [];
+  for (let i = 0; i < n; i++) {
+    const w = cluster.fork({ BENCH_TARGET: JSON.stringify(target), BENCH_PORT: String(port) });
+    workers.push(w);
+    listening.push(new Promise((resolve, reject) => {
+      w.once('listening', () => resolve());
+      w.once('exit', (code) => reject(new Error(`worker ${w.process.pid} exited with ${code} before listening`)));
+    }));
+  }
+  await Promise.all(listening);
+  for (const w of workers) {
+    w.on('exit', (code, signal) => {
+      if (!stopping) process.stderr.write(`bench: worker ${w.process.pid} exited (${signal ?? code})\n`);
+    });
+  }
+  return workers;
+}
+
+let stopping = false;
+
+async function runPrimary(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventsuite-bench-'));
+  const workerCount = count('BENCH_WORKERS') ?? 1;
+  const events = count('BENCH_SEED_EVENTS');
+  const orders = count('BENCH_SEED_ORDERS');
+  const seed = events !== undefined || orders !== undefined ? { events: events ?? 0, orders: orders ?? 0 } : undefined;
+  let stop: () => Promise<void> = async () => undefined;
+  process.on('SIGTERM', () => {
+    stopping = true;
+    void stop().finally(() => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+
+  const { target, cleanup } = await prepareTarget(dir, seed);
+  stop = cleanup;
+  const { app, db } = await openApp(target);
+  const credentials = await adminCredentials(app, db);
+  if (process.env.BENCH_CHECKIN_KEY) await setCheckinApiKey(app.ctx, process.env.BENCH_CHECKIN_KEY);
+  if (process.env.BENCH_OFFLINE_PAYMENTS === '1') await app.ctx.options.set(OFFLINE_PAYMENTS_OPTION, true);
+
+  let url: string;
+  if (workerCount <= 1) {
+    app.get('/__bench/queries', async () => ({ queries }));
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    stop = () => app.close().then(() => db.destroy()).then(cleanup);
+  } else {
+    await app.close();
+    await db.destroy();
+    const port = await freePort();
+    const workers = await forkWorkers(workerCount, target, port);
+    url = `http://127.0.0.1:${port}`;
+    stop = async () => {
+      await Promise.all(workers.map((w) => new Promise<void>((r) => {
+        if (w.isDead()) return r();
+        w.once('exit', () => r());
+        w.process.kill('SIGTERM');
+      })));
+      await cleanup();
+    };
+    process.stdout.write(`WORKERS ${workers.map((w) => w.process.pid).join(',')}\n`);
+  }
+  process.stdout.write(`ADMIN ${credentials}\n`);
+  process.stdout.write(`DATABASE ${target.pgSchema ? `${target.url} schema ${target.pgSchema}` : target.url}\n`);
+  process.stdout.write(`LISTENING ${url}\n`);
+}
+
+await (cluster.isWorker ? runWorker() : runPrimary());

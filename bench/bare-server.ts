@@ -1,14 +1,16 @@
 /**
  * The baseline: a bare Node `http` server answering fixed bytes (the body our server answers for the
- * same URL, fetched once at start, signed in when `BARE_SOURCE_AUTHORIZATION` is set), with no routing,
+ * same URL, fetched once at start with the headers of `BARE_SOURCE_HEADERS`, e.g. signed in), with no routing,
  * validation or storage.
  */
 import http from 'node:http';
 
 const source = process.env.BARE_SOURCE_URLS?.split(',') ?? [];
+// Headers for fetching the sources (`BARE_SOURCE_HEADERS`, JSON), e.g. a signed-in administrator's.
+const headers = JSON.parse(process.env.BARE_SOURCE_HEADERS ?? '{}') as Record<string, string>;
 const bodies = new Map<string, Buffer>();
 for (const url of source) {
-  const res = await fetch(url, { headers: process.env.BARE_SOURCE_AUTHORIZATION ? { authorization: process.env.BARE_SOURCE_AUTHORIZATION } : {} });
+  const res = await fetch(url, { headers });
   bodies.set(new URL(url).pathname, Buffer.from(await res.arrayBuffer()));
 }
 const fallback = Buffer.from('{}');

@@ -190,7 +190,7 @@ export async function run(): Promise<void> {
     for (const s of signedIn) {
       const bytes = await fetch(`${small.url}${s.path}`, { headers: f10k.auth });
       if (bytes.status !== 200) throw new Error(`GET ${s.path} signed in: ${bytes.status}`);
-      const bare = await startServer('bare-server.ts', { BARE_SOURCE_URLS: `${small.url}${s.path}`, BARE_SOURCE_AUTHORIZATION: f10k.auth.authorization! });
+      const bare = await startServer('bare-server.ts', { BARE_SOURCE_URLS: `${small.url}${s.path}`, BARE_SOURCE_HEADERS: JSON.stringify({ authorization: f10k.auth.authorization! }) });
       servers.push(bare);
       bareRows.push(await measure({ name: `bare node http (bytes of the signed-in ${s.name})`, url: `${bare.url}${s.path.split('?')[0]}` }));
     }

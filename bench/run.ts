@@ -9,6 +9,9 @@ const suites: Record<string, () => Promise<unknown>> = {
   seo: () => import('./seo.bench.js'),
   forms: () => import('./forms.bench.js'),
   import: () => import('./import.bench.js'),
+  scale: () => import('./scale.bench.js'),
+  soak: () => import('./soak.bench.js'),
+  analytics: () => import('./analytics.bench.js'),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in suites));

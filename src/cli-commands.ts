@@ -9,7 +9,8 @@ import type { Config } from './config.js';
 import { findUserByLogin } from './auth/index.js';
 import { seedEvents } from './namespaces/events/index.js';
 import { IMPORT_USAGE, runImportCommand } from './namespaces/event-import/index.js';
-import { generateCheckinApiKey, setCheckinApiKey } from './namespaces/tickets/index.js';
+import { generateCheckinApiKey, seedOrders, setCheckinApiKey } from './namespaces/tickets/index.js';
+import { rebuildShopAnalytics } from './namespaces/shop-analytics/index.js';
 import { createSignupForm } from './namespaces/mailing-list/index.js';
 import { jobsCommand } from './jobs/jobs.command.js';
 
@@ -51,27 +52,60 @@ function progressBar(label: string): { update(done: number, total: number): void
   };
 }
 
-/** `seed --events N`: realistic calendar data (venues, organizers, terms, N events). */
+/** A positive integer flag, or undefined when absent. */
+function countFlag(values: CommandInput['values'], name: string): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const raw = typeof v === 'string' ? v.trim() : '';
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`seed needs --${name} N (a positive integer)`);
+  return Number(raw);
+}
+
+/** `seed --events N` / `seed --orders N`: realistic calendar data, ticket-shop orders and their analytics. */
 const seedCommand: CommandExtension = {
   name: 'seed',
-  usage: `${'seed --events N'.padEnd(30)}create N demo events with venues, organizers, categories and tags\n      [--json]`,
+  usage: `${'seed --events N'.padEnd(30)}create N demo events with venues, organizers, categories and tags
+  ${'seed --orders N'.padEnd(30)}create N ticket-shop orders (customers, guests, coupons, attendees; a year
+      of dates) and their shop analytics [--customers N (default N/5)] [--json]`,
   async run({ values, withApp, print }) {
-    const raw = typeof values.events === 'string' ? values.events.trim() : '';
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error('seed needs --events N (a positive integer)');
-    const events = Number(raw);
+    const events = countFlag(values, 'events');
+    const orders = countFlag(values, 'orders');
+    const customers = countFlag(values, 'customers');
+    if (events === undefined && orders === undefined) throw new Error('seed needs --events N or --orders N (a positive integer)');
     return withApp(async (app) => {
-      const bar = progressBar('events');
-      try {
-        const result = await seedEvents(app.ctx, { events, onProgress: (done, total) => bar.update(done, total) });
-        bar.stop();
-        print(
-          { ...result },
-          `seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${(result.ms / 1000).toFixed(1)} s`,
-        );
-        return 0;
-      } finally {
-        bar.stop();
+      const data: Record<string, unknown> = {};
+      const lines: string[] = [];
+      if (events !== undefined) {
+        const bar = progressBar('events');
+        try {
+          const result = await seedEvents(app.ctx, { events, onProgress: (done, total) => bar.update(done, total) });
+          bar.stop();
+          Object.assign(data, result);
+          lines.push(`seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${(result.ms / 1000).toFixed(1)} s`);
+        } finally {
+          bar.stop();
+        }
       }
+      if (orders !== undefined) {
+        const bar = progressBar('orders');
+        try {
+          const result = await seedOrders(app.ctx, { orders, ...(customers ? { customers } : {}), onProgress: (done, total) => bar.update(done, total) });
+          bar.stop();
+          data.orders = result;
+          lines.push(`seeded ${result.orders} orders of ${result.customers} customers (${result.registered} registered), ${result.attendees} attendees, ${result.tickets} events with a ticket and ${result.coupons} coupons in ${(result.ms / 1000).toFixed(1)} s`);
+          if (app.ctx.areas.isEnabled('shop-analytics')) {
+            const started = Date.now();
+            const analytics = await rebuildShopAnalytics(app.ctx, { onProgress: (done, total) => bar.update(done, total) });
+            bar.stop();
+            data.analytics = { ...analytics, ms: Date.now() - started };
+            lines.push(`shop analytics: ${analytics.orders} orders, ${analytics.customers} customers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+          }
+        } finally {
+          bar.stop();
+        }
+      }
+      print(data, lines.join('\n'));
+      return 0;
     });
   },
 };

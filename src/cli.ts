@@ -55,6 +55,8 @@ const OPTIONS = {
   name: { type: 'string' },
   'app-id': { type: 'string' },
   events: { type: 'string' },
+  orders: { type: 'string' },
+  customers: { type: 'string' },
   key: { type: 'string' },
   from: { type: 'string' },
   until: { type: 'string' },

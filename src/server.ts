@@ -19,14 +19,30 @@ import { createApplicationPassword, createUser } from './auth/index.js';
  * (see `migrateToLatest`). `pgSchema`: a PostgreSQL schema other than the default (tests).
  */
 export async function openDatabase(config: Pick<Config, 'databaseUrl'>, options: { pgSchema?: string } = {}): Promise<Db> {
-  const db = createDb({ url: config.databaseUrl, ...options });
+  const pgSchema = options.pgSchema ?? searchPathSchema(config.databaseUrl);
+  const db = createDb({ url: config.databaseUrl, ...options, ...(pgSchema ? { pgSchema } : {}) });
   try {
-    await migrateToLatest(db, options.pgSchema);
+    await migrateToLatest(db, pgSchema);
   } catch (err) {
     await db.destroy();
     throw err;
   }
   return db;
+}
+
+/**
+ * The schema a PostgreSQL URL selects the libpq way (`?options=-c%20search_path%3Dname`), so that
+ * migrations keep their tables in it too; undefined when it names none (or several).
+ */
+export function searchPathSchema(url: string): string | undefined {
+  if (!/^postgres(ql)?:\/\//i.test(url)) return undefined;
+  let options: string | null;
+  try {
+    options = new URL(url).searchParams.get('options');
+  } catch {
+    return undefined;
+  }
+  return /(?:^|\s)-c\s*search_path=([A-Za-z_][A-Za-z0-9_]*)(?:\s|$)/.exec(options ?? '')?.[1];
 }
 
 export interface FirstAdmin {

@@ -132,13 +132,21 @@ export async function createTerm(db: Db, taxonomy: string, input: TermInput): Pr
     .where(sql`lower(name)`, '=', name.toLowerCase())
     .executeTakeFirst();
   if (existing) throw new TermExistsError(Number(existing.id));
-  const slug = await uniqueTermSlug(db, taxonomy, input.slug?.trim() || name);
-  const row = await db
-    .insertInto('terms')
-    .values({ taxonomy, name, slug, description: input.description ?? '', parent, count: 0 })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-  return { id: Number(row.id), taxonomy, name, slug, description: input.description ?? '', parent, count: 0 };
+  for (let attempt = 0; ; attempt++) {
+    const slug = await uniqueTermSlug(db, taxonomy, input.slug?.trim() || name);
+    const row = await db
+      .insertInto('terms')
+      .values({ taxonomy, name, slug, description: input.description ?? '', parent, count: 0 })
+      .onConflict((oc) => oc.columns(['taxonomy', 'slug']).doNothing())
+      .returning(['id'])
+      .executeTakeFirst();
+    if (row) return { id: Number(row.id), taxonomy, name, slug, description: input.description ?? '', parent, count: 0 };
+    // Another process took the slug meanwhile (no error: a PostgreSQL transaction would be aborted):
+    // the same term created concurrently, or another term, and then the next free slug.
+    const same = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('parent', '=', parent).where(sql`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
+    if (same) throw new TermExistsError(Number(same.id));
+    if (attempt >= 3) throw new Error(`no free slug for the term "${name}"`);
+  }
 }
 
 /** The term of `taxonomy` called `name`, created when missing. */

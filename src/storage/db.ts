@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -94,6 +94,14 @@ const pools = new WeakMap<Db, pg.Pool>();
 /** The connection pool behind a PostgreSQL database (for LISTEN, which needs a connection of its own). */
 export function pgPoolOf(db: Db): pg.Pool | undefined {
   return pools.get(db);
+}
+
+/** `db` with a Kysely plugin added, keeping its PostgreSQL pool known (LISTEN/NOTIFY still work). */
+export function withDbPlugin(db: Db, plugin: KyselyPlugin): Db {
+  const out = db.withPlugin(plugin);
+  const pool = pools.get(db);
+  if (pool) pools.set(out, pool);
+  return out;
 }
 
 /** Open the database a URL names. */

@@ -6,11 +6,12 @@
  */
 import crypto from 'node:crypto';
 import { DateTime } from 'luxon';
+import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
 import { toDbDate } from '../../content/posts.js';
 import { countOrders, listOrders } from '../tickets/index.js';
 import { excludedStatuses, siteTimeZone } from './common.js';
-import { refreshAggregates, writeOrder } from './sync.service.js';
+import { ensureAggregatesBasis, refreshAggregates, writeOrders } from './sync.service.js';
 
 export const IMPORT_JOB = 'shop-analytics.import';
 const STATE_OPTION = 'shop_analytics_import';
@@ -110,7 +111,7 @@ export async function runImport(ctx: AppContext, raw: unknown): Promise<void> {
       todo = orders.filter((o) => !skip.has(o.id));
     }
     await ctx.db.transaction().execute(async (trx) => {
-      for (const order of todo) customers.add(await writeOrder(trx, order, zone));
+      for (const id of await writeOrders(trx, todo, zone)) customers.add(id);
     });
     imported += orders.length;
     state = await current();
@@ -120,6 +121,33 @@ export async function runImport(ctx: AppContext, raw: unknown): Promise<void> {
   await refreshAggregates(ctx.db, await excludedStatuses(ctx), 'all');
   state = await current();
   if (state) await ctx.options.set(STATE_OPTION, { ...state, status: 'idle', orders: { ...state.orders, imported }, customers: { ...state.customers, imported: customers.size } });
+}
+
+/**
+ * Writes every order into the analytics tables at once, outside the jobs runner (seeding, scripts):
+ * pages of orders, each page in one transaction, then every customer's aggregates.
+ */
+export async function rebuildShopAnalytics(ctx: AppContext, options: { pageSize?: number; onProgress?: (done: number, total: number) => void } = {}): Promise<{ orders: number; customers: number }> {
+  const zone = await siteTimeZone(ctx.options);
+  const total = (await countOrders(ctx.db)).orders;
+  const customers = new Set<number>();
+  let afterId = 0;
+  let done = 0;
+  for (;;) {
+    const orders = await listOrders(ctx.db, { afterId, limit: options.pageSize ?? 2000 });
+    if (orders.length === 0) break;
+    afterId = orders.at(-1)!.id;
+    await ctx.db.transaction().execute(async (trx) => {
+      for (const id of await writeOrders(trx, orders, zone)) customers.add(id);
+    });
+    done += orders.length;
+    options.onProgress?.(done, total);
+  }
+  await ensureAggregatesBasis(ctx);
+  await refreshAggregates(ctx.db, await excludedStatuses(ctx), 'all');
+  // The tables were rewritten wholesale: fresh planner statistics (both engines know `ANALYZE`).
+  for (const table of ['shop_customer_lookup', 'shop_order_stats', 'shop_order_product_lookup', 'shop_order_coupon_lookup']) await sql`ANALYZE ${sql.table(table)}`.execute(ctx.db);
+  return { orders: done, customers: customers.size };
 }
 
 /** Stops the current run (it ends at its next page). */

@@ -29,3 +29,5 @@ export const shopAnalyticsArea = defineArea({
   settings: { [EXCLUDED_STATUSES_OPTION]: { default: [...DEFAULT_EXCLUDED_STATUSES], description: 'Order statuses left out of analytics.' } },
   contributes: { orderChanged: (ctx, change) => syncOrderById(ctx, change.orderId, change.order) },
 });
+
+export { rebuildShopAnalytics } from './import.service.js';

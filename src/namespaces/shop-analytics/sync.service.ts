@@ -35,36 +35,66 @@ export async function syncOrderById(ctx: AppContext, orderId: number, known?: Or
 
 /** The customer an order belongs to: its user when it has one, else its guest e-mail. Created on first sight. */
 export async function customerFor(db: Db, order: Order): Promise<number> {
-  const userId = order.customerUserId;
-  const user = userId > 0 ? await db.selectFrom('users').select(['id', 'registered_gmt']).where('id', '=', userId).executeTakeFirst() : undefined;
-  const base = { name: order.customerName, email: order.customerEmail };
-  if (user) {
-    await db
-      .insertInto('shop_customer_lookup')
-      .values({ ...base, user_id: userId, guest_email: null, date_registered_gmt: user.registered_gmt || null })
-      .onConflict((oc) => oc.column('user_id').doNothing())
-      .execute();
-    const row = await db.selectFrom('shop_customer_lookup').select('customer_id').where('user_id', '=', userId).executeTakeFirstOrThrow();
-    return Number(row.customer_id);
-  }
-  const key = order.customerEmail.trim().toLowerCase();
-  await db
-    .insertInto('shop_customer_lookup')
-    .values({ ...base, user_id: null, guest_email: key, date_registered_gmt: null })
-    .onConflict((oc) => oc.column('guest_email').doNothing())
-    .execute();
-  const row = await db.selectFrom('shop_customer_lookup').select('customer_id').where('guest_email', '=', key).executeTakeFirstOrThrow();
-  return Number(row.customer_id);
+  return (await customersFor(db, [order]))[0]!;
 }
 
-/** Writes the stats, refund and product rows of one order; returns its customer's ID. */
-export async function writeOrder(db: Db, order: Order, zone: string): Promise<number> {
-  const customerId = await customerFor(db, order);
+/** At most this many rows per INSERT (well under either engine's limit of bound values). */
+const CHUNK = 500;
+
+function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The customer of each order (same order as `orders`), created on first sight and given the name and
+ * e-mail of its latest order: a few multi-row statements however many orders.
+ */
+export async function customersFor(db: Db, orders: readonly Order[]): Promise<number[]> {
+  const userIds = [...new Set(orders.map((o) => o.customerUserId).filter((id) => id > 0))];
+  const registered = new Map<number, string>();
+  for (const ids of chunks(userIds)) {
+    for (const u of await db.selectFrom('users').select(['id', 'registered_gmt']).where('id', 'in', ids).execute()) registered.set(Number(u.id), u.registered_gmt);
+  }
+  const guestKey = (o: Order) => o.customerEmail.trim().toLowerCase();
+  // The latest order of each customer decides its name and e-mail (as order-by-order syncs would).
+  const byUser = new Map<number, Order>();
+  const byGuest = new Map<string, Order>();
+  for (const o of [...orders].sort((a, b) => a.id - b.id)) {
+    if (registered.has(o.customerUserId)) byUser.set(o.customerUserId, o);
+    else byGuest.set(guestKey(o), o);
+  }
+  const userCustomer = new Map<number, number>();
+  for (const part of chunks([...byUser.entries()])) {
+    const rows = await db
+      .insertInto('shop_customer_lookup')
+      .values(part.map(([userId, o]) => ({ name: o.customerName, email: o.customerEmail, user_id: userId, guest_email: null, date_registered_gmt: registered.get(userId) || null })))
+      .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), email: eb.ref('excluded.email') })))
+      .returning(['customer_id', 'user_id'])
+      .execute();
+    for (const r of rows) userCustomer.set(Number(r.user_id), Number(r.customer_id));
+  }
+  const guestCustomer = new Map<string, number>();
+  for (const part of chunks([...byGuest.entries()])) {
+    const rows = await db
+      .insertInto('shop_customer_lookup')
+      .values(part.map(([key, o]) => ({ name: o.customerName, email: o.customerEmail, user_id: null, guest_email: key, date_registered_gmt: null })))
+      .onConflict((oc) => oc.column('guest_email').doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), email: eb.ref('excluded.email') })))
+      .returning(['customer_id', 'guest_email'])
+      .execute();
+    for (const r of rows) guestCustomer.set(r.guest_email!, Number(r.customer_id));
+  }
+  return orders.map((o) => (registered.has(o.customerUserId) ? userCustomer.get(o.customerUserId)! : guestCustomer.get(guestKey(o))!));
+}
+
+/** The rows one order gives the analytics tables. */
+function orderRows(order: Order, customerId: number, zone: string) {
   const local = (gmt: string) => (gmt ? gmtToLocal(gmt, zone) : null);
   const created = gmtToLocal(order.createdGmt, zone);
   const rank = RANK[order.status] ?? 0;
   const discount = order.discount;
-  const row = {
+  const stats = {
     order_id: order.id,
     is_refund: 0,
     customer_id: customerId,
@@ -80,51 +110,65 @@ export async function writeOrder(db: Db, order: Order, zone: string): Promise<nu
     discount_amount: discount > 0 ? Math.round(discount * 100) / 100 : 0,
     currency: order.currency,
   };
-  await db
-    .insertInto('shop_order_stats')
-    .values(row)
-    .onConflict((oc) =>
-      oc
-        .columns(['order_id', 'is_refund'])
-        .doUpdateSet({ status: row.status, status_rank: rank, date_paid: row.date_paid, date_completed: row.date_completed, customer_id: customerId })
-        .where('shop_order_stats.status_rank', '<=', rank),
-    )
-    .execute();
-  if (order.status === 'refunded') {
-    const when = order.refundedGmt || order.updatedGmt;
+  const when = order.refundedGmt || order.updatedGmt;
+  const refund = order.status !== 'refunded' ? undefined : {
+    ...stats,
+    is_refund: 1,
+    date_created: gmtToLocal(when, zone),
+    date_created_gmt: when,
+    date_paid: null,
+    date_completed: null,
+    num_items_sold: -order.quantity,
+    total_sales: -order.total,
+    net_total: -order.total,
+    discount_amount: 0,
+  };
+  const products = order.items.map((i) => ({ order_id: order.id, ticket_id: i.ticketId, event_id: i.postId, customer_id: customerId, quantity: i.quantity, net_revenue: i.total, date_created: created }));
+  const coupon = order.couponId > 0 ? { order_id: order.id, coupon_id: order.couponId, coupon_code: order.couponCode, discount_amount: order.discount, date_created: created } : undefined;
+  return { stats, refund, products, coupon };
+}
+
+/** Writes the stats, refund, product and coupon rows of one order; returns its customer's ID. */
+export async function writeOrder(db: Db, order: Order, zone: string): Promise<number> {
+  return (await writeOrders(db, [order], zone))[0]!;
+}
+
+/**
+ * {@link writeOrder} for many orders with a few multi-row statements (rebuilds, seeding); returns the
+ * customer ID of each order. A stats row only moves forward along the lifecycle.
+ */
+export async function writeOrders(db: Db, orders: readonly Order[], zone: string): Promise<number[]> {
+  if (orders.length === 0) return [];
+  const customers = await customersFor(db, orders);
+  const rows = orders.map((o, i) => orderRows(o, customers[i]!, zone));
+  for (const part of chunks(rows.map((r) => r.stats))) {
     await db
       .insertInto('shop_order_stats')
-      .values({
-        ...row,
-        is_refund: 1,
-        date_created: gmtToLocal(when, zone),
-        date_created_gmt: when,
-        date_paid: null,
-        date_completed: null,
-        num_items_sold: -order.quantity,
-        total_sales: -order.total,
-        net_total: -order.total,
-        discount_amount: 0,
-      })
-      .onConflict((oc) => oc.columns(['order_id', 'is_refund']).doNothing())
+      .values(part)
+      .onConflict((oc) =>
+        oc
+          .columns(['order_id', 'is_refund'])
+          .doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            status_rank: eb.ref('excluded.status_rank'),
+            date_paid: eb.ref('excluded.date_paid'),
+            date_completed: eb.ref('excluded.date_completed'),
+            customer_id: eb.ref('excluded.customer_id'),
+          }))
+          .where((eb) => eb('shop_order_stats.status_rank', '<=', eb.ref('excluded.status_rank'))),
+      )
       .execute();
   }
-  if (order.items.length > 0) {
-    await db
-      .insertInto('shop_order_product_lookup')
-      .values(order.items.map((i) => ({ order_id: order.id, ticket_id: i.ticketId, event_id: i.postId, customer_id: customerId, quantity: i.quantity, net_revenue: i.total, date_created: created })))
-      .onConflict((oc) => oc.columns(['order_id', 'ticket_id']).doNothing())
-      .execute();
+  for (const part of chunks(rows.flatMap((r) => (r.refund ? [r.refund] : [])))) {
+    await db.insertInto('shop_order_stats').values(part).onConflict((oc) => oc.columns(['order_id', 'is_refund']).doNothing()).execute();
   }
-  if (order.couponId > 0) {
-    await db
-      .insertInto('shop_order_coupon_lookup')
-      .values({ order_id: order.id, coupon_id: order.couponId, coupon_code: order.couponCode, discount_amount: order.discount, date_created: created })
-      .onConflict((oc) => oc.columns(['order_id', 'coupon_id']).doNothing())
-      .execute();
+  for (const part of chunks(rows.flatMap((r) => r.products))) {
+    await db.insertInto('shop_order_product_lookup').values(part).onConflict((oc) => oc.columns(['order_id', 'ticket_id']).doNothing()).execute();
   }
-  await db.updateTable('shop_customer_lookup').set({ name: order.customerName, email: order.customerEmail }).where('customer_id', '=', customerId).execute();
-  return customerId;
+  for (const part of chunks(rows.flatMap((r) => (r.coupon ? [r.coupon] : [])))) {
+    await db.insertInto('shop_order_coupon_lookup').values(part).onConflict((oc) => oc.columns(['order_id', 'coupon_id']).doNothing()).execute();
+  }
+  return customers;
 }
 
 /**

@@ -55,3 +55,4 @@ export { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 export { createCoupon, getCouponByCode, type CouponRecord, type NewCoupon } from './coupons.repo.js';
 export { CURRENCY_OPTION, DEFAULT_CURRENCY, currencyConfig, formatNumber } from './money.js';
 export { OFFLINE_PAYMENTS_OPTION, offlinePaymentsEnabled } from './settings.js';
+export { seedOrders, type OrderSeedOptions, type OrderSeedResult } from './seed-orders.js';
