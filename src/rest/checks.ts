@@ -12,13 +12,13 @@ import { invalidParams, type ParamFailure, type RestError } from './errors.js';
 import type { ArgCheck, ArgSchemas, RestRequest } from './route.js';
 
 /** A copy of `args` with `check` set on each named arg that is declared (others are ignored). */
-export function withChecks<C>(args: ArgSchemas, checks: Record<string, ArgCheck<C>>): ArgSchemas {
+export function withChecks<S extends ArgSchemas, C>(args: S, checks: Record<string, ArgCheck<C>>): S {
   const out: ArgSchemas = { ...args };
   for (const [name, check] of Object.entries(checks)) {
     const arg = out[name];
     if (arg) out[name] = { ...arg, check };
   }
-  return out;
+  return out as S;
 }
 
 /**

@@ -8,7 +8,8 @@ import { DateTime } from 'luxon';
 import { POST_STATUSES, DB_FORMAT } from '../../content/posts.js';
 import { parseIdList, parseList, phpIntval } from '../../rest/php-query.js';
 import { paginationArgs, type PaginationOptions } from '../../rest/pagination.js';
-import type { ArgSchema, ArgSchemas, RestRequest } from '../../rest/route.js';
+import type { ArgSchema, RestRequest } from '../../rest/route.js';
+import { defineArgs, typedArg } from '../../rest/typed.js';
 import { can, type CalendarPostType } from './caps.js';
 import {
   checkOrganizerFields, checkVenueFields, isEventPathId, isImage, isNonEmptyString, isPositiveInt, isPositiveIntList, isPostStatus, isStringValue,
@@ -17,6 +18,9 @@ import {
 
 /** A list filter's value: kept as the list of strings `wp_parse_list` makes of it. */
 const asList = (v: unknown) => parseList(v);
+
+/** An arg whose own `sanitize` passes the value through as sent (its handler parses it). */
+const passThrough = (arg: ArgSchema): ArgSchema => arg;
 
 /** `filter_post_status_list`: non-editors may only ask for `publish`; editors any registered status. */
 function statusList(type: CalendarPostType) {
@@ -45,8 +49,8 @@ function pagingArgs(page: string, perPage: string): { page: ArgSchema; per_page:
 // ---------------------------------------------------------------------------------------------
 
 /** GET /events. */
-export function eventArchiveArgs(): ArgSchemas {
-  return {
+export function eventArchiveArgs() {
+  return defineArgs({
     ...pagingArgs('The archive page to return', 'The number of events to return on each page'),
     start_date: {
       defaultAt: (now: Date) => DateTime.fromJSDate(now).minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).toFormat(DB_FORMAT),
@@ -70,24 +74,24 @@ export function eventArchiveArgs(): ArgSchemas {
       validate: (v) => (typeof v === 'string' && v !== '') || typeof v === 'boolean' || v === 0 || v === 1,
     },
     search: { description: 'Events should contain the specified string in the title or description', type: 'string', validate: isNonEmptyString },
-    categories: {
+    categories: typedArg<string[]>({
       description: 'Events should be assigned one of the specified categories slugs or IDs',
       type: 'array',
       items: { type: 'integer' },
       validate: (v) => parseList(v).length > 0 && !(v !== null && typeof v === 'object' && !Array.isArray(v)),
       sanitize: asList,
-    },
-    tags: {
+    }),
+    tags: typedArg<string[]>({
       description: 'Events should be assigned one of the specified tags slugs or IDs',
       type: 'array',
       items: { type: 'integer' },
       validate: (v) => parseList(v).length > 0 && !(v !== null && typeof v === 'object' && !Array.isArray(v)),
       sanitize: asList,
-    },
+    }),
     venue: { description: 'Events should be assigned one of the specified venue IDs', type: 'array', items: { type: 'integer' }, validate: isPositiveIntList, sanitize: parseIdList },
     organizer: { description: 'Events should be assigned one of the specified organizer IDs', type: 'array', items: { type: 'integer' }, validate: isPositiveIntList, sanitize: parseIdList },
     featured: { description: 'Events should be filtered by their featured status', type: 'boolean' },
-    status: { description: 'The event post status', type: 'string', format: 'string', validate: statusList('tribe_events'), sanitize: asList },
+    status: typedArg<string[]>({ description: 'The event post status', type: 'string', format: 'string', validate: statusList('tribe_events'), sanitize: asList }),
     geoloc: { description: 'Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data', type: 'boolean' },
     geoloc_lat: { description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', type: 'number', format: 'double' },
     geoloc_lng: { description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', type: 'number', format: 'double' },
@@ -100,20 +104,20 @@ export function eventArchiveArgs(): ArgSchemas {
     },
     post_parent: { description: 'Events should be filtered by their post_parent being the specified one.', type: 'integer', validate: isPositiveInt },
     ticketed: { description: 'Filter events with or without tickets.', type: 'boolean' },
-  };
+  });
 }
 
 /** `id` (+ `password`) of GET/DELETE /events/{id}. */
-export function eventReadArgs(): ArgSchemas {
-  return {
+export function eventReadArgs() {
+  return defineArgs({
     id: { type: 'integer', description: 'the event post ID', required: true, validate: isEventPathId },
     password: { type: 'string', description: 'The event password, required to read a password-protected event' },
-  };
+  });
 }
 
 /** `slug` of GET/DELETE /events/by-slug/{slug}. */
-export function eventSlugArgs(): ArgSchemas {
-  return { slug: { type: 'string', description: 'the event slug', required: true } };
+export function eventSlugArgs() {
+  return defineArgs({ slug: { type: 'string', description: 'the event slug', required: true } });
 }
 
 function linkedWriteValidator(kind: 'venue' | 'organizer') {
@@ -131,9 +135,9 @@ function linkedWriteValidator(kind: 'venue' | 'organizer') {
 }
 
 /** Event fields of POST /events; with `required: false` everywhere for updates. */
-export function eventWriteArgs(create: boolean): ArgSchemas {
-  const req = (yes: boolean) => (create && yes ? { required: true } : {});
-  return {
+export function eventWriteArgs(create: boolean) {
+  const req = (yes: boolean) => (create && yes ? ({ required: true } as const) : {});
+  return defineArgs({
     author: { type: 'integer', description: 'The event author ID', validate: isPositiveInt },
     date: { type: 'string', description: 'The event publication date', validate: isTime },
     date_utc: { type: 'string', description: 'The event publication date (UTC timezone)', validate: isTime },
@@ -157,29 +161,29 @@ export function eventWriteArgs(create: boolean): ArgSchemas {
     hide_from_listings: { type: 'boolean', description: 'Whether events should be hidden in the calendar view or not' },
     sticky: { type: 'boolean', description: 'Whether the event should be sticky in the calendar view or not' },
     featured: { type: 'boolean', description: 'Whether the event should be featured on the site or not' },
-    categories: {
+    categories: passThrough({
       default: null,
       type: 'array',
       items: { type: 'integer' },
       description: 'The event category IDs or names',
       validate: (v) => termRefs(v) !== undefined,
       sanitize: (v) => v,
-    },
-    tags: {
+    }),
+    tags: passThrough({
       default: null,
       type: 'array',
       items: { type: 'integer' },
       description: 'The event tag IDs or names',
       validate: (v) => termRefs(v) !== undefined,
       sanitize: (v) => v,
-    },
-    venue: { default: null, type: 'array', items: { type: 'integer' }, description: 'The event venue ID or data', validate: linkedWriteValidator('venue'), sanitize: (v) => v },
-    organizer: { default: null, type: 'array', items: { type: 'integer' }, description: 'The event organizer IDs or data', validate: linkedWriteValidator('organizer'), sanitize: (v) => v },
-  };
+    }),
+    venue: passThrough({ default: null, type: 'array', items: { type: 'integer' }, description: 'The event venue ID or data', validate: linkedWriteValidator('venue'), sanitize: (v) => v }),
+    organizer: passThrough({ default: null, type: 'array', items: { type: 'integer' }, description: 'The event organizer IDs or data', validate: linkedWriteValidator('organizer'), sanitize: (v) => v }),
+  });
 }
 
 /** POST/PUT/PATCH /events/{id}. */
-export function eventEditArgs(): ArgSchemas {
+export function eventEditArgs() {
   return { ...eventReadArgs(), ...eventWriteArgs(false) };
 }
 
@@ -188,34 +192,34 @@ export function eventEditArgs(): ArgSchemas {
 // ---------------------------------------------------------------------------------------------
 
 /** GET /venues and /organizers. */
-export function linkedArchiveArgs(kind: 'venue' | 'organizer'): ArgSchemas {
+export function linkedArchiveArgs(kind: 'venue' | 'organizer') {
   const plural = kind === 'venue' ? 'venues' : 'organizers';
-  return {
+  return defineArgs({
     ...pagingArgs('The archive page to return', `The number of ${plural} to return on each page`),
     search: { description: `Limit results to those matching a string`, type: 'string', validate: isNonEmptyString },
     event: { description: `Limit results to ${plural} associated with the specified event`, type: 'integer', validate: isPositiveInt },
     has_events: { description: `Limit results to ${plural} that have events`, validate: (v) => typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number' },
     only_with_upcoming: { default: false, description: `Limit results to ${plural} that have upcoming events` },
-    status: { description: `The ${kind} post status`, type: 'string', validate: statusList(kind === 'venue' ? 'tribe_venue' : 'tribe_organizer'), sanitize: asList },
-  };
+    status: typedArg<string[]>({ description: `The ${kind} post status`, type: 'string', validate: statusList(kind === 'venue' ? 'tribe_venue' : 'tribe_organizer'), sanitize: asList }),
+  });
 }
 
 /** `id` of GET/DELETE single venue/organizer. */
-export function linkedReadArgs(kind: 'venue' | 'organizer'): ArgSchemas {
-  return { id: { type: 'integer', description: `the ${kind} post ID`, required: true, validate: isPositiveInt } };
+export function linkedReadArgs(kind: 'venue' | 'organizer') {
+  return defineArgs({ id: { type: 'integer', description: `the ${kind} post ID`, required: true, validate: isPositiveInt } });
 }
 
 /** `slug` of by-slug venue/organizer routes. */
-export function linkedSlugArgs(kind: 'venue' | 'organizer'): ArgSchemas {
-  return { slug: { type: 'string', description: `the ${kind} slug`, required: true } };
+export function linkedSlugArgs(kind: 'venue' | 'organizer') {
+  return defineArgs({ slug: { type: 'string', description: `the ${kind} slug`, required: true } });
 }
 
 const text = (description: string, validate: ArgSchema['validate'] = isStringValue): ArgSchema => ({ default: null, type: 'string', description, validate });
 
 /** Venue fields (create: `venue` required). */
-export function venueWriteArgs(create: boolean): ArgSchemas {
-  return {
-    venue: { type: 'string', description: 'The venue name', ...(create ? { required: true } : {}), validate: isNonEmptyString },
+export function venueWriteArgs(create: boolean) {
+  return defineArgs({
+    venue: { type: 'string', description: 'The venue name', ...(create ? ({ required: true } as const) : {}), validate: isNonEmptyString },
     author: { type: 'integer', description: 'The venue author ID', validate: isPositiveInt },
     date: { type: 'string', description: 'The venue publication date', validate: isTime },
     date_utc: { type: 'string', description: 'The venue publication date (UTC timezone)', validate: isTime },
@@ -233,13 +237,13 @@ export function venueWriteArgs(create: boolean): ArgSchemas {
     stateprovince: text('The venue state or province'),
     website: text('The venue website URL', isUrlOrEmpty),
     image: text('The venue featured image ID or URL', (v, r) => v === '' || isImage(v, r)),
-  };
+  });
 }
 
 /** Organizer fields (create: `organizer` required). */
-export function organizerWriteArgs(create: boolean): ArgSchemas {
-  return {
-    organizer: { default: null, type: 'string', description: 'The organizer name', ...(create ? { required: true } : {}), validate: isNonEmptyString },
+export function organizerWriteArgs(create: boolean) {
+  return defineArgs({
+    organizer: { default: null, type: 'string', description: 'The organizer name', ...(create ? ({ required: true } as const) : {}), validate: isNonEmptyString },
     author: { default: null, type: 'integer', description: 'The organizer author ID', validate: isPositiveInt },
     date: { default: null, type: 'string', description: 'The organizer publication date', validate: isTime },
     date_utc: { default: null, type: 'string', description: 'The organizer publication date (UTC timezone)', validate: isTime },
@@ -249,7 +253,7 @@ export function organizerWriteArgs(create: boolean): ArgSchemas {
     website: text('The organizer website', isUrlOrEmpty),
     email: text('The organizer e-mail address', (v) => v === '' || (typeof v === 'string' && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v))),
     image: text('The organizer featured image ID or URL', (v, r) => v === '' || isImage(v, r)),
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,9 +263,9 @@ export function organizerWriteArgs(create: boolean): ArgSchemas {
 const TERM_ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'];
 
 /** GET /categories and /tags. */
-export function termArchiveArgs(hierarchical: boolean): ArgSchemas {
+export function termArchiveArgs(hierarchical: boolean) {
   const paging = paginationArgs(CALENDAR_PAGING);
-  const args: ArgSchemas = {
+  return defineArgs({
     // The core terms controller's key order: description, type, default.
     page: { description: paging.page.description, type: 'integer', ...paging.page },
     per_page: { description: paging.per_page.description, type: 'integer', ...paging.per_page },
@@ -271,27 +275,25 @@ export function termArchiveArgs(hierarchical: boolean): ArgSchemas {
     order: { description: 'Order sort attribute ascending or descending.', type: 'string', validate: (v) => typeof v === 'string' && ['asc', 'desc'].includes(v.toLowerCase()) },
     orderby: { description: 'Sort collection by term attribute.', type: 'string', validate: (v) => typeof v === 'string' && TERM_ORDERBY.includes(v) },
     hide_empty: { description: 'Whether to hide terms not assigned to any posts.', type: 'boolean', default: 1 },
-  };
-  if (hierarchical) args.parent = { description: 'Limit result set to terms assigned to a specific parent.', type: 'integer' };
-  args.post = { description: 'Limit result set to terms assigned to a specific post.', type: 'integer' };
-  args.event = { description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter).', type: 'integer' };
-  args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'string', validate: isNonEmptyString };
-  return args;
+    ...(hierarchical ? { parent: { description: 'Limit result set to terms assigned to a specific parent.', type: 'integer' } as const } : {}),
+    post: { description: 'Limit result set to terms assigned to a specific post.', type: 'integer' },
+    event: { description: 'Limit result set to terms assigned to a specific event (an alias of the "post" parameter).', type: 'integer' },
+    slug: { description: 'Limit result set to terms with one or more specific slugs.', type: 'string', validate: isNonEmptyString },
+  });
 }
 
 /** `id` of single category/tag routes. */
-export function termReadArgs(kind: 'category' | 'tag'): ArgSchemas {
-  return { id: { type: 'integer', description: `the event ${kind} term ID`, required: true, validate: isPositiveInt } };
+export function termReadArgs(kind: 'category' | 'tag') {
+  return defineArgs({ id: { type: 'integer', description: `the event ${kind} term ID`, required: true, validate: isPositiveInt } });
 }
 
 /** Category/tag fields (create: `name` required). */
-export function termWriteArgs(kind: 'category' | 'tag', create: boolean): ArgSchemas {
-  const args: ArgSchemas = {
-    name: { type: 'string', description: `The event ${kind} term name`, ...(create ? { required: true } : {}), validate: isNonEmptyString },
+export function termWriteArgs(kind: 'category' | 'tag', create: boolean) {
+  return defineArgs({
+    name: { type: 'string', description: `The event ${kind} term name`, ...(create ? ({ required: true } as const) : {}), validate: isNonEmptyString },
     // Sent on create, they must say something (an empty one is refused, not stored).
     description: { type: 'string', description: `The event ${kind} term description`, validate: create ? isNonEmptyString : isStringValue },
     slug: { type: 'string', description: `The event ${kind} term slug`, validate: create ? isNonEmptyString : isStringValue },
-  };
-  if (kind === 'category') args.parent = { type: 'integer', description: 'The event category term parent term ID' };
-  return args;
+    ...(kind === 'category' ? { parent: { type: 'integer', description: 'The event category term parent term ID' } as const } : {}),
+  });
 }

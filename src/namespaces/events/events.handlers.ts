@@ -9,7 +9,6 @@ import type { AppContext } from '../../app-context.js';
 import { paginate } from '../../rest/pagination.js';
 import { ANY_STATUSES, getPost, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
 import { resolveTermRefs } from '../../content/terms.js';
-import { parseIdList, parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from './caps.js';
@@ -22,7 +21,8 @@ import {
   trashEvent,
 } from './events.service.js';
 import { EVENTS_NAMESPACE } from './linked.present.js';
-import { CALENDAR_PAGING } from './event-args.js';
+import { CALENDAR_PAGING, type eventArchiveArgs } from './event-args.js';
+import type { TypedRequest } from '../../rest/typed.js';
 import { isTruthy } from './validators.js';
 import { guardEventWrite } from './write-guard.js';
 
@@ -122,13 +122,13 @@ export function searchTerms(text: string): string[] {
 }
 
 /** GET /events: the archive. */
-export async function listEventsHandler(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
+export async function listEventsHandler(req: TypedRequest<ReturnType<typeof eventArchiveArgs>>, ctx: AppContext): Promise<RestResponse> {
   const p = req.params;
   const zone = await siteTimeZone(ctx.options);
   const now = ctx.now();
   const { page, perPage } = await paginate(req, ctx, CALENDAR_PAGING);
   const strict = isTruthy(p.strict_dates ?? 'false');
-  const include = req.has('include') ? parseIdList(p.include).filter((n) => n > 0) : undefined;
+  const include = p.include?.filter((n) => n > 0);
 
   // ---- Date window (site time zone; whole days unless strict).
   const local = (v: unknown): DateTime | undefined => parseDateTime(v, zone, now);
@@ -158,7 +158,7 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
 
   // ---- Visibility.
   const editor = can(req.user, EVENT_TYPE, 'edit');
-  const statuses = req.has('status') ? parseList(p.status) : editor ? [...ANY_STATUSES] : ['publish'];
+  const statuses = p.status ?? (editor ? [...ANY_STATUSES] : ['publish']);
   const filter: EventListFilter = {
     statuses,
     includeHidden: await manageAccess(req, ctx),
@@ -173,19 +173,19 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
   if (editor && !can(req.user, EVENT_TYPE, 'edit_others')) filter.ownDraftsOnly = { userId: req.user!.id, readPrivate: can(req.user, EVENT_TYPE, 'read_private') };
 
   // ---- Other filters.
-  if (req.has('search')) {
-    filter.search = searchTerms(String(p.search));
+  if (p.search !== undefined) {
+    filter.search = searchTerms(p.search);
     if (!can(req.user, EVENT_TYPE, 'edit_others')) filter.searchProtectedOf = req.user?.id ?? 0;
   }
   // A category also selects its child categories, as the original's taxonomy query (include_children).
-  if (req.has('categories')) filter.categoryIds = await withChildTerms(ctx.db, (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, parseList(p.categories))).ids);
-  if (req.has('tags')) filter.tagIds = (await resolveTermRefs(ctx.db, TAG_TAXONOMY, parseList(p.tags))).ids;
-  if (req.has('venue')) filter.venueIds = parseIdList(p.venue);
-  if (req.has('organizer')) filter.organizerIds = parseIdList(p.organizer);
-  if (req.has('featured')) filter.featured = p.featured === true;
-  if (req.has('post_parent')) filter.postParent = Number(p.post_parent);
-  if (req.has('ticketed')) {
-    filter.ticketed = p.ticketed === true;
+  if (p.categories !== undefined) filter.categoryIds = await withChildTerms(ctx.db, (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, p.categories)).ids);
+  if (p.tags !== undefined) filter.tagIds = (await resolveTermRefs(ctx.db, TAG_TAXONOMY, p.tags)).ids;
+  if (p.venue !== undefined) filter.venueIds = p.venue;
+  if (p.organizer !== undefined) filter.organizerIds = p.organizer;
+  if (p.featured !== undefined) filter.featured = p.featured;
+  if (p.post_parent !== undefined) filter.postParent = p.post_parent;
+  if (p.ticketed !== undefined) {
+    filter.ticketed = p.ticketed;
     filter.ticketedSubquery = ctx.areas.contributions('eventTicketed')[0];
   }
 
@@ -200,23 +200,23 @@ export async function listEventsHandler(req: RestRequest, ctx: AppContext): Prom
     ['per_page', perPage],
     ['start_date', fmt(start)],
     ['end_date', fmt(end)],
-    ['search', req.has('search') ? p.search : undefined],
-    ['categories', req.has('categories') ? parseList(p.categories) : undefined],
-    ['tags', req.has('tags') ? parseList(p.tags) : undefined],
+    ['search', p.search],
+    ['categories', p.categories],
+    ['tags', p.tags],
     ['geoloc', req.has('geoloc') && p.geoloc === true ? 1 : undefined],
     ['geoloc_lat', req.has('geoloc') && p.geoloc === true ? (p.geoloc_lat ?? '') : undefined],
     ['geoloc_lng', req.has('geoloc') && p.geoloc === true ? (p.geoloc_lng ?? '') : undefined],
     ['status', req.has('status') ? statuses : editor ? 'any' : 'publish'],
-    ['post_parent', req.has('post_parent') ? p.post_parent : undefined],
+    ['post_parent', p.post_parent],
     ['include', include],
     ['starts_before', fmt(open.starts_before)],
     ['starts_after', fmt(open.starts_after)],
     ['ends_before', fmt(open.ends_before)],
     ['ends_after', fmt(open.ends_after)],
-    ['ticketed', req.has('ticketed') ? p.ticketed : undefined],
-    ['venue', req.has('venue') ? parseIdList(p.venue) : undefined],
-    ['organizer', req.has('organizer') ? parseIdList(p.organizer) : undefined],
-    ['featured', req.has('featured') ? p.featured : undefined],
+    ['ticketed', p.ticketed],
+    ['venue', p.venue],
+    ['organizer', p.organizer],
+    ['featured', p.featured],
   ];
   const collection = ctx.urls.rest(`${EVENTS_NAMESPACE}/events`);
   const info = archivePage(req, { base: `${collection}/`, collection, pairs, page, perPage, total });

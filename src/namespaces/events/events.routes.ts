@@ -9,6 +9,7 @@
 import type { AppContext } from '../../app-context.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
 import { withChecks } from '../../rest/checks.js';
+import { endpoint } from '../../rest/typed.js';
 import { PUBLIC_READ_CACHE_MS } from './caps.js';
 import { EVENT_LIST_CHECKS, EVENT_SLUG_CHECKS, EVENT_TARGET_CHECKS, EVENT_WRITE_CHECKS } from './checks.js';
 import { eventArchiveArgs, eventEditArgs, eventReadArgs, eventSlugArgs, eventWriteArgs } from './event-args.js';
@@ -26,26 +27,26 @@ export const eventRouteDefs: RouteDef<AppContext>[] = [
     path: '/events',
     schema,
     endpoints: [
-      { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(eventArchiveArgs(), EVENT_LIST_CHECKS), permission: canListEvents, handler: listEventsHandler },
-      { methods: CREATABLE, allowBatch: true, args: withChecks(eventWriteArgs(true), EVENT_WRITE_CHECKS), permission: canCreateEvent, handler: createEventHandler },
+      endpoint({ methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(eventArchiveArgs(), EVENT_LIST_CHECKS), permission: canListEvents, handler: listEventsHandler }),
+      endpoint({ methods: CREATABLE, allowBatch: true, args: withChecks(eventWriteArgs(true), EVENT_WRITE_CHECKS), permission: canCreateEvent, handler: createEventHandler }),
     ],
   },
   {
     path: '/events/{id:\\d+}',
     schema,
     endpoints: [
-      { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(eventReadArgs(), EVENT_TARGET_CHECKS), permission: canReadEvent, handler: getEventHandler },
-      { methods: DELETABLE, allowBatch: true, args: withChecks(eventReadArgs(), EVENT_TARGET_CHECKS), permission: canDeleteEvent, handler: deleteEventHandler },
-      { methods: EDITABLE, allowBatch: true, args: withChecks(eventEditArgs(), { ...EVENT_TARGET_CHECKS, ...EVENT_WRITE_CHECKS }), permission: canUpdateEvent, handler: updateEventHandler },
+      endpoint({ methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(eventReadArgs(), EVENT_TARGET_CHECKS), permission: canReadEvent, handler: getEventHandler }),
+      endpoint({ methods: DELETABLE, allowBatch: true, args: withChecks(eventReadArgs(), EVENT_TARGET_CHECKS), permission: canDeleteEvent, handler: deleteEventHandler }),
+      endpoint({ methods: EDITABLE, allowBatch: true, args: withChecks(eventEditArgs(), { ...EVENT_TARGET_CHECKS, ...EVENT_WRITE_CHECKS }), permission: canUpdateEvent, handler: updateEventHandler }),
     ],
   },
   {
     path: '/events/by-slug/{slug:[^/]+}',
     schema,
     endpoints: [
-      { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(eventSlugArgs(), EVENT_SLUG_CHECKS), permission: canReadEvent, handler: getEventHandler },
-      { methods: DELETABLE, allowBatch: true, args: withChecks(eventSlugArgs(), EVENT_SLUG_CHECKS), permission: canDeleteEvent, handler: deleteEventHandler },
-      { methods: EDITABLE, allowBatch: true, args: withChecks(eventWriteArgs(false), { ...EVENT_SLUG_CHECKS, ...EVENT_WRITE_CHECKS }), permission: canUpdateEvent, handler: updateEventHandler },
+      endpoint({ methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(eventSlugArgs(), EVENT_SLUG_CHECKS), permission: canReadEvent, handler: getEventHandler }),
+      endpoint({ methods: DELETABLE, allowBatch: true, args: withChecks(eventSlugArgs(), EVENT_SLUG_CHECKS), permission: canDeleteEvent, handler: deleteEventHandler }),
+      endpoint({ methods: EDITABLE, allowBatch: true, args: withChecks(eventWriteArgs(false), { ...EVENT_SLUG_CHECKS, ...EVENT_WRITE_CHECKS }), permission: canUpdateEvent, handler: updateEventHandler }),
     ],
   },
 ];

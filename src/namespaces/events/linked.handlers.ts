@@ -7,7 +7,6 @@ import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { paginate } from '../../rest/pagination.js';
 import { ANY_STATUSES, siteTimeZone, toDbDate } from '../../content/posts.js';
-import { parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost, EVENT_TYPE } from './caps.js';
@@ -23,7 +22,8 @@ import {
   assertLinkedReadable, createLinked, getLinked, ORGANIZER_FIELDS, trashLinked, updateLinked, VENUE_FIELDS, type LinkedInput,
   type LinkedRecord,
 } from './linked.service.js';
-import { CALENDAR_PAGING } from './event-args.js';
+import { CALENDAR_PAGING, type linkedArchiveArgs } from './event-args.js';
+import type { TypedRequest } from '../../rest/typed.js';
 import { isTruthy } from './validators.js';
 import { guardLinkedWrite } from './write-guard.js';
 
@@ -133,16 +133,16 @@ function readableEventStatuses(user: RestRequest['user']): string[] {
 }
 
 export function listLinkedHandler(kind: LinkedKind) {
-  return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
+  return async (req: TypedRequest<ReturnType<typeof linkedArchiveArgs>>, ctx: AppContext): Promise<RestResponse> => {
     const p = req.params;
     const type = linkedType(kind);
     const { page, perPage } = await paginate(req, ctx, CALENDAR_PAGING);
     const editor = can(req.user, type, 'edit');
-    const statuses = req.has('status') ? parseList(p.status) : editor ? [...ANY_STATUSES] : ['publish'];
+    const statuses = p.status ?? (editor ? [...ANY_STATUSES] : ['publish']);
     const filter: LinkedListFilter = { kind, statuses };
     if (editor && !can(req.user, type, 'edit_others')) filter.ownDraftsOnly = { userId: req.user!.id, readPrivate: can(req.user, type, 'read_private') };
-    if (req.has('search')) filter.search = String(p.search);
-    if (req.has('event')) filter.eventId = Number(p.event);
+    if (p.search !== undefined) filter.search = p.search;
+    if (p.event !== undefined) filter.eventId = p.event;
     if (req.has('has_events')) filter.hasEvents = isTruthy(p.has_events);
     if (isTruthy(p.only_with_upcoming ?? false)) {
       filter.upcoming = { afterUtc: toDbDate(DateTime.fromJSDate(ctx.now()).toUTC()), eventStatuses: readableEventStatuses(req.user) };
@@ -155,8 +155,8 @@ export function listLinkedHandler(kind: LinkedKind) {
 
     const pairs: QueryPair[] = [
       ['per_page', perPage],
-      ['search', req.has('search') ? p.search : undefined],
-      ['event', req.has('event') ? p.event : undefined],
+      ['search', p.search],
+      ['event', p.event],
       ['has_events', req.has('has_events') ? p.has_events : undefined],
       ['only_with_upcoming', req.has('only_with_upcoming') ? p.only_with_upcoming : undefined],
       ['status', req.has('status') ? statuses : editor ? 'any' : 'publish'],

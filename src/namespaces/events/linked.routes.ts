@@ -6,6 +6,7 @@
 import type { AppContext } from '../../app-context.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteDef } from '../../rest/route.js';
 import { withChecks } from '../../rest/checks.js';
+import { endpoint } from '../../rest/typed.js';
 import { PUBLIC_READ_CACHE_MS } from './caps.js';
 import { LINKED_LIST_CHECKS, LINKED_WRITE_CHECKS, linkedTargetChecks } from './checks.js';
 import { linkedArchiveArgs, linkedReadArgs, linkedSlugArgs, organizerWriteArgs, venueWriteArgs } from './event-args.js';
@@ -27,26 +28,26 @@ function linkedRoutes(kind: LinkedKind): RouteDef<AppContext>[] {
       path: `/${plural}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedArchiveArgs(kind), LINKED_LIST_CHECKS), permission: canListLinked, handler: listLinkedHandler(kind) },
-        { methods: CREATABLE, allowBatch: true, args: withChecks(write(true), LINKED_WRITE_CHECKS), permission: canCreateLinked(kind), handler: createLinkedHandler(kind) },
+        endpoint({ methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedArchiveArgs(kind), LINKED_LIST_CHECKS), permission: canListLinked, handler: listLinkedHandler(kind) }),
+        endpoint({ methods: CREATABLE, allowBatch: true, args: withChecks(write(true), LINKED_WRITE_CHECKS), permission: canCreateLinked(kind), handler: createLinkedHandler(kind) }),
       ],
     },
     {
       path: `/${plural}/{id:\\d+}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedReadArgs(kind), byId), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
-        { methods: DELETABLE, allowBatch: true, args: withChecks(linkedReadArgs(kind), byId), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
-        { methods: EDITABLE, allowBatch: true, args: withChecks({ ...linkedReadArgs(kind), ...write(false) }, { ...byId, ...LINKED_WRITE_CHECKS }), permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
+        endpoint({ methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedReadArgs(kind), byId), permission: canReadLinked(kind), handler: getLinkedHandler(kind) }),
+        endpoint({ methods: DELETABLE, allowBatch: true, args: withChecks(linkedReadArgs(kind), byId), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) }),
+        endpoint({ methods: EDITABLE, allowBatch: true, args: withChecks({ ...linkedReadArgs(kind), ...write(false) }, { ...byId, ...LINKED_WRITE_CHECKS }), permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) }),
       ],
     },
     {
       path: `/${plural}/by-slug/{slug:[^/]+}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedSlugArgs(kind), bySlug), permission: canReadLinked(kind), handler: getLinkedHandler(kind) },
-        { methods: DELETABLE, allowBatch: true, args: withChecks(linkedSlugArgs(kind), bySlug), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) },
-        { methods: EDITABLE, allowBatch: true, args: withChecks({ ...linkedSlugArgs(kind), ...write(false) }, { ...bySlug, ...LINKED_WRITE_CHECKS }), permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) },
+        endpoint({ methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(linkedSlugArgs(kind), bySlug), permission: canReadLinked(kind), handler: getLinkedHandler(kind) }),
+        endpoint({ methods: DELETABLE, allowBatch: true, args: withChecks(linkedSlugArgs(kind), bySlug), permission: canDeleteLinked(kind), handler: deleteLinkedHandler(kind) }),
+        endpoint({ methods: EDITABLE, allowBatch: true, args: withChecks({ ...linkedSlugArgs(kind), ...write(false) }, { ...bySlug, ...LINKED_WRITE_CHECKS }), permission: canUpdateLinked(kind), handler: updateLinkedHandler(kind) }),
       ],
     },
   ];

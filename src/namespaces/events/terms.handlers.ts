@@ -12,7 +12,11 @@ import { containsPattern, ilike } from '../../storage/dialect.js';
 import { can, canTerms, CATEGORY_TAXONOMY, EVENT_TYPE, type TermCapability } from './caps.js';
 import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
-import { CALENDAR_PAGING } from './event-args.js';
+import { CALENDAR_PAGING, type termArchiveArgs, type termReadArgs, type termWriteArgs } from './event-args.js';
+import type { TypedRequest } from '../../rest/typed.js';
+
+type ById = TypedRequest<ReturnType<typeof termReadArgs>>;
+type Write = TypedRequest<ReturnType<typeof termWriteArgs>>;
 import { EVENTS_NAMESPACE, presentTerm, termRouteBase } from './linked.present.js';
 import { paginate, paginationHeaders, safeOffset, totalPages } from '../../rest/pagination.js';
 
@@ -54,22 +58,22 @@ function termExists(e: TermExistsError) {
 }
 
 export function getTermHandler(taxonomy: string) {
-  return async (req: RestRequest, ctx: AppContext) => {
-    const term = await getTerm(ctx.db, taxonomy, Number(req.params.id));
+  return async (req: ById, ctx: AppContext) => {
+    const term = await getTerm(ctx.db, taxonomy, req.params.id);
     if (!term) throw invalidParam('id');
     return presentTerm(ctx.urls, term);
   };
 }
 
 export function createTermHandler(taxonomy: string) {
-  return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
+  return async (req: Write, ctx: AppContext): Promise<RestResponse> => {
     const parent = await resolveParent(ctx, taxonomy, req);
     let term: TermRecord;
     try {
       term = await createTerm(ctx.db, taxonomy, {
         name: String(req.params.name),
-        slug: req.has('slug') ? String(req.params.slug) : undefined,
-        description: req.has('description') ? String(req.params.description) : '',
+        slug: req.params.slug,
+        description: req.params.description ?? '',
         parent: parent ?? 0,
       });
     } catch (e) {
@@ -81,16 +85,16 @@ export function createTermHandler(taxonomy: string) {
 }
 
 export function updateTermHandler(taxonomy: string) {
-  return async (req: RestRequest, ctx: AppContext) => {
-    const term = await getTerm(ctx.db, taxonomy, Number(req.params.id));
+  return async (req: ById & Write, ctx: AppContext) => {
+    const term = await getTerm(ctx.db, taxonomy, req.params.id);
     if (!term) throw invalidParam('id');
     const parent = await resolveParent(ctx, taxonomy, req);
     if (parent === term.id) throw eventError('rest_term_invalid');
     try {
       const updated = await updateTerm(ctx.db, term, {
-        ...(req.has('name') ? { name: String(req.params.name) } : {}),
-        ...(req.has('slug') ? { slug: String(req.params.slug) } : {}),
-        ...(req.has('description') ? { description: String(req.params.description) } : {}),
+        ...(req.params.name !== undefined ? { name: req.params.name } : {}),
+        ...(req.params.slug !== undefined ? { slug: req.params.slug } : {}),
+        ...(req.params.description !== undefined ? { description: req.params.description } : {}),
         ...(parent !== undefined ? { parent } : {}),
       });
       return presentTerm(ctx.urls, updated);
@@ -102,8 +106,8 @@ export function updateTermHandler(taxonomy: string) {
 }
 
 export function deleteTermHandler(taxonomy: string) {
-  return async (req: RestRequest, ctx: AppContext) => {
-    const term = await getTerm(ctx.db, taxonomy, Number(req.params.id));
+  return async (req: ById, ctx: AppContext) => {
+    const term = await getTerm(ctx.db, taxonomy, req.params.id);
     if (!term) throw invalidParam('id');
     const data = presentTerm(ctx.urls, term);
     await ctx.db.transaction().execute((trx) => deleteTerm(trx, term));
@@ -114,16 +118,16 @@ export function deleteTermHandler(taxonomy: string) {
 const ORDERBY: Record<string, string> = { name: 'name', id: 'id', slug: 'slug', count: 'count', description: 'description', term_group: 'id', term_id: 'id', none: 'id', include: 'id', parent: 'parent' };
 
 export function listTermsHandler(taxonomy: string) {
-  return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
+  return async (req: TypedRequest<ReturnType<typeof termArchiveArgs>>, ctx: AppContext): Promise<RestResponse> => {
     const p = req.params;
     const { page, perPage } = await paginate(req, ctx, CALENDAR_PAGING);
-    const hideEmpty = req.has('hide_empty') ? p.hide_empty === true || p.hide_empty === 1 || p.hide_empty === '1' || p.hide_empty === 'true' : true;
-    const postId = req.has('event') ? Number(p.event) : req.has('post') ? Number(p.post) : undefined;
+    const hideEmpty = req.has('hide_empty') ? p.hide_empty : true;
+    const postId = p.event ?? p.post;
 
     let q = ctx.db.selectFrom('terms as t').where('t.taxonomy', '=', taxonomy);
     if (hideEmpty) q = q.where('t.count', '>', 0);
-    if (req.has('search')) {
-      const pattern = containsPattern(String(p.search));
+    if (p.search !== undefined) {
+      const pattern = containsPattern(p.search);
       q = q.where((eb) => eb.or([ilike(ctx.db, eb.ref('t.name'), pattern), ilike(ctx.db, eb.ref('t.slug'), pattern)]));
     }
     if (req.has('include')) q = q.where('t.id', 'in', parseIdList(p.include));
@@ -131,6 +135,7 @@ export function listTermsHandler(taxonomy: string) {
       const ex = parseIdList(p.exclude);
       if (ex.length > 0) q = q.where('t.id', 'not in', ex);
     }
+    // `parent` is declared on categories only, so its type is not known here.
     if (req.has('parent') && taxonomy === CATEGORY_TAXONOMY) q = q.where('t.parent', '=', Number(p.parent));
     if (req.has('slug')) q = q.where('t.slug', 'in', parseList(p.slug));
     if (postId !== undefined) {
@@ -138,8 +143,8 @@ export function listTermsHandler(taxonomy: string) {
     }
     const countRow = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     const total = Number(countRow?.n ?? 0);
-    const column = ORDERBY[String(p.orderby ?? 'name')] ?? 'name';
-    const direction = String(p.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+    const column = ORDERBY[p.orderby ?? 'name'] ?? 'name';
+    const direction = (p.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
     const rows = await q
       .selectAll('t')
       // Case-insensitive, as the originals' collation (utf8mb4_unicode_ci) sorts names.

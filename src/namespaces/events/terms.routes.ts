@@ -9,6 +9,7 @@ import { CATEGORY_TAXONOMY, PUBLIC_READ_CACHE_MS, TAG_TAXONOMY } from './caps.js
 import { termArchiveArgs, termReadArgs, termWriteArgs } from './event-args.js';
 import { termListChecks, termTargetChecks } from './checks.js';
 import { withChecks } from '../../rest/checks.js';
+import { endpoint } from '../../rest/typed.js';
 import { itemSchema } from './schemas.js';
 import {
   canChangeTerm, canCreateTerm, canListTerms, canReadTerm, createTermHandler, deleteTermHandler, getTermHandler, listTermsHandler,
@@ -24,17 +25,17 @@ function termRoutes(kind: 'category' | 'tag'): RouteDef<AppContext>[] {
       path: `/${base}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(termArchiveArgs(kind === 'category'), termListChecks(taxonomy)), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) },
-        { methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm(taxonomy), handler: createTermHandler(taxonomy) },
+        endpoint({ methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(termArchiveArgs(kind === 'category'), termListChecks(taxonomy)), permission: canListTerms(taxonomy), handler: listTermsHandler(taxonomy) }),
+        endpoint({ methods: CREATABLE, allowBatch: true, args: termWriteArgs(kind, true), permission: canCreateTerm(taxonomy), handler: createTermHandler(taxonomy) }),
       ],
     },
     {
       path: `/${base}/{id:\\d+}`,
       schema,
       endpoints: [
-        { methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) },
-        { methods: EDITABLE, allowBatch: true, args: withChecks({ ...termReadArgs(kind), ...termWriteArgs(kind, false) }, termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy, 'edit_terms'), handler: updateTermHandler(taxonomy) },
-        { methods: DELETABLE, allowBatch: true, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy, 'delete_terms'), handler: deleteTermHandler(taxonomy) },
+        endpoint({ methods: READABLE, publicCacheMs: PUBLIC_READ_CACHE_MS, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canReadTerm(taxonomy), handler: getTermHandler(taxonomy) }),
+        endpoint({ methods: EDITABLE, allowBatch: true, args: withChecks({ ...termReadArgs(kind), ...termWriteArgs(kind, false) }, termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy, 'edit_terms'), handler: updateTermHandler(taxonomy) }),
+        endpoint({ methods: DELETABLE, allowBatch: true, args: withChecks(termReadArgs(kind), termTargetChecks(taxonomy)), permission: canChangeTerm(taxonomy, 'delete_terms'), handler: deleteTermHandler(taxonomy) }),
       ],
     },
   ];
