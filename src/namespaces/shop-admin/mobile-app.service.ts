@@ -1,8 +1,8 @@
 /**
- * @module namespaces/shop-admin/mobile-app
+ * @module namespaces/shop-admin/mobile-app.service
  * `mobile-app/send-magic-link`: e-mails the signed-in manager a one-time sign-in link (valid 15
  * minutes, usable once, stored hashed), and the page that link opens, which signs the browser in and
- * goes on to the dashboard. `mobile-app`: the index of this resource.
+ * goes on to the dashboard. The routes are declared in `mobile-app.routes.ts`.
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,8 +10,7 @@ import type { AppContext } from '../../app-context.js';
 import { issueSession } from '../../auth/session.js';
 import { loadUserRow } from '../../auth/users.js';
 import { postDatePair } from '../../content/posts.js';
-import { READABLE, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { canViewShop } from './access.js';
+import type { RestRequest } from '../../rest/route.js';
 import { ShopAdminErrors } from './errors.js';
 
 const LINK_TTL_MS = 15 * 60_000;
@@ -20,7 +19,8 @@ const PAGE = 'magic-link.php';
 const hash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 const gmt = (ctx: AppContext, ms: number) => postDatePair(new Date(ms), 'UTC').gmt;
 
-async function sendMagicLink(req: RestRequest, ctx: AppContext): Promise<unknown> {
+/** Mails the signed-in manager a one-time sign-in link. */
+export async function sendMagicLink(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const user = req.user!;
   if (!ctx.mailer.configured) throw ShopAdminErrors.mailNotConfigured();
   const token = crypto.randomBytes(32).toString('base64url');
@@ -58,19 +58,3 @@ async function openMagicLink(ctx: AppContext, request: FastifyRequest, reply: Fa
 export function registerMagicLinkPage(app: FastifyInstance, ctx: AppContext): void {
   app.get(`${ctx.config.adminPath}/${PAGE}`, (request, reply) => openMagicLink(ctx, request, reply));
 }
-
-export const mobileAppRouteDefs: RouteDef<AppContext>[] = [
-  { path: '/mobile-app/send-magic-link', endpoints: [{ methods: READABLE, permission: canViewShop, handler: sendMagicLink }] },
-  {
-    path: '/mobile-app',
-    endpoints: [
-      {
-        methods: READABLE,
-        permission: canViewShop,
-        handler: (_req, ctx) => [
-          { slug: 'send-magic-link', description: 'E-mails you a one-time link that signs the mobile app in.', _links: { self: [{ href: ctx.urls.rest('/shop-admin/mobile-app/send-magic-link') }] } },
-        ],
-      },
-    ],
-  },
-];
