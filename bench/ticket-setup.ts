@@ -41,6 +41,9 @@ export async function eventWithTicket(url: string, auth: Record<string, string>,
   return { event: event.body.id, ticket: ticket.body.id };
 }
 
+/** Set-up buyers so far: each order has its own purchaser, across calls. */
+let buyer = 0;
+
 /**
  * Buys `count` seats of `ticket` in orders of {@link ORDER_SIZE}, paid offline (the server must allow
  * it: `BENCH_OFFLINE_PAYMENTS=1`) and marked paid by the administrator, as the door staff would;
@@ -48,7 +51,8 @@ export async function eventWithTicket(url: string, auth: Record<string, string>,
  */
 export async function buyAttendees(url: string, auth: Record<string, string>, ticket: number, count: number): Promise<Attendee[]> {
   const out: Attendee[] = [];
-  for (let n = 0; out.length < count; n++) {
+  while (out.length < count) {
+    const n = ++buyer;
     const order = await requestJson<{ id: number; attendees: Attendee[] }>(`${url}${TICKETS_NS}/orders`, {
       json: {
         provider: 'tribe-commerce',

@@ -19,16 +19,12 @@
  * suite's cached databases), to see whether ticket routes depend on the size of the whole site.
  */
 import crypto from 'node:crypto';
-import type autocannon from 'autocannon';
-import { basicAuth, measure, report, requestJson, startServer, waitIdle, type Check, type Result, type Server } from './lib.js';
+import { basicAuth, measure, report, requestJson, startServer, waitIdle, type Check, type Server } from './lib.js';
+import { accounted, buyAttendees, checkins, checkouts, eventWithTicket, TICKETS_NS as NS } from './ticket-setup.js';
 
-const NS = '/wp-json/eventsuite/tickets/v1';
-const EVENTS = '/wp-json/eventsuite/events/v1/events';
 const SHOP_OPTIONS = '/wp-json/shop-admin/options';
 const EVENT_COUNT = 10;
 const CAPACITY = 1_000_000;
-/** Seats per setup checkout (one order, one attendee per seat): the shop's default per-order cap. */
-const ORDER_SIZE = 100;
 /** Attendees of each ticket but the first, embedded in the manager's ticket list. */
 const LISTED_ATTENDEES = 3;
 /** Seats of the ticket the last load sells out. */
@@ -36,118 +32,8 @@ const SELL_OUT_CAPACITY = 300;
 /** Issue #12: least ratio to the bare server (manager lists, QR) and least checkouts per second. */
 const GOALS = { managerList: 0.15, qr: 0.2, checkoutsPerSecond: 1500 };
 
-interface Attendee {
-  id: number;
-  security_code: string;
-}
-
 interface Listing {
   total: number;
-}
-
-/** An event with a paid ticket (own capacity), created as the block editor does: nonce, then ticket. */
-async function eventWithTicket(url: string, auth: Record<string, string>, i: number, capacity: number): Promise<{ event: number; ticket: number }> {
-  const event = await requestJson<{ id: number }>(`${url}${EVENTS}`, {
-    headers: auth,
-    json: { title: `Ticketed bench event ${i}`, status: 'publish', start_date: '2030-06-01 19:00:00', end_date: '2030-06-01 23:00:00' },
-    expect: 201,
-  });
-  const nonce = await requestJson<{ add_ticket_nonce?: string }>(`${url}${NS}/tickets?include_post=${event.body.id}`, { headers: auth });
-  if (!nonce.body.add_ticket_nonce) throw new Error('GET /tickets?include_post gave no add_ticket_nonce to the administrator');
-  const ticket = await requestJson<{ id: number }>(`${url}${NS}/tickets`, {
-    headers: auth,
-    json: {
-      post_id: event.body.id,
-      provider: 'tribe-commerce',
-      add_ticket_nonce: nonce.body.add_ticket_nonce,
-      name: `General admission ${i}`,
-      description: 'Benchmark ticket.',
-      price: '12.50',
-      ticket: { mode: 'own', capacity },
-    },
-    expect: 202,
-  });
-  return { event: event.body.id, ticket: ticket.body.id };
-}
-
-let buyer = 0;
-
-/**
- * Buys `count` seats of `ticket` in orders of {@link ORDER_SIZE}, paid offline and marked paid by the
- * administrator (attendees of completed orders may check in); returns the attendees created.
- */
-async function buyAttendees(url: string, auth: Record<string, string>, ticket: number, count: number): Promise<Attendee[]> {
-  const out: Attendee[] = [];
-  while (out.length < count) {
-    const n = ++buyer;
-    const order = await requestJson<{ id: number; attendees: Attendee[] }>(`${url}${NS}/orders`, {
-      json: {
-        provider: 'tribe-commerce',
-        gateway: 'offline',
-        tickets: [{ ticket_id: ticket, quantity: Math.min(ORDER_SIZE, count - out.length) }],
-        purchaser_name: `Setup buyer ${n}`,
-        purchaser_email: `setup-${n}@example.test`,
-      },
-      expect: 201,
-    });
-    await requestJson(`${url}${NS}/orders/${order.body.id}`, { headers: auth, json: { status: 'completed' }, expect: 200 });
-    out.push(...order.body.attendees.map((a) => ({ id: a.id, security_code: a.security_code })));
-  }
-  return out;
-}
-
-/** A request sequence, and how many requests it has sent so far. */
-interface Sequence {
-  requests: autocannon.Request[];
-  sent(): number;
-}
-
-/** QR check-ins: each request takes the next attendee of the pool (past its end they repeat, and fail). */
-function checkins(key: string, pool: readonly Attendee[]): Sequence {
-  let next = 0;
-  return {
-    sent: () => next,
-    requests: [{
-      setupRequest: (req) => {
-        const a = pool[next++ % pool.length]!;
-        return { ...req, path: `${NS}/qr?api_key=${key}&ticket_id=${a.id}&security_code=${encodeURIComponent(a.security_code)}` };
-      },
-    }],
-  };
-}
-
-/** Checkouts: each request buys one seat for a different buyer. */
-function checkouts(ticket: number): Sequence {
-  let n = 0;
-  return {
-    sent: () => n,
-    requests: [{
-      setupRequest: (req) => {
-        n++;
-        return {
-          ...req,
-          method: 'POST',
-          path: `${NS}/orders`,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ provider: 'tribe-commerce', gateway: 'offline', tickets: [{ ticket_id: ticket, quantity: 1 }], purchaser_name: `Buyer ${n}`, purchaser_email: `buyer-${n}@example.test` }),
-        };
-      },
-    }],
-  };
-}
-
-/**
- * Requests that did their work: no answer other than 2xx, at least one change in the database per 2xx
- * answer, and no more than requests sent (a load stops with requests in flight, which the server
- * still completes).
- */
-function accounted(name: string, load: Result, done: number, sent: number): Check {
-  const ok = load.total - load.non2xx;
-  return {
-    goal: name,
-    measured: `${ok} answered 2xx, ${load.non2xx} other, ${done} done in the database, ${sent} sent`,
-    met: load.non2xx === 0 && done >= ok && done <= sent,
-  };
 }
 
 /** Seats a ticket has taken (sold and pending), as its manager view counts them. */

@@ -15,60 +15,44 @@ import { EVENTS_NS } from '../events/index.js';
 import { TICKETS_NS } from '../tickets/index.js';
 import { ANALYTICS_NS, canViewReports, excludedStatuses, gmtToLocal, siteTimeZone } from './common.js';
 import { categoryRows, couponRows, productRows, type ItemFilter, type ItemPage } from './report-items.repo.js';
-import { dateBounds } from './report-stats.js';
+import { dateBounds, idListArg as idList, idsOf as ids, reportArgs } from './report-stats.js';
 import { productInfo } from './product-info.js';
 
 const ORDER_STATUSES = ['pending', 'completed', 'refunded', 'cancelled'] as const;
 
-const idList = (description: string): ArgSchema => ({ description, type: 'array', items: { type: 'integer' } });
-
-function listArgs(orderby: readonly string[], orderbyDefault: string, extra: Record<string, ArgSchema> = {}): Record<string, ArgSchema> {
-  return {
-    context: { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view'], default: 'view' },
-    page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
-    per_page: { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 },
-    after: { description: 'Limit response to resources published after a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
-    before: { description: 'Limit response to resources published before a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
-    order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'desc', enum: ['asc', 'desc'] },
-    orderby: { description: 'Sort collection by object attribute.', type: 'string', default: orderbyDefault, enum: [...orderby] },
-    ...extra,
-  };
-}
 
 const EXTENDED_INFO: ArgSchema = { description: 'Add additional piece of info about each item to the report.', type: 'boolean', default: false };
 const MATCH: ArgSchema = { description: 'Indicates whether all the conditions should be true for the resulting set, or if any one of them is sufficient.', type: 'string', default: 'all', enum: ['all', 'any'] };
 const statusList = (description: string): ArgSchema => ({ description, type: 'array', items: { type: 'string', enum: [...ORDER_STATUSES] } });
 
-const PRODUCT_ARGS = listArgs(['date', 'net_revenue', 'orders_count', 'items_sold', 'product_name', 'variations', 'sku'], 'date', {
+const PRODUCT_ARGS = reportArgs(['date', 'net_revenue', 'orders_count', 'items_sold', 'product_name', 'variations', 'sku'], 'date', {
   categories: idList('Limit result to items from the specified categories.'),
   match: MATCH,
   products: idList('Limit result to items with specified product ids.'),
   extended_info: EXTENDED_INFO,
 });
-const CATEGORY_ARGS = listArgs(['category_id', 'items_sold', 'net_revenue', 'orders_count', 'products_count', 'category'], 'category_id', {
+const CATEGORY_ARGS = reportArgs(['category_id', 'items_sold', 'net_revenue', 'orders_count', 'products_count', 'category'], 'category_id', {
   status_is: statusList('Limit result set to items that have the specified order status.'),
   status_is_not: statusList("Limit result set to items that don't have the specified order status."),
   categories: idList('Limit result set to all items that have the specified term assigned in the categories taxonomy.'),
   extended_info: EXTENDED_INFO,
 });
-const COUPON_ARGS = listArgs(['coupon_id', 'code', 'amount', 'orders_count'], 'coupon_id', {
+const COUPON_ARGS = reportArgs(['coupon_id', 'code', 'amount', 'orders_count'], 'coupon_id', {
   coupons: idList('Limit result set to coupons assigned specific coupon IDs.'),
   extended_info: EXTENDED_INFO,
 });
-const VARIATION_ARGS = listArgs(['date', 'net_revenue', 'orders_count', 'items_sold', 'sku'], 'date', {
+const VARIATION_ARGS = reportArgs(['date', 'net_revenue', 'orders_count', 'items_sold', 'sku'], 'date', {
   match: MATCH,
   product_includes: idList('Limit result set to items that have the specified parent product(s).'),
   product_excludes: idList('Limit result set to items that don\'t have the specified parent product(s).'),
   variations: idList('Limit result to items with specified variation ids.'),
   extended_info: EXTENDED_INFO,
 });
-const TAX_ARGS = listArgs(['name', 'tax_rate', 'tax_code', 'rate', 'order_tax', 'total_tax', 'shipping_tax', 'orders_count'], 'tax_rate_id', {
+const TAX_ARGS = reportArgs(['name', 'tax_rate_id', 'tax_code', 'rate', 'order_tax', 'total_tax', 'shipping_tax', 'orders_count'], 'tax_rate_id', {
   taxes: idList('Limit result set to items assigned one or more tax rates.'),
 });
-TAX_ARGS.orderby = { ...TAX_ARGS.orderby!, enum: ['name', 'tax_rate_id', 'tax_code', 'rate', 'order_tax', 'total_tax', 'shipping_tax', 'orders_count'] };
-const DOWNLOAD_ARGS = listArgs(['date', 'product'], 'date', { match: MATCH, product_includes: idList('Limit result set to items that have the specified product(s) assigned.') });
+const DOWNLOAD_ARGS = reportArgs(['date', 'product'], 'date', { match: MATCH, product_includes: idList('Limit result set to items that have the specified product(s) assigned.') });
 
-const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isInteger(n) && n > 0) : []);
 
 /** The filters of an item report; without `after`/`before` it covers all history. */
 async function filterOf(req: RestRequest, ctx: AppContext): Promise<ItemFilter> {

@@ -15,8 +15,14 @@ import { ANALYTICS_NS, localToGmt, siteTimeZone } from './common.js';
 import type { DateRange } from './customers.repo.js';
 import { INTERVALS, intervalCount, MAX_INTERVALS, slotsOf, type Interval } from './intervals.js';
 
-/** The parameters of a stats report with its `orderby` choices and its own filters. */
-export function statsArgs(orderby: readonly string[], extra: Record<string, ArgSchema> = {}): Record<string, ArgSchema> {
+/** An argument listing IDs (`products`, `categories`, `coupons` …). */
+export const idListArg = (description: string): ArgSchema => ({ description, type: 'array', items: { type: 'integer' } });
+
+/** The positive IDs of an {@link idListArg} value. */
+export const idsOf = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isInteger(n) && n > 0) : []);
+
+/** The parameters every report shares, with its `orderby` choices and default, and its own filters after them. */
+export function reportArgs(orderby: readonly string[], orderbyDefault: string, extra: Record<string, ArgSchema> = {}): Record<string, ArgSchema> {
   return {
     context: { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view'], default: 'view' },
     page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
@@ -24,11 +30,18 @@ export function statsArgs(orderby: readonly string[], extra: Record<string, ArgS
     after: { description: 'Limit response to resources published after a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
     before: { description: 'Limit response to resources published before a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
     order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'desc', enum: ['asc', 'desc'] },
-    orderby: { description: 'Sort collection by object attribute.', type: 'string', default: 'date', enum: [...orderby] },
+    orderby: { description: 'Sort collection by object attribute.', type: 'string', default: orderbyDefault, enum: [...orderby] },
+    ...extra,
+  };
+}
+
+/** The parameters of a stats report with its `orderby` choices and its own filters. */
+export function statsArgs(orderby: readonly string[], extra: Record<string, ArgSchema> = {}): Record<string, ArgSchema> {
+  return reportArgs(orderby, 'date', {
     interval: { description: 'Time interval to use for buckets in the returned data.', type: 'string', default: 'week', enum: [...INTERVALS] },
     fields: { description: 'Limit stats fields to the specified items.', type: 'array', items: { type: 'string' } },
     ...extra,
-  };
+  });
 }
 
 export interface StatsWindow {

@@ -11,7 +11,7 @@ import { canViewReports, excludedStatuses } from './common.js';
 import { customerRouteDefs } from './customers.routes.js';
 import type { Interval } from './intervals.js';
 import { couponSums, productSums, type ItemFilter } from './report-items.repo.js';
-import { statsArgs, statsResponse, statsWindow, type StatsAnswer, type StatsWindow } from './report-stats.js';
+import { idListArg as idList, idsOf as ids, statsArgs, statsResponse, statsWindow, type StatsAnswer, type StatsWindow } from './report-stats.js';
 import { orderStats } from './stats.service.js';
 
 type Sums = Record<string, number>;
@@ -34,8 +34,6 @@ export interface StatsReport {
 }
 
 const div = (a: number, b: number) => (b > 0 ? a / b : 0);
-const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isInteger(n) && n > 0) : []);
-const idList = (description: string): ArgSchema => ({ description, type: 'array', items: { type: 'integer' } });
 
 async function itemFilter(req: RestRequest, ctx: AppContext, w: StatsWindow): Promise<ItemFilter> {
   return { excluded: await excludedStatuses(ctx), window: w.range, match: 'all', products: ids(req.params.products), categories: ids(req.params.categories), coupons: ids(req.params.coupons) };
