@@ -31,15 +31,18 @@ export async function ticketedEvent(site: FaultSite, capacity: number): Promise<
   return [await addTicket(site, Number(post.id), 'Stalls', capacity), await addTicket(site, Number(post.id), 'Balcony', capacity)];
 }
 
-/** One order of two lines (2 + 1 seats) from a server or an app in this process; the status, or the network error of a killed server. */
-export async function checkout(to: string | App, tickets: number[], i: number): Promise<{ status: number | string; id?: number }> {
+/**
+ * One order of two lines (2 + 1 seats) from a server or an app in this process; the status, or the
+ * network error of a killed server (or the timeout of a request it took down with it).
+ */
+export async function checkout(to: string | App, tickets: number[], i: number, timeoutMs = 30_000): Promise<{ status: number | string; id?: number }> {
   const payload = JSON.stringify({ tickets: [{ ticket_id: tickets[0], quantity: 2 }, { ticket_id: tickets[1], quantity: 1 }], purchaser_name: `Buyer ${i}`, purchaser_email: `b${i}@example.test`, gateway: 'offline' });
   if (typeof to !== 'string') {
     const res = await to.inject({ method: 'POST', url: `${TICKETS_NS}/orders`, headers: { 'content-type': 'application/json' }, payload });
     return { status: res.statusCode, id: JSON.parse(res.body).id };
   }
   try {
-    const res = await fetch(`${to}${TICKETS_NS}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    const res = await fetch(`${to}${TICKETS_NS}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload, signal: AbortSignal.timeout(timeoutMs) });
     const body = await res.json();
     return { status: res.status, id: body.id };
   } catch (e) {

@@ -49,6 +49,7 @@ export class Connection {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
         res.on('error', reject);
       });
+      req.setTimeout(30_000, () => req.destroy(new Error(`no answer to ${method} ${path} within 30 s`)));
       req.on('error', reject);
       req.end(payload);
     });
