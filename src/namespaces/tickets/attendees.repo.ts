@@ -11,6 +11,7 @@ import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { ATTENDEE_LIST_MARKERS, postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
+import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
 
 export interface AttendeeRecord {
   id: number;
@@ -121,7 +122,8 @@ export async function loadAttendees(db: Db, ids: readonly number[]): Promise<Map
   if (ids.length === 0) return out;
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await attendeesJoined(db).select(attendeeColumns()).where('a.attendee_id', 'in', unique.slice(i, i + 500)).execute();
+    const chunk = unique.slice(i, i + 500);
+    const rows = await runCompiled(db, `loadAttendees:${chunk.length}`, () => attendeesJoined(db).select(attendeeColumns()).where('a.attendee_id', 'in', chunk), chunk);
     for (const a of attendeesOfRows(rows)) out.set(a.id, a);
   }
   return out;
@@ -166,21 +168,15 @@ export interface CheckInMark {
  * so of several concurrent calls exactly one returns true.
  */
 export async function markCheckedIn(db: Db, attendeeId: number, mark: CheckInMark): Promise<boolean> {
-  const res = await db
-    .updateTable('ticket_attendees')
-    .set({
-      checked_in: 1,
-      qr_status: mark.source === 'app' ? 1 : 0,
-      checkin_local: mark.when.local,
-      checkin_gmt: mark.when.gmt,
-      checkin_source: mark.source,
-      checkin_author: mark.author,
-    })
-    .where('attendee_id', '=', attendeeId)
-    .where('checked_in', '=', 0)
-    .where('qr_status', '=', 0)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const qr = mark.source === 'app' ? 1 : 0;
+  const result = await executeCompiled(db, 'markCheckedIn', () =>
+    db
+      .updateTable('ticket_attendees')
+      .set({ checked_in: 1, qr_status: qr, checkin_local: mark.when.local, checkin_gmt: mark.when.gmt, checkin_source: mark.source, checkin_author: mark.author })
+      .where('attendee_id', '=', attendeeId)
+      .where('checked_in', '=', 0)
+      .where('qr_status', '=', 0), [1, qr, mark.when.local, mark.when.gmt, mark.source, mark.author, attendeeId, 0, 0]);
+  return Number(result.numAffectedRows) === 1;
 }
 
 /** Clears an attendee's check-in. */
@@ -333,9 +329,14 @@ export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ i
 /** Attendees of tickets with their posts, in ID order, optionally only the public ones (opted-in, going/completed). */
 export async function attendeesOfTickets(db: Db, ticketIds: readonly number[], publicOnly: boolean): Promise<AttendeeRecord[]> {
   if (ticketIds.length === 0) return [];
-  let query = attendeesJoined(db).select(attendeeColumns()).where('a.ticket_id', 'in', [...new Set(ticketIds)]);
-  if (publicOnly) {
-    query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
-  }
-  return attendeesOfRows(await query.orderBy('a.attendee_id').execute());
+  const ids = [...new Set(ticketIds)];
+  const build = () => {
+    let query = attendeesJoined(db).select(attendeeColumns()).where('a.ticket_id', 'in', ids);
+    if (publicOnly) {
+      query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
+    }
+    return query.orderBy('a.attendee_id');
+  };
+  const parameters = publicOnly ? [...ids, 0, 'publish', ...PUBLIC_ORDER_STATUSES] : ids;
+  return attendeesOfRows(await runCompiled(db, `attendeesOfTickets:${ids.length}:${publicOnly}`, build, parameters));
 }

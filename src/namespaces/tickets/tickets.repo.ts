@@ -12,6 +12,7 @@ import { PROVIDERS, TICKET_TYPES } from './providers.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
+import { runCompiled } from '../../storage/compiled-queries.js';
 
 export type CapacityMode = 'own' | 'global' | 'capped' | '';
 
@@ -111,7 +112,7 @@ export async function loadTickets(db: Db, ids: readonly number[]): Promise<Map<n
   const out = new Map<number, TicketRecord>();
   if (ids.length === 0) return out;
   const unique = [...new Set(ids)];
-  const rows = await ticketsJoined(db).select(ticketColumns()).where('t.ticket_id', 'in', unique).execute();
+  const rows = await runCompiled(db, `loadTickets:${unique.length}`, () => ticketsJoined(db).select(ticketColumns()).where('t.ticket_id', 'in', unique), unique);
   for (const r of rows) {
     const ticket = ticketFromRow(r as Record<string, unknown>);
     if (ticket) out.set(ticket.id, ticket);

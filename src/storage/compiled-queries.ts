@@ -1,12 +1,12 @@
 /**
- * @module namespaces/events/compiled-queries
+ * @module storage/compiled-queries
  * Hot queries of fixed shape (rows by a list of IDs) compiled once per database handle and shape, then
  * run with fresh parameters: building and compiling a Kysely query costs more than SQLite takes to
  * answer it. Combined with the statement cache in `storage/db.ts`, a repeat runs no builder, no
- * compiler and no `prepare`.
+ * compiler and no `prepare`. Used by the events and tickets areas.
  */
-import type { CompiledQuery } from 'kysely';
-import type { Db } from '../../storage/db.js';
+import type { CompiledQuery, QueryResult } from 'kysely';
+import type { Db } from './db.js';
 
 const compiledByDb = new WeakMap<object, Map<string, CompiledQuery>>();
 
@@ -17,6 +17,11 @@ const compiledByDb = new WeakMap<object, Map<string, CompiledQuery>>();
  * placeholders.
  */
 export async function runCompiled<R>(db: Db, shape: string, build: () => { compile(): CompiledQuery<R> }, parameters: readonly unknown[]): Promise<R[]> {
+  return (await executeCompiled(db, shape, build, parameters)).rows;
+}
+
+/** {@link runCompiled} with the whole result: writes read `numAffectedRows` from it. */
+export async function executeCompiled<R>(db: Db, shape: string, build: () => { compile(): CompiledQuery<R> }, parameters: readonly unknown[]): Promise<QueryResult<R>> {
   let byShape = compiledByDb.get(db);
   if (!byShape) compiledByDb.set(db, (byShape = new Map()));
   let compiled = byShape.get(shape) as CompiledQuery<R> | undefined;
@@ -27,6 +32,5 @@ export async function runCompiled<R>(db: Db, shape: string, build: () => { compi
     }
     byShape.set(shape, compiled);
   }
-  const result = await db.executeQuery<R>({ ...compiled, parameters });
-  return result.rows;
+  return db.executeQuery<R>({ ...compiled, parameters });
 }
