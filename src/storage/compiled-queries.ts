@@ -1,6 +1,6 @@
 /**
  * @module storage/compiled-queries
- * Hot queries of fixed shape (rows by a list of IDs) compiled once per database handle and shape, then
+ * Hot queries of fixed shape (rows by a list of IDs) compiled once per database and shape, then
  * run with fresh parameters: building and compiling a Kysely query costs more than SQLite takes to
  * answer it. Combined with the statement cache in `storage/db.ts`, a repeat runs no builder, no
  * compiler and no `prepare`. Used by the events and tickets areas.
@@ -8,7 +8,21 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 import type { Db } from './db.js';
 
-const compiledByDb = new WeakMap<object, Map<string, CompiledQuery>>();
+/**
+ * Compiled queries by dialect adapter, then by plugin list: a transaction shares its database's adapter
+ * and plugins (it compiles the same SQL), so queries compiled outside a transaction serve inside it too.
+ */
+const compiledByAdapter = new WeakMap<object, { plugins: readonly object[]; byShape: Map<string, CompiledQuery> }[]>();
+
+function compiledFor(db: Db): Map<string, CompiledQuery> {
+  const executor = db.getExecutor();
+  const plugins = executor.plugins;
+  let entries = compiledByAdapter.get(executor.adapter);
+  if (!entries) compiledByAdapter.set(executor.adapter, (entries = []));
+  let entry = entries.find((e) => e.plugins.length === plugins.length && e.plugins.every((p, i) => p === plugins[i]));
+  if (!entry) entries.push((entry = { plugins: [...plugins], byShape: new Map() }));
+  return entry.byShape;
+}
 
 /**
  * Rows of the query `build` makes, compiled the first time `shape` is asked for on `db`. `parameters`
@@ -22,8 +36,7 @@ export async function runCompiled<R>(db: Db, shape: string, build: () => { compi
 
 /** {@link runCompiled} with the whole result: writes read `numAffectedRows` from it. */
 export async function executeCompiled<R>(db: Db, shape: string, build: () => { compile(): CompiledQuery<R> }, parameters: readonly unknown[]): Promise<QueryResult<R>> {
-  let byShape = compiledByDb.get(db);
-  if (!byShape) compiledByDb.set(db, (byShape = new Map()));
+  const byShape = compiledFor(db);
   let compiled = byShape.get(shape) as CompiledQuery<R> | undefined;
   if (!compiled) {
     compiled = build().compile();

@@ -8,10 +8,11 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { PostRecord } from '../../content/posts.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
-import type { ProviderSlug } from './providers.js';
+import { ATTENDEE_TYPES, type ProviderSlug } from './providers.js';
 import { ATTENDEE_LIST_MARKERS, postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
+import { insertShape } from './compiled-rows.js';
 
 export interface AttendeeRecord {
   id: number;
@@ -154,7 +155,9 @@ export interface NewAttendee {
 }
 
 export async function insertAttendeeDetails(db: Db, attendeeId: number, values: NewAttendee): Promise<void> {
-  await db.insertInto('ticket_attendees').values({ attendee_id: attendeeId, ...values }).execute();
+  const row = { attendee_id: attendeeId, ...values };
+  const { shape, parameters } = insertShape('ticket_attendees', [row]);
+  await executeCompiled(db, shape, () => db.insertInto('ticket_attendees').values(row), parameters);
 }
 
 export interface CheckInMark {
@@ -290,14 +293,56 @@ function listBase(db: Db, q: AttendeeListQuery) {
 }
 
 /**
+ * The statuses attendee posts have, site-wide: per attendee type, the least status and then the next
+ * above the last one found, each one index seek (`posts_type_status_date`), so a few seeks however
+ * many attendees there are.
+ */
+async function attendeePostStatuses(db: Db): Promise<Set<string>> {
+  const anchors = sql.join(ATTENDEE_TYPES.map((t) => sql`SELECT ${sql.lit(t)} AS type, (SELECT MIN(p.status) FROM posts p WHERE p.type = ${sql.lit(t)}) AS status`), sql` UNION ALL `);
+  const query = sql<{ status: string }>`WITH RECURSIVE s(type, status) AS (
+    ${anchors}
+    UNION ALL
+    SELECT s.type, (SELECT MIN(p.status) FROM posts p WHERE p.type = s.type AND p.status > s.status) FROM s WHERE s.status IS NOT NULL
+  ) SELECT DISTINCT status FROM s WHERE status IS NOT NULL`;
+  const rows = await runCompiled(db, 'attendeePostStatuses', () => ({ compile: () => query.compile(db) }), []);
+  return new Set(rows.map((r) => r.status));
+}
+
+/**
+ * The total of a list filtered by event, ticket and statuses only (a manager's list of an event or a
+ * ticket), without reading every attendee's post: when every status attendee posts have is one the
+ * list takes, the attendee-status filter keeps them all, so the index of the event's (or ticket's)
+ * attendees is counted alone, with the event's own status checked once. Undefined when the list has
+ * other filters or some attendee post has a status the list leaves out (then the caller counts the
+ * rows with their posts). Every attendee row has its post: the foreign key deletes it with the post.
+ */
+async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | undefined> {
+  const { postIds, ticketIds, postStatuses, statuses, publicOnly, orderby, order, limit, offset, ...others } = q;
+  if (publicOnly || Object.values(others).some((v) => v !== undefined)) return undefined;
+  if (!postIds?.length && !ticketIds?.length) return undefined;
+  if (!statuses) return undefined;
+  for (const status of await attendeePostStatuses(db)) if (!statuses.includes(status)) return undefined;
+  let query = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (postIds?.length) query = query.where('a.post_id', 'in', postIds);
+  if (ticketIds?.length) query = query.where('a.ticket_id', 'in', ticketIds);
+  if (postStatuses) {
+    const allowed = postStatuses.length ? postStatuses : [''];
+    query = query.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.status', 'in', allowed));
+  }
+  const parameters = [...(postIds ?? []), ...(ticketIds ?? []), ...(postStatuses ? (postStatuses.length ? postStatuses : ['']) : [])];
+  const shape = `countByIndex:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
+  const [row] = await runCompiled(db, shape, () => query, parameters);
+  return Number(row?.n ?? 0);
+}
+
+/**
  * One page of attendee IDs and the total number of matches. Two queries: an event's attendees run to
  * thousands, and counting them alone (an index scan) is cheaper than carrying them all through a
  * window for `count(*) over ()`.
  */
 export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ ids: number[]; total: number }> {
   const base = listBase(db, q);
-  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const total = Number(countRow?.n ?? 0);
+  const total = (await countByIndex(db, q)) ?? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
   if (total === 0) return { ids: [], total };
   const dir = q.order === 'DESC' ? 'desc' : 'asc';
   let query = base.select('a.attendee_id');

@@ -6,6 +6,8 @@
 import crypto from 'node:crypto';
 import { sql, type AliasedRawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import { runCompiled } from '../../storage/compiled-queries.js';
+import { insertShape } from './compiled-rows.js';
 import { uniquePostSlug, type PostRecord } from '../../content/posts.js';
 
 const POST_COLUMNS = [
@@ -96,7 +98,9 @@ export async function insertPostRecord(db: Db, post: NewPost): Promise<PostRecor
     modified_gmt: post.when.gmt,
     image_url: '',
   };
-  const row = await db.insertInto('posts').values(values).returning('id').executeTakeFirstOrThrow();
+  const { shape, parameters } = insertShape('posts', [values]);
+  const [row] = await runCompiled(db, `${shape}:returning id`, () => db.insertInto('posts').values(values).returning('id'), parameters);
+  if (!row) throw new Error('insert into posts returned no row');
   return { id: Number(row.id), ...values };
 }
 
