@@ -323,13 +323,19 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
   if (!statuses) return undefined;
   for (const status of await attendeePostStatuses(db)) if (!statuses.includes(status)) return undefined;
   let query = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
-  if (postIds?.length) query = query.where('a.post_id', 'in', postIds);
-  if (ticketIds?.length) query = query.where('a.ticket_id', 'in', ticketIds);
-  if (postStatuses) {
-    const allowed = postStatuses.length ? postStatuses : [''];
-    query = query.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.status', 'in', allowed));
+  const allowed = postStatuses ? (postStatuses.length ? postStatuses : ['']) : [];
+  if (postIds?.length && postStatuses) {
+    // The events named that have a status the list takes, looked up once (not once per attendee);
+    // they drive the walk through the attendees index.
+    query = query.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed));
+  } else if (postIds?.length) {
+    query = query.where('a.post_id', 'in', postIds);
   }
-  const parameters = [...(postIds ?? []), ...(ticketIds ?? []), ...(postStatuses ? (postStatuses.length ? postStatuses : ['']) : [])];
+  if (ticketIds?.length) query = query.where('a.ticket_id', 'in', ticketIds);
+  if (!postIds?.length && postStatuses) {
+    query = query.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
+  }
+  const parameters = postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed];
   const shape = `countByIndex:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
   const [row] = await runCompiled(db, shape, () => query, parameters);
   return Number(row?.n ?? 0);
