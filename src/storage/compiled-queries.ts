@@ -14,6 +14,9 @@ import type { Db } from './db.js';
  */
 const compiledByAdapter = new WeakMap<object, { plugins: readonly object[]; byShape: Map<string, CompiledQuery> }[]>();
 
+/** Compiled queries kept per database. */
+const MAX_SHAPES = 2_000;
+
 function compiledFor(db: Db): Map<string, CompiledQuery> {
   const executor = db.getExecutor();
   const plugins = executor.plugins;
@@ -43,7 +46,8 @@ export async function executeCompiled<R>(db: Db, shape: string, build: () => { c
     if (JSON.stringify(compiled.parameters) !== JSON.stringify(parameters)) {
       throw new Error(`compiled query ${shape}: parameters ${JSON.stringify(compiled.parameters)} differ from ${JSON.stringify(parameters)}`);
     }
-    byShape.set(shape, compiled);
+    // Shapes named by list lengths a client chooses are many: past the bound they run uncached.
+    if (byShape.size < MAX_SHAPES) byShape.set(shape, compiled);
   }
   return db.executeQuery<R>({ ...compiled, parameters });
 }

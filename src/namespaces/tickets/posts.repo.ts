@@ -126,14 +126,16 @@ export async function deletePost(db: Db, id: number): Promise<void> {
 /** IDs of `ids` that name existing posts. */
 export async function existingPostIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('posts').select('id').where('id', 'in', [...new Set(ids)]).execute();
+  const unique = [...new Set(ids)];
+  const rows = await runCompiled(db, `existingPostIds:${unique.length}`, () => db.selectFrom('posts').select('id').where('id', 'in', unique), unique);
   return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** Post types of `ids` (missing IDs are absent from the map). */
 export async function postTypes(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('posts').select(['id', 'type']).where('id', 'in', [...new Set(ids)]).execute();
+  const unique = [...new Set(ids)];
+  const rows = await runCompiled(db, `postTypes:${unique.length}`, () => db.selectFrom('posts').select(['id', 'type']).where('id', 'in', unique), unique);
   return new Map(rows.map((r) => [Number(r.id), r.type]));
 }
 
