@@ -11,7 +11,7 @@ import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
 import type { TicketedSubquery } from './extensions.js';
 import { safeOffset } from '../../rest/pagination.js';
-import { runCompiled } from './compiled-queries.js';
+import { runCompiled } from '../../storage/compiled-queries.js';
 
 /** An event: its post row and its details. */
 export interface EventRecord extends PostRecord {

@@ -10,7 +10,7 @@ import type { Db } from '../../storage/db.js';
 import { ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
 import type { NewPostRow } from './events.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
-import { runCompiled } from './compiled-queries.js';
+import { runCompiled } from '../../storage/compiled-queries.js';
 
 export interface VenueRecord extends PostRecord {
   address: string;

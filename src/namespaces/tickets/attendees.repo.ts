@@ -8,9 +8,11 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { PostRecord } from '../../content/posts.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
-import type { ProviderSlug } from './providers.js';
+import { ATTENDEE_TYPES, type ProviderSlug } from './providers.js';
 import { ATTENDEE_LIST_MARKERS, postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
+import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
+import { insertShape } from './compiled-rows.js';
 
 export interface AttendeeRecord {
   id: number;
@@ -121,7 +123,8 @@ export async function loadAttendees(db: Db, ids: readonly number[]): Promise<Map
   if (ids.length === 0) return out;
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await attendeesJoined(db).select(attendeeColumns()).where('a.attendee_id', 'in', unique.slice(i, i + 500)).execute();
+    const chunk = unique.slice(i, i + 500);
+    const rows = await runCompiled(db, `loadAttendees:${chunk.length}`, () => attendeesJoined(db).select(attendeeColumns()).where('a.attendee_id', 'in', chunk), chunk);
     for (const a of attendeesOfRows(rows)) out.set(a.id, a);
   }
   return out;
@@ -152,7 +155,9 @@ export interface NewAttendee {
 }
 
 export async function insertAttendeeDetails(db: Db, attendeeId: number, values: NewAttendee): Promise<void> {
-  await db.insertInto('ticket_attendees').values({ attendee_id: attendeeId, ...values }).execute();
+  const row = { attendee_id: attendeeId, ...values };
+  const { shape, parameters } = insertShape('ticket_attendees', [row]);
+  await executeCompiled(db, shape, () => db.insertInto('ticket_attendees').values(row), parameters);
 }
 
 export interface CheckInMark {
@@ -166,21 +171,15 @@ export interface CheckInMark {
  * so of several concurrent calls exactly one returns true.
  */
 export async function markCheckedIn(db: Db, attendeeId: number, mark: CheckInMark): Promise<boolean> {
-  const res = await db
-    .updateTable('ticket_attendees')
-    .set({
-      checked_in: 1,
-      qr_status: mark.source === 'app' ? 1 : 0,
-      checkin_local: mark.when.local,
-      checkin_gmt: mark.when.gmt,
-      checkin_source: mark.source,
-      checkin_author: mark.author,
-    })
-    .where('attendee_id', '=', attendeeId)
-    .where('checked_in', '=', 0)
-    .where('qr_status', '=', 0)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const qr = mark.source === 'app' ? 1 : 0;
+  const result = await executeCompiled(db, 'markCheckedIn', () =>
+    db
+      .updateTable('ticket_attendees')
+      .set({ checked_in: 1, qr_status: qr, checkin_local: mark.when.local, checkin_gmt: mark.when.gmt, checkin_source: mark.source, checkin_author: mark.author })
+      .where('attendee_id', '=', attendeeId)
+      .where('checked_in', '=', 0)
+      .where('qr_status', '=', 0), [1, qr, mark.when.local, mark.when.gmt, mark.source, mark.author, attendeeId, 0, 0]);
+  return Number(result.numAffectedRows) === 1;
 }
 
 /** Clears an attendee's check-in. */
@@ -294,14 +293,62 @@ function listBase(db: Db, q: AttendeeListQuery) {
 }
 
 /**
+ * The statuses attendee posts have, site-wide: per attendee type, the least status and then the next
+ * above the last one found, each one index seek (`posts_type_status_date`), so a few seeks however
+ * many attendees there are.
+ */
+async function attendeePostStatuses(db: Db): Promise<Set<string>> {
+  const anchors = sql.join(ATTENDEE_TYPES.map((t) => sql`SELECT ${sql.lit(t)} AS type, (SELECT MIN(p.status) FROM posts p WHERE p.type = ${sql.lit(t)}) AS status`), sql` UNION ALL `);
+  const query = sql<{ status: string }>`WITH RECURSIVE s(type, status) AS (
+    ${anchors}
+    UNION ALL
+    SELECT s.type, (SELECT MIN(p.status) FROM posts p WHERE p.type = s.type AND p.status > s.status) FROM s WHERE s.status IS NOT NULL
+  ) SELECT DISTINCT status FROM s WHERE status IS NOT NULL`;
+  const rows = await runCompiled(db, 'attendeePostStatuses', () => ({ compile: () => query.compile(db) }), []);
+  return new Set(rows.map((r) => r.status));
+}
+
+/**
+ * The total of a list filtered by event, ticket and statuses only (a manager's list of an event or a
+ * ticket), without reading every attendee's post: when every status attendee posts have is one the
+ * list takes, the attendee-status filter keeps them all, so the index of the event's (or ticket's)
+ * attendees is counted alone, with the event's own status checked once. Undefined when the list has
+ * other filters or some attendee post has a status the list leaves out (then the caller counts the
+ * rows with their posts). Every attendee row has its post: the foreign key deletes it with the post.
+ */
+async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | undefined> {
+  const { postIds, ticketIds, postStatuses, statuses, publicOnly, orderby, order, limit, offset, ...others } = q;
+  if (publicOnly || Object.values(others).some((v) => v !== undefined)) return undefined;
+  if (!postIds?.length && !ticketIds?.length) return undefined;
+  if (!statuses) return undefined;
+  for (const status of await attendeePostStatuses(db)) if (!statuses.includes(status)) return undefined;
+  let query = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
+  const allowed = postStatuses ? (postStatuses.length ? postStatuses : ['']) : [];
+  if (postIds?.length && postStatuses) {
+    // The events named that have a status the list takes, looked up once (not once per attendee);
+    // they drive the walk through the attendees index.
+    query = query.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed));
+  } else if (postIds?.length) {
+    query = query.where('a.post_id', 'in', postIds);
+  }
+  if (ticketIds?.length) query = query.where('a.ticket_id', 'in', ticketIds);
+  if (!postIds?.length && postStatuses) {
+    query = query.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
+  }
+  const parameters = postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed];
+  const shape = `countByIndex:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
+  const [row] = await runCompiled(db, shape, () => query, parameters);
+  return Number(row?.n ?? 0);
+}
+
+/**
  * One page of attendee IDs and the total number of matches. Two queries: an event's attendees run to
  * thousands, and counting them alone (an index scan) is cheaper than carrying them all through a
  * window for `count(*) over ()`.
  */
 export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ ids: number[]; total: number }> {
   const base = listBase(db, q);
-  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const total = Number(countRow?.n ?? 0);
+  const total = (await countByIndex(db, q)) ?? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
   if (total === 0) return { ids: [], total };
   const dir = q.order === 'DESC' ? 'desc' : 'asc';
   let query = base.select('a.attendee_id');
@@ -333,9 +380,14 @@ export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ i
 /** Attendees of tickets with their posts, in ID order, optionally only the public ones (opted-in, going/completed). */
 export async function attendeesOfTickets(db: Db, ticketIds: readonly number[], publicOnly: boolean): Promise<AttendeeRecord[]> {
   if (ticketIds.length === 0) return [];
-  let query = attendeesJoined(db).select(attendeeColumns()).where('a.ticket_id', 'in', [...new Set(ticketIds)]);
-  if (publicOnly) {
-    query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
-  }
-  return attendeesOfRows(await query.orderBy('a.attendee_id').execute());
+  const ids = [...new Set(ticketIds)];
+  const build = () => {
+    let query = attendeesJoined(db).select(attendeeColumns()).where('a.ticket_id', 'in', ids);
+    if (publicOnly) {
+      query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
+    }
+    return query.orderBy('a.attendee_id');
+  };
+  const parameters = publicOnly ? [...ids, 0, 'publish', ...PUBLIC_ORDER_STATUSES] : ids;
+  return attendeesOfRows(await runCompiled(db, `attendeesOfTickets:${ids.length}:${publicOnly}`, build, parameters));
 }

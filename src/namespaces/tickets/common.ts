@@ -20,20 +20,38 @@ export function ticketsUrl(ctx: Pick<AppContext, 'urls'>, path: string): string 
   return ctx.urls.rest(`/${TICKETS_NS}${path}`);
 }
 
+/** Home URL → its host and path, as `global_id` starts (parsing the URL each time shows in profiles). */
+const globalIdBases = new Map<string, string>();
+
 /** `global_id` of the originals: home URL host and path, then `?type=…&id=…`. */
 export function globalId(ctx: Pick<AppContext, 'urls'>, type: string, id: number): string {
-  const home = new URL(ctx.urls.home);
-  const path = home.pathname.replace(/\/+$/, '');
-  return `${home.host}${path}?type=${type}&id=${id}`;
+  const homeUrl = ctx.urls.home;
+  let base = globalIdBases.get(homeUrl);
+  if (base === undefined) {
+    const home = new URL(homeUrl);
+    base = `${home.host}${home.pathname.replace(/\/+$/, '')}`;
+    if (globalIdBases.size >= 100) globalIdBases.clear();
+    globalIdBases.set(homeUrl, base);
+  }
+  return `${base}?type=${type}&id=${id}`;
 }
+
+/** The last pair {@link nowPair} made: the texts change once a second, so within one it is reused. */
+let lastPair: { second: number; zone: string; pair: DatePair } | undefined;
 
 /** Now, as a post's local/UTC date pair in the site's time zone. */
 export async function nowPair(ctx: Pick<AppContext, 'options' | 'now'>): Promise<DatePair> {
-  return postDatePair(ctx.now(), await siteTimeZone(ctx.options));
+  const zone = await siteTimeZone(ctx.options);
+  const now = ctx.now();
+  const second = Math.floor(now.getTime() / 1000);
+  if (lastPair === undefined || lastPair.second !== second || lastPair.zone !== zone) lastPair = { second, zone, pair: postDatePair(now, zone) };
+  return { ...lastPair.pair };
 }
 
-/** A moment in UTC, `YYYY-MM-DD HH:MM:SS`. */
+/** A moment in UTC, `YYYY-MM-DD HH:MM:SS` (without luxon for four-digit years). */
 export function gmtText(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (year >= 1000 && year <= 9999) return date.toISOString().slice(0, 19).replace('T', ' ');
   return toDbDate(DateTime.fromJSDate(date).toUTC());
 }
 

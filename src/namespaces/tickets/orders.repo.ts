@@ -5,6 +5,8 @@
  */
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import { executeCompiled } from '../../storage/compiled-queries.js';
+import { insertShape } from './compiled-rows.js';
 import type { TicketOrderItemsTable, TicketOrdersTable } from '../../storage/tables/tickets.js';
 import { getPost, type PostRecord } from '../../content/posts.js';
 import type { ProviderSlug } from './providers.js';
@@ -73,23 +75,21 @@ export interface NewOrder {
 }
 
 export async function insertOrderDetails(db: Db, orderId: number, order: NewOrder, items: readonly OrderItemRecord[]): Promise<void> {
-  await db
-    .insertInto('ticket_orders')
-    .values({ order_id: orderId, ...order, updated_gmt: order.created_gmt, completed_gmt: order.status === 'completed' ? order.created_gmt : '' })
-    .execute();
+  const row = { order_id: orderId, ...order, updated_gmt: order.created_gmt, completed_gmt: order.status === 'completed' ? order.created_gmt : '' };
+  const orderInsert = insertShape('ticket_orders', [row]);
+  await executeCompiled(db, orderInsert.shape, () => db.insertInto('ticket_orders').values(row), orderInsert.parameters);
   if (items.length === 0) return;
-  await db
-    .insertInto('ticket_order_items')
-    .values(items.map((i) => ({
-      order_id: orderId,
-      ticket_id: i.ticketId,
-      post_id: i.postId,
-      ticket_title: i.ticketTitle,
-      quantity: i.quantity,
-      unit_price: i.unitPrice,
-      total: i.total,
-    })))
-    .execute();
+  const itemRows = items.map((i) => ({
+    order_id: orderId,
+    ticket_id: i.ticketId,
+    post_id: i.postId,
+    ticket_title: i.ticketTitle,
+    quantity: i.quantity,
+    unit_price: i.unitPrice,
+    total: i.total,
+  }));
+  const itemsInsert = insertShape('ticket_order_items', itemRows);
+  await executeCompiled(db, itemsInsert.shape, () => db.insertInto('ticket_order_items').values(itemRows), itemsInsert.parameters);
 }
 
 type OrderRow = Selectable<TicketOrdersTable>;

@@ -6,6 +6,8 @@
 import crypto from 'node:crypto';
 import { sql, type AliasedRawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import { runCompiled } from '../../storage/compiled-queries.js';
+import { insertShape } from './compiled-rows.js';
 import { uniquePostSlug, type PostRecord } from '../../content/posts.js';
 
 const POST_COLUMNS = [
@@ -96,7 +98,9 @@ export async function insertPostRecord(db: Db, post: NewPost): Promise<PostRecor
     modified_gmt: post.when.gmt,
     image_url: '',
   };
-  const row = await db.insertInto('posts').values(values).returning('id').executeTakeFirstOrThrow();
+  const { shape, parameters } = insertShape('posts', [values]);
+  const [row] = await runCompiled(db, `${shape}:returning id`, () => db.insertInto('posts').values(values).returning('id'), parameters);
+  if (!row) throw new Error('insert into posts returned no row');
   return { id: Number(row.id), ...values };
 }
 
@@ -122,14 +126,16 @@ export async function deletePost(db: Db, id: number): Promise<void> {
 /** IDs of `ids` that name existing posts. */
 export async function existingPostIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('posts').select('id').where('id', 'in', [...new Set(ids)]).execute();
+  const unique = [...new Set(ids)];
+  const rows = await runCompiled(db, `existingPostIds:${unique.length}`, () => db.selectFrom('posts').select('id').where('id', 'in', unique), unique);
   return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** Post types of `ids` (missing IDs are absent from the map). */
 export async function postTypes(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('posts').select(['id', 'type']).where('id', 'in', [...new Set(ids)]).execute();
+  const unique = [...new Set(ids)];
+  const rows = await runCompiled(db, `postTypes:${unique.length}`, () => db.selectFrom('posts').select(['id', 'type']).where('id', 'in', unique), unique);
   return new Map(rows.map((r) => [Number(r.id), r.type]));
 }
 

@@ -12,6 +12,7 @@ import { PROVIDERS, TICKET_TYPES } from './providers.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
+import { runCompiled } from '../../storage/compiled-queries.js';
 
 export type CapacityMode = 'own' | 'global' | 'capped' | '';
 
@@ -111,7 +112,7 @@ export async function loadTickets(db: Db, ids: readonly number[]): Promise<Map<n
   const out = new Map<number, TicketRecord>();
   if (ids.length === 0) return out;
   const unique = [...new Set(ids)];
-  const rows = await ticketsJoined(db).select(ticketColumns()).where('t.ticket_id', 'in', unique).execute();
+  const rows = await runCompiled(db, `loadTickets:${unique.length}`, () => ticketsJoined(db).select(ticketColumns()).where('t.ticket_id', 'in', unique), unique);
   for (const r of rows) {
     const ticket = ticketFromRow(r as Record<string, unknown>);
     if (ticket) out.set(ticket.id, ticket);
@@ -202,25 +203,26 @@ export class SoldOutError extends Error {
  * tickets reserve them in ascending ID order (rows are always locked tickets first, then shared rows).
  */
 export async function reserveSeats(db: Db, ticketId: number, quantity: number, pending: boolean): Promise<void> {
-  const row = await db
-    .updateTable('ticket_details')
-    .set((eb) => ({
-      sold: eb('sold', '+', quantity),
-      pending: pending ? eb('pending', '+', quantity) : eb.ref('pending'),
-    }))
-    .where('ticket_id', '=', ticketId)
-    .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('sold', '+', quantity), '<=', eb.ref('capacity'))]))
-    .returning(['post_id', 'capacity_mode'])
-    .executeTakeFirst();
+  const [row] = await runCompiled(db, `reserveSeats:${pending}`, () =>
+    db
+      .updateTable('ticket_details')
+      .set((eb) => ({
+        sold: eb('sold', '+', quantity),
+        pending: pending ? eb('pending', '+', quantity) : eb.ref('pending'),
+      }))
+      .where('ticket_id', '=', ticketId)
+      .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('sold', '+', quantity), '<=', eb.ref('capacity'))]))
+      .returning(['post_id', 'capacity_mode']), pending ? [quantity, quantity, ticketId, 0, quantity] : [quantity, ticketId, 0, quantity]);
   if (!row) throw new SoldOutError(ticketId);
   if (!SHARED_MODES.includes(row.capacity_mode as CapacityMode)) return;
-  const shared = await db
-    .updateTable('ticket_shared_capacity')
-    .set((eb) => ({ sold: eb('sold', '+', quantity) }))
-    .where('post_id', '=', Number(row.post_id))
-    .where((eb) => eb(eb('sold', '+', quantity), '<=', eb.ref('capacity')))
-    .returning('sold')
-    .executeTakeFirst();
+  const postId = Number(row.post_id);
+  const [shared] = await runCompiled(db, 'reserveSharedSeats', () =>
+    db
+      .updateTable('ticket_shared_capacity')
+      .set((eb) => ({ sold: eb('sold', '+', quantity) }))
+      .where('post_id', '=', postId)
+      .where((eb) => eb(eb('sold', '+', quantity), '<=', eb.ref('capacity')))
+      .returning('sold'), [quantity, postId, quantity]);
   if (!shared) throw new SoldOutError(ticketId);
 }
 

@@ -1,0 +1,157 @@
+/**
+ * Per-request cost of the ticketing hot paths, in this process (no network, no load generator): CPU
+ * ms per request (`process.cpuUsage` around N `app.inject` calls after a warm-up) and the SQL
+ * statements one request runs (better-sqlite3's Statement methods timed), for the manager ticket
+ * list, the manager attendee list, a QR check-in (a different attendee each) and a checkout of one
+ * seat. The site is the tickets bench's (bench/ticket-setup.ts's shapes, built through the routes).
+ *
+ * `npx tsx bench/tickets-profile.mts` (env: `PROFILE_N` requests per round, default 100; `PROFILE_ROUNDS`, default 5;
+ * `PROFILE_POOL` attendees of the main ticket, default 3000; `PROFILE_ONLY` a comma list of loads;
+ * `PROFILE_CPU=dir` writes a V8 CPU profile of each load's timed requests, `dir/<load>.cpuprofile`).
+ */
+import crypto from 'node:crypto';
+import inspector from 'node:inspector/promises';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { pino } from 'pino';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { OFFLINE_PAYMENTS_OPTION, setCheckinApiKey } from '../src/namespaces/tickets/index.js';
+import { ensureFirstAdmin, openDatabase } from '../src/server.js';
+import { EVENTS_PATH, TICKETS_NS as NS } from './ticket-setup.js';
+
+const N = Number(process.env.PROFILE_N ?? 100);
+const POOL = Number(process.env.PROFILE_POOL ?? 3000);
+const ONLY = process.env.PROFILE_ONLY?.split(',');
+const CPU_DIR = process.env.PROFILE_CPU;
+const session = CPU_DIR ? new inspector.Session() : undefined;
+session?.connect();
+
+// ---- SQL statement timing.
+interface Stat { n: number; ms: number }
+let recording: Map<string, Stat> | undefined;
+const proto = Object.getPrototypeOf(new SQLite(':memory:').prepare('select 1'));
+for (const method of ['all', 'get', 'run', 'iterate'] as const) {
+  const original = proto[method];
+  proto[method] = function (this: { source: string }, ...args: unknown[]) {
+    if (!recording) return original.apply(this, args);
+    const t0 = process.hrtime.bigint();
+    try {
+      return original.apply(this, args);
+    } finally {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const key = process.env.PROFILE_SQL ? this.source : this.source.replace(/\s+/g, ' ').slice(0, 160);
+      const s = recording.get(key) ?? { n: 0, ms: 0 };
+      s.n++;
+      s.ms += ms;
+      recording.set(key, s);
+    }
+  };
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tickets-profile-'));
+const config = loadConfig({ ...process.env, DATABASE_URL: path.join(dir, 'p.sqlite'), LOG_LEVEL: 'warn', SMTP_URL: '', REMOTE_PAYMENTS_URL: '' });
+const db = await openDatabase(config);
+const app = await buildApp({ config, db, logger: pino({ level: 'warn' }) });
+const admin = (await ensureFirstAdmin(app.ctx))!;
+const auth = { authorization: `Basic ${Buffer.from(`${admin.login}:${admin.appPassword.replace(/ /g, '')}`).toString('base64')}` };
+const key = crypto.randomBytes(4).toString('hex');
+await setCheckinApiKey(app.ctx, key);
+await app.ctx.options.set(OFFLINE_PAYMENTS_OPTION, true);
+
+async function call(method: string, url: string, opts: { headers?: Record<string, string>; json?: unknown; expect?: number } = {}) {
+  const res = await app.inject({ method: method as 'GET', url, headers: { ...opts.headers, ...(opts.json !== undefined ? { 'content-type': 'application/json' } : {}) }, payload: opts.json === undefined ? undefined : JSON.stringify(opts.json) });
+  if (opts.expect !== undefined && res.statusCode !== opts.expect) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  return res;
+}
+
+async function eventWithTicket(i: number, capacity: number) {
+  const event = (await call('POST', EVENTS_PATH, { headers: auth, json: { title: `Ticketed bench event ${i}`, status: 'publish', start_date: '2030-06-01 19:00:00', end_date: '2030-06-01 23:00:00' }, expect: 201 })).json();
+  const nonce = (await call('GET', `${NS}/tickets?include_post=${event.id}`, { headers: auth })).json().add_ticket_nonce;
+  const ticket = (await call('POST', `${NS}/tickets`, { headers: auth, json: { post_id: event.id, provider: 'tribe-commerce', add_ticket_nonce: nonce, name: `General admission ${i}`, description: 'Benchmark ticket.', price: '12.50', ticket: { mode: 'own', capacity } }, expect: 202 })).json();
+  return { event: event.id as number, ticket: ticket.id as number };
+}
+
+let buyer = 0;
+async function buy(ticket: number, count: number) {
+  const out: { id: number; security_code: string }[] = [];
+  while (out.length < count) {
+    const n = ++buyer;
+    const order = (await call('POST', `${NS}/orders`, { json: { provider: 'tribe-commerce', gateway: 'offline', tickets: [{ ticket_id: ticket, quantity: Math.min(100, count - out.length) }], purchaser_name: `Setup buyer ${n}`, purchaser_email: `setup-${n}@example.test` }, expect: 201 })).json();
+    await call('POST', `${NS}/orders/${order.id}`, { headers: auth, json: { status: 'completed' }, expect: 200 });
+    out.push(...order.attendees);
+  }
+  return out;
+}
+
+const created = [];
+for (let i = 0; i < 10; i++) created.push(await eventWithTicket(i, i === 0 ? 1_000_000 : 1000));
+const main = created[0]!;
+const pool = await buy(main.ticket, POOL);
+for (const other of created.slice(1)) await buy(other.ticket, 3);
+const soldOut = await eventWithTicket(10, 300);
+
+let scan = 0;
+let checkout = 0;
+const loads: Record<string, () => Promise<unknown>> = {
+  // What the stack costs around a handler that runs no query (a ticket ID past any post ID: 404).
+  floor: () => call('GET', `${NS}/tickets/3000000000`, { expect: 404 }),
+  floorSignedIn: () => call('GET', `${NS}/tickets/3000000000`, { headers: auth, expect: 404 }),
+  managerTickets: () => call('GET', `${NS}/tickets?exclude_post=${main.event}%2C${soldOut.event}`, { headers: auth, expect: 200 }),
+  managerAttendees: () => call('GET', `${NS}/attendees?post_id=${main.event}`, { headers: auth, expect: 200 }),
+  qr: () => {
+    const a = pool[scan++]!;
+    return call('GET', `${NS}/qr?api_key=${key}&ticket_id=${a.id}&security_code=${encodeURIComponent(a.security_code)}`, { expect: 201 });
+  },
+  checkout: () => {
+    const n = ++checkout;
+    return call('POST', `${NS}/orders`, { json: { provider: 'tribe-commerce', gateway: 'offline', tickets: [{ ticket_id: main.ticket, quantity: 1 }], purchaser_name: `Buyer ${n}`, purchaser_email: `buyer-${n}@example.test` }, expect: 201 });
+  },
+};
+
+const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 5);
+const chosen = Object.entries(loads).filter(([name]) => !ONLY || ONLY.includes(name));
+for (const [, load] of chosen) for (let i = 0; i < 30; i++) await load();
+// Rounds of N requests of each load in turn; the least CPU time of a round counts (the machine is shared).
+const best = new Map<string, { cpu: number; wall: number }>();
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, load] of chosen) {
+    const profiling = session !== undefined && round === 0;
+    if (profiling) {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
+    const cpu0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < N; i++) await load();
+    const used = process.cpuUsage(cpu0);
+    const cpu = (used.user + used.system) / 1000 / N;
+    const wall = Number(process.hrtime.bigint() - t0) / 1e6 / N;
+    if (profiling) {
+      const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(CPU_DIR!, { recursive: true });
+      fs.writeFileSync(path.join(CPU_DIR!, `${name}.cpuprofile`), JSON.stringify(profile));
+    }
+    const b = best.get(name);
+    if (!b || cpu < b.cpu) best.set(name, { cpu, wall });
+  }
+}
+for (const [name, load] of chosen) {
+  recording = new Map();
+  const R = 20;
+  for (let i = 0; i < R; i++) await load();
+  const stats = [...recording.entries()];
+  recording = undefined;
+  const perRequest = stats.reduce((a, [, s]) => a + s.n, 0) / R;
+  const sqlMs = stats.reduce((a, [, s]) => a + s.ms, 0) / R;
+  const b = best.get(name)!;
+  process.stdout.write(`\n## ${name}: ${b.cpu.toFixed(3)} CPU ms/request (least of ${ROUNDS} rounds of ${N}; wall ${b.wall.toFixed(3)} ms), ${perRequest.toFixed(1)} statements, ${sqlMs.toFixed(3)} SQL ms/request\n`);
+  for (const [sqlText, s] of stats.sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`  ${(s.n / R).toFixed(1)}× ${(s.ms / R).toFixed(3)} ms  ${sqlText}\n`);
+}
+
+await app.close();
+await db.destroy();
+if (process.env.PROFILE_KEEP) process.stdout.write(`kept ${dir}\n`);
+else fs.rmSync(dir, { recursive: true, force: true });
