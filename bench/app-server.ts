@@ -116,6 +116,9 @@ export interface MemorySample {
   mallocMain?: number;
   mallocArenas?: number;
   arenaCount?: number;
+  /** Resident bytes of V8's young generation (`new_space`) and of its other spaces. */
+  newSpace: number;
+  otherSpaces: number;
 }
 
 /** Resident bytes of malloc's arenas, from `/proc/self/smaps` (Linux). */
@@ -142,7 +145,10 @@ function mallocResidency(): Pick<MemorySample, 'mallocMain' | 'mallocArenas' | '
 function memorySample(gc: boolean): MemorySample {
   const collect = gc ? (globalThis as { gc?: () => void }).gc : undefined;
   collect?.();
-  const out: MemorySample = { pid: process.pid, gc: collect !== undefined, ...process.memoryUsage() };
+  const spaces = v8.getHeapSpaceStatistics();
+  const newSpace = spaces.filter((sp) => sp.space_name === 'new_space').reduce((n, sp) => n + sp.physical_space_size, 0);
+  const otherSpaces = spaces.filter((sp) => sp.space_name !== 'new_space').reduce((n, sp) => n + sp.physical_space_size, 0);
+  const out: MemorySample = { pid: process.pid, gc: collect !== undefined, ...process.memoryUsage(), newSpace, otherSpaces };
   try {
     const status = fs.readFileSync('/proc/self/status', 'utf8');
     const kb = (field: string) => {

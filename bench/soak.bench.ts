@@ -39,6 +39,8 @@ interface MemorySample {
   mallocMain?: number;
   mallocArenas?: number;
   arenaCount?: number;
+  newSpace?: number;
+  otherSpaces?: number;
 }
 
 /** One worker's memory as the soak saw it: minutes since the start, and the sample. */
@@ -218,7 +220,7 @@ export async function run(): Promise<void> {
     }
     lines.push(
       '',
-      '| worker pid | RSS start MB | RSS end MB | RSS max MB | RSS slope MB/min (after minute 1) | heap after GC start / end MB | heap slope MB/min | end: heap total / external / RSS anon / RSS file MB | malloc main / thread arenas MB (start → end) |',
+      '| worker pid | RSS start MB | RSS end MB | RSS max MB | RSS slope MB/min (after minute 1) | heap after GC start / end MB | heap slope MB/min | end: heap total (young + old) / external / RSS anon / RSS file MB | malloc main / thread arenas MB (start → end) |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     const slopes: number[] = [];
@@ -236,7 +238,7 @@ export async function run(): Promise<void> {
       const end = heaps.get(pid)!.at(-1)?.m;
       lines.push(
         `| ${pid} | ${s[0]?.y.toFixed(1) ?? '-'} | ${s.at(-1)?.y.toFixed(1) ?? '-'} | ${Math.max(...s.map((p) => p.y)).toFixed(1)} | ${k.toFixed(2)} | ` +
-          `${h[0]?.y.toFixed(1) ?? '-'} / ${h.at(-1)?.y.toFixed(1) ?? '-'} | ${hk.toFixed(2)} | ${mb(end?.heapTotal)} / ${mb(end?.external)} / ${mb(end?.rssAnon)} / ${mb(end?.rssFile)} | ` +
+          `${h[0]?.y.toFixed(1) ?? '-'} / ${h.at(-1)?.y.toFixed(1) ?? '-'} | ${hk.toFixed(2)} | ${mb(end?.heapTotal)} (${mb(end?.newSpace)} + ${mb(end?.otherSpaces)}) / ${mb(end?.external)} / ${mb(end?.rssAnon)} / ${mb(end?.rssFile)} | ` +
           `${mb(first?.mallocMain)} / ${mb(first?.mallocArenas)} (${first?.arenaCount ?? '-'}) → ${mb(end?.mallocMain)} / ${mb(end?.mallocArenas)} (${end?.arenaCount ?? '-'}) |`,
       );
     }
