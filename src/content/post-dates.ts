@@ -30,6 +30,20 @@ export interface OptionReader {
  * WordPress manual offsets (`UTC+5`, `UTC-3.5`, `UTC+5:30`) as fixed offsets. Undefined when invalid.
  */
 export function normaliseZone(name: string): string | undefined {
+  const known = zoneNames.get(name);
+  if (known !== undefined) return known === '' ? undefined : known;
+  const out = normaliseZoneUncached(name);
+  // Zone settings come from a short list, but the text is user input: the memo stays bounded.
+  if (zoneNames.size >= ZONE_MEMO_SIZE) zoneNames.clear();
+  zoneNames.set(name, out ?? '');
+  return out;
+}
+
+/** Checking an IANA name builds an `Intl.DateTimeFormat` (a tenth of a millisecond): once per name. */
+const zoneNames = new Map<string, string>();
+const ZONE_MEMO_SIZE = 1_000;
+
+function normaliseZoneUncached(name: string): string | undefined {
   const text = name.trim();
   if (text === '') return undefined;
   if (/^(utc|gmt|z)$/i.test(text)) return 'UTC';

@@ -4,16 +4,16 @@
  * schedules (`AreaDef.schedules`); anything enqueues with `ctx.jobs.enqueue(kind, payload, options)`.
  * Every server process runs a runner: it claims due jobs from the shared table, runs them, renews the
  * claim while the handler runs, and on failure queues them again with exponential backoff. A runner
- * that dies leaves its claim to expire and another picks the job up (at least once).
+ * that dies leaves its claim to expire and another picks the job up (at least once) — at once when
+ * the other runs where it can tell the dead runner's process is gone (see `runner-identity.ts`).
  */
-import crypto from 'node:crypto';
-import os from 'node:os';
 import type { AppContext } from '../app-context.js';
 import type { JobHandler, JobRun } from '../area.js';
 import { crashPoint } from '../storage/crash-point.js';
+import { isCertainlyDead, newRunnerId } from './runner-identity.js';
 import { gmt, fromGmt, nextRun, parseEvery, type Every, type ScheduleSpec } from './schedule.js';
 import {
-  cancelJob, claimJobs, countJobs, extendLock, finishDone, finishFailed, getJob, insertJob, listJobs, pruneJobs, releaseJob, retryJob,
+  cancelJob, claimJobs, countJobs, extendLock, finishDone, finishFailed, getJob, insertJob, listJobs, pruneJobs, releaseClaimsOf, releaseJob, retryJob, runningHolders,
   type EnqueueOptions, type Job, type JobRow, type JobStatus, type ListFilter,
 } from './store.js';
 
@@ -27,9 +27,11 @@ export interface RunnerOptions {
   /** First retry delay; doubles with each attempt up to `backoffMaxMs`. */
   backoffBaseMs: number;
   backoffMaxMs: number;
+  /** How often a polling runner looks for claims of runners that died (see `runner-identity.ts`). */
+  reapMs: number;
 }
 
-export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { pollMs: 1000, concurrency: 2, lockMs: 60_000, backoffBaseMs: 10_000, backoffMaxMs: 3_600_000 };
+export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { pollMs: 1000, concurrency: 2, lockMs: 60_000, backoffBaseMs: 10_000, backoffMaxMs: 3_600_000, reapMs: 10_000 };
 
 export interface ScheduleInfo {
   name: string;
@@ -54,8 +56,8 @@ export function backoffMs(attempt: number, options: Pick<RunnerOptions, 'backoff
 }
 
 export class Jobs {
-  /** Who holds a claim: host, process and a random part (two runners in one process differ). */
-  readonly runnerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+  /** Who holds a claim: host, process (exactly) and a random part (two runners in one process differ). */
+  readonly runnerId = newRunnerId();
   readonly options: RunnerOptions;
   readonly #ctx: () => AppContext;
   readonly #active = new Set<Promise<void>>();
@@ -67,6 +69,8 @@ export class Jobs {
   #ticking = false;
   #again = false;
   #schedulesSynced = -1;
+  /** When this runner last looked for dead runners' claims (`performance.now()`). */
+  #reapedAt = -Infinity;
 
   constructor(ctx: () => AppContext, options: Partial<RunnerOptions> = {}) {
     this.#ctx = ctx;
@@ -178,6 +182,7 @@ export class Jobs {
    */
   async runDue(onlyId?: number): Promise<Job[]> {
     const ran: Job[] = [];
+    await this.#releaseDeadClaims();
     await this.#syncSchedules();
     for (let round = 0; round < 1000; round++) {
       if (onlyId === undefined) await this.#fireSchedules();
@@ -250,6 +255,7 @@ export class Jobs {
     }
     this.#ticking = true;
     try {
+      if (performance.now() - this.#reapedAt >= this.options.reapMs) await this.#releaseDeadClaims();
       await this.#syncSchedules();
       await this.#fireSchedules();
       const free = this.options.concurrency - this.#active.size;
@@ -308,6 +314,20 @@ export class Jobs {
       await finishFailed(ctx.db, row, ctx.now(), message, retryAt).catch((e: unknown) => log.error({ err: e }, 'jobs: could not record a failure'));
     } finally {
       this.#claimed.delete(Number(row.id));
+    }
+  }
+
+  /**
+   * Queues again the jobs of runners that certainly died (a process gone on this machine), so they
+   * run now instead of when their claims expire. A live runner's claim is never touched.
+   */
+  async #releaseDeadClaims(): Promise<void> {
+    this.#reapedAt = performance.now();
+    const ctx = this.#ctx();
+    for (const holder of await runningHolders(ctx.db)) {
+      if (holder === this.runnerId || !isCertainlyDead(holder)) continue;
+      const released = await releaseClaimsOf(ctx.db, ctx.now(), holder);
+      if (released > 0) ctx.log.warn({ runner: holder, released }, 'jobs: a runner died; its jobs are queued again');
     }
   }
 

@@ -222,6 +222,26 @@ export async function releaseJob(db: Kysely<Database>, row: JobRow, now: Date): 
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** Who holds the jobs running now. */
+export async function runningHolders(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('jobs').select('locked_by').distinct().where('status', '=', 'running').where('locked_by', 'is not', null).execute();
+  return rows.map((r) => r.locked_by!);
+}
+
+/**
+ * Queues again, due now, the jobs `runner` (dead) was running. The attempt counts, as when its lock
+ * expires: a job that kills its runner each time fails for good after its attempts.
+ */
+export async function releaseClaimsOf(db: Kysely<Database>, now: Date, runner: string): Promise<number> {
+  const r = await db
+    .updateTable('jobs')
+    .set({ status: 'queued', locked_by: null, locked_until_gmt: null, run_after_gmt: gmt(now), last_error: `interrupted: its runner ${runner} died`, updated_gmt: gmt(now) })
+    .where('status', '=', 'running')
+    .where('locked_by', '=', runner)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Deletes finished jobs older than the cut-offs. */
 export async function pruneJobs(db: Kysely<Database>, now: Date, doneDays: number, failedDays: number): Promise<number> {
   const cut = (days: number) => gmt(new Date(now.getTime() - days * 86_400_000));

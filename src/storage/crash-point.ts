@@ -6,11 +6,16 @@
  * `name[:holdMs]`: each time a write passes an armed point — after the first
  * `EVENTSUITE_TEST_CRASH_SKIP` passes (default 0) — the process writes `crash point <name> reached`
  * to stderr and waits there (default 30 s), then goes on. Unarmed (always, outside those tests) a
- * point is one map lookup.
+ * point is one map lookup. Under `serve --workers N`, `EVENTSUITE_TEST_CRASH_WORKER=<id>` arms them in
+ * that cluster worker only (ids count from 1; a replacement worker gets a new id).
  */
+import cluster from 'node:cluster';
+
 const DEFAULT_HOLD_MS = 30_000;
 const armed = new Map<string, number>();
-for (const entry of (process.env.EVENTSUITE_TEST_CRASH_POINT ?? '').split(',')) {
+const onlyWorker = process.env.EVENTSUITE_TEST_CRASH_WORKER;
+const here = !onlyWorker || String(cluster.worker?.id) === onlyWorker;
+for (const entry of here ? (process.env.EVENTSUITE_TEST_CRASH_POINT ?? '').split(',') : []) {
   const [name, hold] = entry.trim().split(':');
   if (name) armed.set(name, Number(hold) || DEFAULT_HOLD_MS);
 }

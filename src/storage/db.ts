@@ -131,5 +131,6 @@ export function createDb(options: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('temp_store = memory');
   return new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
 }

@@ -4,7 +4,7 @@
  * including the blanking of password-protected events and the single-event JSON-LD.
  */
 import { DateTime } from 'luxon';
-import { dateDetails, normaliseZone, renderContent, renderTitle, stripTags, DB_FORMAT } from '../../content/posts.js';
+import { dateDetails, normaliseZone, renderContent, renderTitle, stripTags } from '../../content/posts.js';
 import type { TermRecord } from '../../content/terms.js';
 import type { SiteUrls } from '../../config.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from './caps.js';
@@ -40,11 +40,17 @@ export interface PresentOptions {
 
 const EMPTY_COST_DETAILS = { currency_symbol: '', currency_position: '', currency_code: '', values: [] as string[] };
 
+/** `local` (stored `YYYY-MM-DD HH:MM:SS`) as ISO 8601 with the zone's offset; `fromFormat` would re-read its format each call. */
 function isoInZone(local: string, zone: string): string {
+  const m = DB_DATE.exec(local);
+  if (!m) return local;
   const z = normaliseZone(zone) ?? 'UTC';
-  const dt = DateTime.fromFormat(local, DB_FORMAT, { zone: z });
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const dt = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: z });
   return dt.isValid ? (dt.toISO({ suppressMilliseconds: true }) ?? local) : local;
 }
+
+const DB_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 /** Schema.org Event of an event (single GET only). */
 export function eventJsonLd(page: EventPage, ev: EventRecord, venues: VenueRecord[], organizers: OrganizerRecord[]): Record<string, unknown> {

@@ -244,6 +244,23 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(bySlug.body.id).toBe(ids.A);
     });
 
+    it("gives JSON-LD dates the event zone's offset at that moment", async () => {
+      const cases: [string, string, string, string][] = [
+        ['Europe/Berlin', '2025-07-01 19:00', '2025-07-01T19:00:00+02:00', '2025-07-01T21:00:00+02:00'],
+        ['Europe/Berlin', '2025-12-01 19:00', '2025-12-01T19:00:00+01:00', '2025-12-01T21:00:00+01:00'],
+        ['Europe/London', '2025-12-01 19:00', '2025-12-01T19:00:00+00:00', '2025-12-01T21:00:00+00:00'],
+        ['UTC+5:30', '2025-07-01 19:00', '2025-07-01T19:00:00+05:30', '2025-07-01T21:00:00+05:30'],
+        ['UTC', '2025-07-01 19:00', '2025-07-01T19:00:00Z', '2025-07-01T21:00:00Z'],
+      ];
+      for (const [timezone, start, startDate, endDate] of cases) {
+        const end = start.replace('19:00', '21:00');
+        const made = await create({ title: `Zone ${timezone}`, status: 'publish', timezone, start_date: start, end_date: end });
+        expect(made.status, timezone).toBe(201);
+        const read = await t.request('GET', `${NS}/events/${made.body.id}`);
+        expect(read.body.json_ld, timezone).toMatchObject({ startDate, endDate });
+      }
+    });
+
     it('answers 404 for unknown IDs, 400 for other post types and unknown slugs', async () => {
       for (const method of ['GET', 'DELETE', 'PATCH']) {
         const res = await t.request(method, `${NS}/events/999999`, { json: {} });
