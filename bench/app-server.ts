@@ -22,6 +22,12 @@
  * The server counts the SQL queries the app executes (a Kysely plugin): `GET /__bench/queries` answers
  * `{"queries": n}`, the total so far (over every worker). The load generator diffs it around single
  * requests, and waits for it to stand still before a load (see `waitIdle` in `lib.ts`).
+ *
+ * `GET /__bench/memory` answers `{"processes": [...]}`, one {@link MemorySample} per serving process
+ * (every worker, or this process alone); with `?gc=1` each first runs a full garbage collection
+ * (workers, and a single-process server, run with `--expose-gc` for this), so `heapUsed` is what is
+ * still reachable. `GET /__bench/heap-snapshot?dir=D` has each of them write a V8 heap snapshot into
+ * folder D (after a full collection) and answers the files' paths.
  */
 import cluster, { type Worker } from 'node:cluster';
 import crypto from 'node:crypto';
@@ -29,6 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import { sql, type KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -86,28 +93,125 @@ async function openApp(target: Target): Promise<{ app: App; db: Db }> {
   return { app, db };
 }
 
-/** Total queries over every worker, asked of the primary (which asks each worker). */
-function clusterQueries(): Promise<number> {
+/** One process's memory, in bytes (`/proc/self/status` splits the resident set on Linux). */
+export interface MemorySample {
+  pid: number;
+  /** Whether a full garbage collection ran just before (needs `--expose-gc`). */
+  gc: boolean;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  /** Resident anonymous memory (malloc, V8 heap), file-backed pages and shared memory (SQLite's WAL index). */
+  rssAnon?: number;
+  rssFile?: number;
+  rssShmem?: number;
+  /**
+   * Resident bytes of glibc malloc's main arena (the `[heap]` mapping) and of its per-thread arenas
+   * (anonymous mappings starting on a 64 MB boundary, where glibc places them; a heuristic), with the
+   * number of those: native allocations (SQLite, better-sqlite3, Node's C++) live there, V8's heap
+   * does not.
+   */
+  mallocMain?: number;
+  mallocArenas?: number;
+  arenaCount?: number;
+  /** Resident bytes of V8's young generation (`new_space`) and of its other spaces. */
+  newSpace: number;
+  otherSpaces: number;
+}
+
+/** Resident bytes of malloc's arenas, from `/proc/self/smaps` (Linux). */
+function mallocResidency(): Pick<MemorySample, 'mallocMain' | 'mallocArenas' | 'arenaCount'> {
+  const out = { mallocMain: 0, mallocArenas: 0, arenaCount: 0 };
+  let current: 'main' | 'arena' | undefined;
+  for (const line of fs.readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-[0-9a-f]+ (\S+) \S+ \S+ (\d+)\s*(\S*)/.exec(line);
+    if (head) {
+      const [, start, perms, inode, name] = head;
+      current = name === '[heap]' ? 'main' : inode === '0' && name === '' && perms!.startsWith('rw') && BigInt(`0x${start}`) % 0x4000000n === 0n ? 'arena' : undefined;
+      if (current === 'arena') out.arenaCount++;
+      continue;
+    }
+    const rss = current && /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) {
+      if (current === 'main') out.mallocMain += Number(rss[1]) * 1024;
+      else out.mallocArenas += Number(rss[1]) * 1024;
+    }
+  }
+  return out;
+}
+
+function memorySample(gc: boolean): MemorySample {
+  const collect = gc ? (globalThis as { gc?: () => void }).gc : undefined;
+  collect?.();
+  const spaces = v8.getHeapSpaceStatistics();
+  const newSpace = spaces.filter((sp) => sp.space_name === 'new_space').reduce((n, sp) => n + sp.physical_space_size, 0);
+  const otherSpaces = spaces.filter((sp) => sp.space_name !== 'new_space').reduce((n, sp) => n + sp.physical_space_size, 0);
+  const out: MemorySample = { pid: process.pid, gc: collect !== undefined, ...process.memoryUsage(), newSpace, otherSpaces };
+  try {
+    const status = fs.readFileSync('/proc/self/status', 'utf8');
+    const kb = (field: string) => {
+      const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+      return m ? Number(m[1]) * 1024 : undefined;
+    };
+    out.rssAnon = kb('RssAnon');
+    out.rssFile = kb('RssFile');
+    out.rssShmem = kb('RssShmem');
+    Object.assign(out, mallocResidency());
+  } catch {
+    // not Linux: the portable figures only
+  }
+  return out;
+}
+
+/** Writes a heap snapshot (after a full collection) into `dir`; answers its path. */
+function heapSnapshot(dir: string): string {
+  (globalThis as { gc?: () => void }).gc?.();
+  fs.mkdirSync(dir, { recursive: true });
+  return v8.writeHeapSnapshot(path.join(dir, `worker-${process.pid}-${Date.now()}.heapsnapshot`));
+}
+
+/** What a serving process answers about itself, for the bench's `/__bench/*` routes. */
+function answer(what: string, arg: string | undefined): unknown {
+  if (what === 'queries') return queries;
+  if (what === 'memory') return memorySample(arg === '1');
+  if (what === 'heap-snapshot') return heapSnapshot(arg!);
+  throw new Error(`unknown question ${what}`);
+}
+
+/** Every worker's answer, asked of the primary (which asks each worker). */
+function askWorkers(what: string, arg?: string): Promise<unknown[]> {
   return new Promise((resolve) => {
     const id = crypto.randomBytes(6).toString('hex');
-    const onMessage = (m: { type?: string; id?: string; total?: number }) => {
-      if (m.type === 'queries-total' && m.id === id) {
+    const onMessage = (m: { type?: string; id?: string; values?: unknown[] }) => {
+      if (m.type === 'answers' && m.id === id) {
         process.off('message', onMessage);
-        resolve(m.total ?? 0);
+        resolve(m.values ?? []);
       }
     };
     process.on('message', onMessage);
-    process.send!({ type: 'queries-sum', id });
+    process.send!({ type: 'ask-all', id, what, arg });
+  });
+}
+
+/** The bench's routes; `ask` answers for every serving process. */
+function benchRoutes(app: App, ask: (what: string, arg?: string) => Promise<unknown[]>): void {
+  app.get('/__bench/queries', async () => ({ queries: (await ask('queries')).reduce<number>((s, n) => s + Number(n), 0) }));
+  app.get<{ Querystring: { gc?: string } }>('/__bench/memory', async (req) => ({ processes: await ask('memory', req.query.gc === '1' ? '1' : '0') }));
+  app.get<{ Querystring: { dir?: string } }>('/__bench/heap-snapshot', async (req, reply) => {
+    if (!req.query.dir) return reply.code(400).send({ error: 'dir: a folder' });
+    return { files: await ask('heap-snapshot', req.query.dir) };
   });
 }
 
 async function runWorker(): Promise<void> {
   const target: Target = JSON.parse(process.env.BENCH_TARGET!);
   const { app, db } = await openApp(target);
-  process.on('message', (m: { type?: string; id?: string }) => {
-    if (m.type === 'queries-count') process.send!({ type: 'queries-count', id: m.id, queries });
+  process.on('message', (m: { type?: string; id?: string; what?: string; arg?: string }) => {
+    if (m.type === 'ask') process.send!({ type: 'answer', id: m.id, value: answer(m.what!, m.arg) });
   });
-  app.get('/__bench/queries', async () => ({ queries: await clusterQueries() }));
+  benchRoutes(app, askWorkers);
   await app.listen({ port: Number(process.env.BENCH_PORT), host: '127.0.0.1' });
   process.on('SIGTERM', () => {
     void app.close().then(() => db.destroy()).finally(() => process.exit(0));
@@ -298,25 +402,26 @@ async function adminCredentials(app: App, db: Db): Promise<string> {
   return `${user.login}:${created.password.replace(/ /g, '')}`;
 }
 
-/** Forks `n` workers on `port`; answers their query-count questions; resolves once all listen. */
+/** Forks `n` workers on `port` (with `--expose-gc`); answers their questions about every worker; resolves once all listen. */
 async function forkWorkers(n: number, target: Target, port: number): Promise<Worker[]> {
   const workers: Worker[] = [];
-  const pending = new Map<string, { asker: Worker; left: number; total: number }>();
-  cluster.on('message', (worker, m: { type?: string; id?: string; queries?: number }) => {
-    if (m.type === 'queries-sum' && m.id) {
+  const pending = new Map<string, { asker: Worker; left: number; values: unknown[] }>();
+  cluster.on('message', (worker, m: { type?: string; id?: string; what?: string; arg?: string; value?: unknown }) => {
+    if (m.type === 'ask-all' && m.id) {
       const alive = workers.filter((w) => w.isConnected());
-      pending.set(m.id, { asker: worker, left: alive.length, total: 0 });
-      for (const w of alive) w.send({ type: 'queries-count', id: m.id });
-    } else if (m.type === 'queries-count' && m.id) {
+      pending.set(m.id, { asker: worker, left: alive.length, values: [] });
+      for (const w of alive) w.send({ type: 'ask', id: m.id, what: m.what, arg: m.arg });
+    } else if (m.type === 'answer' && m.id) {
       const p = pending.get(m.id);
       if (!p) return;
-      p.total += m.queries ?? 0;
+      p.values.push(m.value);
       if (--p.left === 0) {
         pending.delete(m.id);
-        if (p.asker.isConnected()) p.asker.send({ type: 'queries-total', id: m.id, total: p.total });
+        if (p.asker.isConnected()) p.asker.send({ type: 'answers', id: m.id, values: p.values });
       }
     }
   });
+  if (!process.execArgv.includes('--expose-gc')) cluster.setupPrimary({ execArgv: [...process.execArgv, '--expose-gc'] });
   const listening: Promise<void>[] = [];
   for (let i = 0; i < n; i++) {
     const w = cluster.fork({ BENCH_TARGET: JSON.stringify(target), BENCH_PORT: String(port) });
@@ -361,7 +466,7 @@ async function runPrimary(): Promise<void> {
 
   let url: string;
   if (workerCount <= 1) {
-    app.get('/__bench/queries', async () => ({ queries }));
+    benchRoutes(app, async (what, arg) => [answer(what, arg)]);
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     stop = () => app.close().then(() => db.destroy()).then(cleanup);
   } else {

@@ -26,7 +26,8 @@ export interface StartOptions {
 /** Starts `bench/<script>` with tsx; it must print `LISTENING <url>` once ready. */
 export function startServer(script: string, env: Record<string, string> = {}, options: StartOptions = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, script)], {
+    // `--expose-gc`: the app server's `/__bench/memory?gc=1` collects before it measures.
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(BENCH_DIR, script)], {
       // From the project folder, where `tsx` resolves, whatever the caller's working directory.
       cwd: path.join(BENCH_DIR, '..'),
       env: { ...process.env, ...env },

@@ -4,12 +4,18 @@
  * (default 10,000). Each connection walks a cycle of ten requests: four public event lists (cached),
  * two signed-in lists (uncached), two single events, one event creation and one checkout of a seat.
  *
- * Prints, per minute, requests, p99 latency and errors; per worker, its resident memory (RSS, read
- * from /proc every 5 seconds) at the start and end and its slope (least squares over the samples after
- * the first minute, MB per minute); and the goals: no error at all (every answer 2xx, every checkout
- * sold one seat), RSS flat (each slope under 1 MB/min) and p99 stable (no minute after the first
- * above twice the first full minute's). A baseline (the bare Node server sending the list's bytes)
- * is measured first for `BENCH_SECONDS`, as in the other suites.
+ * Prints, per minute, requests, p99 latency and errors; per worker and minute, its resident memory
+ * (RSS, read from /proc every 5 seconds) and its V8 heap after a full garbage collection (asked of the
+ * app server's `/__bench/memory?gc=1` every `SOAK_GC_SECONDS`, default 60; each worker collects, then
+ * reports `process.memoryUsage()` and the anonymous / file-backed split of its RSS); per worker, the
+ * slopes of RSS and of heap after GC (least squares over the samples after the first minute, MB per
+ * minute), so a growing heap (objects kept: a leak or a cache filling) can be told from native memory
+ * growing under a flat heap (malloc, SQLite). With `SOAK_SNAPSHOTS=dir` every worker writes a V8 heap
+ * snapshot into `dir` after the first minute and at the end (compare them with
+ * `bench/heap-diff.ts`). The goals: no error at all (every answer 2xx, every checkout sold one seat),
+ * RSS flat (each slope under 1 MB/min) and p99 stable (no minute after the first above twice the
+ * first full minute's). A baseline (the bare Node server sending the list's bytes) is measured first
+ * for `BENCH_SECONDS`, as in the other suites.
  */
 import fs from 'node:fs';
 import autocannon from 'autocannon';
@@ -17,6 +23,31 @@ import { basicAuth, measure, report, requestJson, startServer, waitIdle, type Ch
 import { eventWithTicket, EVENTS_PATH, TICKETS_NS } from './ticket-setup.js';
 
 const SAMPLE_MS = 5000;
+const MB = 1024 * 1024;
+
+/** What `/__bench/memory` answers for one process (bytes). */
+interface MemorySample {
+  pid: number;
+  gc: boolean;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  rssAnon?: number;
+  rssFile?: number;
+  mallocMain?: number;
+  mallocArenas?: number;
+  arenaCount?: number;
+  newSpace?: number;
+  otherSpaces?: number;
+}
+
+/** One worker's memory as the soak saw it: minutes since the start, and the sample. */
+interface HeapPoint {
+  x: number;
+  m: MemorySample;
+}
 
 /** Resident memory of a process in MB, or undefined once it is gone. */
 function rssMb(pid: number): number | undefined {
@@ -48,6 +79,8 @@ export async function run(): Promise<void> {
   const workers = Number(process.env.SOAK_WORKERS ?? 4);
   const events = Number(process.env.SOAK_EVENTS ?? 10_000);
   const connections = Number(process.env.SOAK_CONNECTIONS ?? 16);
+  const gcSeconds = Number(process.env.SOAK_GC_SECONDS ?? 60);
+  const snapshots = process.env.SOAK_SNAPSHOTS;
   if (!(seconds > 0) || !Number.isInteger(workers) || workers < 1) throw new Error('SOAK_SECONDS and SOAK_WORKERS: positive numbers');
   const engine = process.env.BENCH_ENGINE ?? 'sqlite';
   const servers: Server[] = [];
@@ -111,8 +144,27 @@ export async function run(): Promise<void> {
         if (mb !== undefined) samples.get(pid)!.push({ x, y: mb });
       }
     };
+    const heaps = new Map<number, HeapPoint[]>(watched.map((p) => [p, []]));
+    const snapshotFiles: string[] = [];
+    const heapSample = async () => {
+      const x = (Date.now() - started) / 60_000;
+      const { processes } = (await requestJson<{ processes: MemorySample[] }>(`${app.url}/__bench/memory?gc=1`)).body;
+      for (const m of processes) heaps.get(m.pid)?.push({ x, m });
+    };
+    const snapshot = async () => {
+      if (snapshots) snapshotFiles.push(...(await requestJson<{ files: string[] }>(`${app.url}/__bench/heap-snapshot?dir=${encodeURIComponent(snapshots)}`)).body.files);
+    };
+    let heapBusy: Promise<void> = heapSample();
+    await heapBusy;
     sample();
     const sampler = setInterval(sample, SAMPLE_MS);
+    // Memory after GC (and the snapshot after the first minute) one at a time, never overlapping.
+    const heapTimer = gcSeconds > 0 ? setInterval(() => {
+      heapBusy = heapBusy.then(heapSample).catch((err) => void process.stderr.write(`soak: memory sample failed: ${String(err)}\n`));
+    }, gcSeconds * 1000) : undefined;
+    const firstSnapshot = snapshots ? setTimeout(() => {
+      heapBusy = heapBusy.then(snapshot).catch((err) => void process.stderr.write(`soak: heap snapshot failed: ${String(err)}\n`));
+    }, 61_000) : undefined;
     const progress = setInterval(() => process.stderr.write(`soak: ${Math.round((Date.now() - started) / 1000)} s of ${seconds}, ${n} requests\n`), 60_000);
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
@@ -130,8 +182,13 @@ export async function run(): Promise<void> {
     });
     clearInterval(sampler);
     clearInterval(progress);
+    clearInterval(heapTimer);
+    clearTimeout(firstSnapshot);
     sample();
+    await heapBusy;
     await waitIdle(app.url);
+    await heapSample();
+    await snapshot();
     const sold = (await seats()) - seatsBefore;
     const created = (await requestJson<{ total: number }>(`${listUrl}?per_page=1&search=${encodeURIComponent('Soak event')}&start_date=2031-04-01&end_date=2031-04-02`, { headers: admin })).body.total;
 
@@ -146,15 +203,47 @@ export async function run(): Promise<void> {
       const detail = Object.entries(b.statuses).map(([s, c]) => `${c}×${s}`).join(' ');
       lines.push(`| ${i + 1} | ${b.latencies.length} | ${Math.round(p99)} | ${b.non2xx}${detail ? ` (${detail})` : ''} |`);
     });
-    lines.push('', '| worker pid | RSS start MB | RSS end MB | RSS max MB | slope MB/min (after minute 1) |', '|---:|---:|---:|---:|---:|');
+    // Per minute and worker: RSS (/proc), heap used after GC and malloc's resident arenas, each the sample nearest the minute.
+    const mb = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / MB).toFixed(0));
+    lines.push('', `| minute | ${watched.map((pid) => `${pid} RSS / heap after GC / malloc MB`).join(' | ')} |`, `|---:|${watched.map(() => '---:').join('|')}|`);
+    /** The sample nearest to `minute` (within half a minute). */
+    const lastIn = <T extends { x: number }>(points: readonly T[], minute: number) =>
+      points.filter((p) => Math.abs(p.x - minute) <= 0.5).sort((p, q) => Math.abs(p.x - minute) - Math.abs(q.x - minute))[0];
+    for (let minute = 0; minute <= Math.ceil(seconds / 60); minute++) {
+      const cells = watched.map((pid) => {
+        const r = lastIn(samples.get(pid)!, minute);
+        const h = lastIn(heaps.get(pid)!, minute);
+        const malloc = h?.m.mallocMain === undefined ? undefined : h.m.mallocMain + (h.m.mallocArenas ?? 0);
+        return `${r ? r.y.toFixed(0) : '-'} / ${mb(h?.m.heapUsed)} / ${mb(malloc)}`;
+      });
+      lines.push(`| ${minute} | ${cells.join(' | ')} |`);
+    }
+    lines.push(
+      '',
+      '| worker pid | RSS start MB | RSS end MB | RSS max MB | RSS slope MB/min (after minute 1) | heap after GC start / end MB | heap slope MB/min | end: heap total (young + old) / external / RSS anon / RSS file MB | malloc main / thread arenas MB (start → end) |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
     const slopes: number[] = [];
+    const heapSlopes: number[] = [];
     for (const pid of watched) {
       const s = samples.get(pid)!;
       const late = s.filter((p) => p.x >= 1);
       const k = slope(late.length >= 2 ? late : s);
       slopes.push(k);
-      lines.push(`| ${pid} | ${s[0]?.y.toFixed(1) ?? '-'} | ${s.at(-1)?.y.toFixed(1) ?? '-'} | ${Math.max(...s.map((p) => p.y)).toFixed(1)} | ${k.toFixed(2)} |`);
+      const h = heaps.get(pid)!.map((p) => ({ x: p.x, y: p.m.heapUsed / MB }));
+      const hLate = h.filter((p) => p.x >= 1);
+      const hk = slope(hLate.length >= 2 ? hLate : h);
+      heapSlopes.push(hk);
+      const first = heaps.get(pid)![0]?.m;
+      const end = heaps.get(pid)!.at(-1)?.m;
+      lines.push(
+        `| ${pid} | ${s[0]?.y.toFixed(1) ?? '-'} | ${s.at(-1)?.y.toFixed(1) ?? '-'} | ${Math.max(...s.map((p) => p.y)).toFixed(1)} | ${k.toFixed(2)} | ` +
+          `${h[0]?.y.toFixed(1) ?? '-'} / ${h.at(-1)?.y.toFixed(1) ?? '-'} | ${hk.toFixed(2)} | ${mb(end?.heapTotal)} (${mb(end?.newSpace)} + ${mb(end?.otherSpaces)}) / ${mb(end?.external)} / ${mb(end?.rssAnon)} / ${mb(end?.rssFile)} | ` +
+          `${mb(first?.mallocMain)} / ${mb(first?.mallocArenas)} (${first?.arenaCount ?? '-'}) → ${mb(end?.mallocMain)} / ${mb(end?.mallocArenas)} (${end?.arenaCount ?? '-'}) |`,
+      );
     }
+    if (heaps.get(watched[0]!)?.some((p) => !p.m.gc)) lines.push('', 'heap figures without a forced GC: the server runs without --expose-gc');
+    if (snapshotFiles.length > 0) lines.push('', 'heap snapshots:', ...snapshotFiles.map((f) => `- ${f}`));
     const alive = watched.filter((pid) => rssMb(pid) !== undefined).length;
     const full = p99s.slice(0, Math.floor(seconds / 60));
     const firstFull = full[0] ?? p99s[0] ?? 0;
@@ -164,6 +253,7 @@ export async function run(): Promise<void> {
       { goal: 'every checkout sold one seat, every creation made one event', measured: `${sold} seats sold for ${checkoutsSent} checkouts sent; ${created} events for ${createsSent} creations sent`, met: sold <= checkoutsSent && created <= createsSent && sold >= checkoutsSent - connections && created >= createsSent - connections },
       { goal: 'every worker still up', measured: `${alive} of ${watched.length}`, met: alive === watched.length },
       { goal: 'RSS flat: each worker under 1 MB/min after the first minute', measured: slopes.map((k) => k.toFixed(2)).join(', '), met: slopes.every((k) => k < 1) },
+      { goal: 'heap after GC flat: each worker under 1 MB/min after the first minute', measured: heapSlopes.map((k) => k.toFixed(2)).join(', '), met: heapSlopes.every((k) => k < 1) },
       { goal: 'p99 stable: no later full minute above 2× the first', measured: full.length > 1 ? `first ${Math.round(firstFull)} ms, worst later ${Math.round(worstLater)} ms` : 'run shorter than two minutes', met: full.length < 2 || worstLater <= 2 * firstFull },
     ];
     report(`Soak: mixed reads and writes, ${workers} workers on ${engine}, ${seconds} s`, baseline, [shortList, soakRow], {}, checks);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Areas } from '../areas.js';
 import { allAreas } from '../namespaces/index.js';
-import { ROLES, RoleTable, canEditUser } from './roles.js';
+import { MAX_CACHED_ROLE_LISTS, ROLES, RoleTable, canEditUser } from './roles.js';
 import type { RestUser } from '../rest/route.js';
 
 const table = new RoleTable(new Areas(allAreas()));
@@ -73,5 +73,12 @@ describe('roles and capabilities', () => {
     expect(canEditUser(user(2, []), 3)).toBe(false);
     expect(canEditUser(user(2, ['edit_users']), 3)).toBe(true);
     expect(canEditUser(null, 3)).toBe(false);
+  });
+
+  it('caches the capabilities of at most its bound of role lists', () => {
+    const roles = new RoleTable(new Areas(allAreas()));
+    for (let i = 0; i < 10_000; i++) expect(roles.capabilitiesOf(['editor', `custom_${i}`]).has('edit_others_posts')).toBe(true);
+    expect(roles.cachedCount).toBeLessThanOrEqual(MAX_CACHED_ROLE_LISTS);
+    expect(roles.capabilitiesOf(['subscriber']).has('read')).toBe(true);
   });
 });

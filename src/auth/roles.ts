@@ -159,6 +159,9 @@ export interface RoleSources {
   readonly generation: number;
 }
 
+/** Distinct role lists whose capabilities a {@link RoleTable} keeps. */
+export const MAX_CACHED_ROLE_LISTS = 256;
+
 /** The roles of one app: WordPress's roles plus what its areas add. */
 export class RoleTable {
   readonly #sources: RoleSources | undefined;
@@ -180,9 +183,16 @@ export class RoleTable {
     let caps = this.#cache.get(key);
     if (!caps) {
       caps = this.#build(roles);
+      // Stored role lists are whatever was saved: a bounded cache, whatever they hold.
+      if (this.#cache.size >= MAX_CACHED_ROLE_LISTS) this.#cache.clear();
       this.#cache.set(key, caps);
     }
     return caps;
+  }
+
+  /** Role lists whose capabilities are cached (tests). */
+  get cachedCount(): number {
+    return this.#cache.size;
   }
 
   #build(roles: readonly string[]): ReadonlySet<string> {

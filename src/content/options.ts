@@ -2,10 +2,13 @@
  * @module content/options
  * Site settings in the `options` table (name → JSON value), with a short-lived in-process cache.
  * Writes clear this process's cache at once; other processes see them within {@link OPTION_TTL_MS}.
+ * The cache holds at most {@link MAX_CACHED_OPTIONS} names (some are per user, and a manager may ask
+ * for any `woocommerce_task_list_*` name): the oldest go first.
  */
 import type { Db } from '../storage/db.js';
 
 export const OPTION_TTL_MS = 2_000;
+export const MAX_CACHED_OPTIONS = 1_000;
 
 /** Defaults of the site settings the discovery document shows. */
 export const SITE_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze({
@@ -44,6 +47,8 @@ export class Options {
     } else {
       const row = await this.db.selectFrom('options').select('value').where('name', '=', name).executeTakeFirst();
       value = row ? (JSON.parse(row.value) as unknown) : undefined;
+      this.#cache.delete(name);
+      if (this.#cache.size >= MAX_CACHED_OPTIONS) this.#cache.delete(this.#cache.keys().next().value!);
       this.#cache.set(name, { value, at: now });
     }
     if (value !== undefined) return value as T;
@@ -70,6 +75,11 @@ export class Options {
   async delete(name: string, db: Db = this.db): Promise<void> {
     await db.deleteFrom('options').where('name', '=', name).execute();
     this.#cache.delete(name);
+  }
+
+  /** Names whose values are cached (tests). */
+  get cachedCount(): number {
+    return this.#cache.size;
   }
 
   /** Drop cached values (tests, after external writes). */

@@ -14,8 +14,11 @@ import type { Db } from './db.js';
  */
 const compiledByAdapter = new WeakMap<object, { plugins: readonly object[]; byShape: Map<string, CompiledQuery> }[]>();
 
-/** Compiled queries kept per database. */
-const MAX_SHAPES = 2_000;
+/**
+ * Compiled queries kept per database, least recently used first out. Shapes hold the number of IDs (a
+ * client's choice), and a compiled query of hundreds of IDs weighs tens of kilobytes.
+ */
+export const MAX_COMPILED_SHAPES = 500;
 
 function compiledFor(db: Db): Map<string, CompiledQuery> {
   const executor = db.getExecutor();
@@ -25,6 +28,11 @@ function compiledFor(db: Db): Map<string, CompiledQuery> {
   let entry = entries.find((e) => e.plugins.length === plugins.length && e.plugins.every((p, i) => p === plugins[i]));
   if (!entry) entries.push((entry = { plugins: [...plugins], byShape: new Map() }));
   return entry.byShape;
+}
+
+/** Shapes compiled and kept for `db` (tests). */
+export function compiledShapes(db: Db): number {
+  return compiledFor(db).size;
 }
 
 /**
@@ -41,13 +49,15 @@ export async function runCompiled<R>(db: Db, shape: string, build: () => { compi
 export async function executeCompiled<R>(db: Db, shape: string, build: () => { compile(): CompiledQuery<R> }, parameters: readonly unknown[]): Promise<QueryResult<R>> {
   const byShape = compiledFor(db);
   let compiled = byShape.get(shape) as CompiledQuery<R> | undefined;
-  if (!compiled) {
+  if (compiled) {
+    byShape.delete(shape); // most recently used last
+  } else {
     compiled = build().compile();
     if (JSON.stringify(compiled.parameters) !== JSON.stringify(parameters)) {
       throw new Error(`compiled query ${shape}: parameters ${JSON.stringify(compiled.parameters)} differ from ${JSON.stringify(parameters)}`);
     }
-    // Shapes named by list lengths a client chooses are many: past the bound they run uncached.
-    if (byShape.size < MAX_SHAPES) byShape.set(shape, compiled);
+    if (byShape.size >= MAX_COMPILED_SHAPES) byShape.delete(byShape.keys().next().value!);
   }
+  byShape.set(shape, compiled);
   return db.executeQuery<R>({ ...compiled, parameters });
 }

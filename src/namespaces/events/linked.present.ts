@@ -14,24 +14,36 @@ export const EVENTS_NAMESPACE = 'eventsuite/events/v1';
 
 const RENDERED_MAX_ENTRIES = 2_000;
 const RENDERED_MAX_TEXT = 16_384;
+/** Characters (texts and their HTML) the memo holds at most. */
+export const RENDERED_MAX_CHARS = 4 * 1024 * 1024;
 const rendered = new Map<string, string>();
+let renderedChars = 0;
 
 /**
  * `renderContent` remembered by text: the same few venues and organizers appear on page after page,
  * and their descriptions would otherwise be rendered for every event that shows them.
  */
-function renderLinkedContent(text: string): string {
+export function renderLinkedContent(text: string): string {
   if (text === '') return '';
   let html = rendered.get(text);
   if (html !== undefined) return html;
   html = renderContent(text);
   if (text.length <= RENDERED_MAX_TEXT) {
-    if (rendered.size >= RENDERED_MAX_ENTRIES) rendered.delete(rendered.keys().next().value!);
+    for (const [t, h] of rendered) {
+      if (rendered.size < RENDERED_MAX_ENTRIES && renderedChars + text.length + html.length <= RENDERED_MAX_CHARS) break;
+      rendered.delete(t);
+      renderedChars -= t.length + h.length;
+    }
     rendered.set(text, html);
+    renderedChars += text.length + html.length;
   }
   return html;
 }
 
+/** Texts and characters the memo holds (tests). */
+export function renderedMemoSize(): { entries: number; chars: number } {
+  return { entries: rendered.size, chars: renderedChars };
+}
 
 /** `host/path` of the home URL, the origin part of global IDs. */
 export function globalIdOrigin(urls: SiteUrls): string {
