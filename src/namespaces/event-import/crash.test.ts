@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../storage/db.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { DIALECTS, TEST_PG_URL, testSchemaPrefix } from '../../storage/test-db.js';
+import { cliArgs } from '../../test-support/cli-build.js';
 import { appOn, createFaultSite, expectWholeEvents, startServer, type FaultSite } from '../../test-support/server-process.js';
 import type { App } from '../../app.js';
 import { insertRecord, newBatchHash } from './records.repo.js';
@@ -33,7 +34,7 @@ function calendar(): string {
 }
 
 function cli(args: string[], databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args], {
+  return spawn(process.execPath, cliArgs(...args), {
     cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
