@@ -7,4 +7,6 @@
  */
 import { setHashCostForTests } from '../auth/passwords.js';
 
-setHashCostForTests(1024);
+export const TEST_HASH_COST = 1024;
+
+setHashCostForTests(TEST_HASH_COST);
