@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './src/test-support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -10,5 +11,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     isolate: false,
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

@@ -20,7 +20,8 @@ import { appOn, createFaultSite, expectWholeEvents, startServer, type FaultSite 
 import type { App } from '../../app.js';
 import { insertRecord, newBatchHash } from './records.repo.js';
 
-const EVENTS = 400;
+// Enough that the kill (after the 40th event) lands well before the end; each event is its own write.
+const EVENTS = 160;
 const root = path.resolve(import.meta.dirname, '../../..');
 
 function calendar(): string {
