@@ -14,6 +14,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { ensureFirstAdmin, openDatabase } from './server.js';
 import { DIALECTS, TEST_PG_URL, testSchemaPrefix } from './storage/test-db.js';
+import { cliArgs } from './test-support/cli-build.js';
 import { freePort } from './test-support/net.js';
 
 async function emptyDatabase(engine: 'sqlite' | 'postgres'): Promise<{ url: string; pgSchema?: string; cleanup: () => void }> {
@@ -31,7 +32,7 @@ async function emptyDatabase(engine: 'sqlite' | 'postgres'): Promise<{ url: stri
 
 /** `eventsuite serve` in a child process; resolves with its output once it listens (or exits). */
 function serveProcess(env: Record<string, string>): { child: ChildProcess; ready: Promise<{ out: string; code: number | null }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, cliArgs('serve'), { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const ready = new Promise<{ out: string; code: number | null }>((resolve) => {
     const onData = (chunk: Buffer) => {

@@ -9,13 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from './storage/test-db.js';
+import { cliArgs } from './test-support/cli-build.js';
 import { freePort } from './test-support/net.js';
 
 describe.skipIf(!DIALECTS.includes('sqlite'))('serve --workers 2 on SQLite', () => {
   it('answers concurrent writes without SQLITE_BUSY', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventsuite-workers-'));
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--workers', '2'], {
+    const child = spawn(process.execPath, cliArgs('serve', '--workers', '2'), {
       // BASE_URL explicitly: vitest sets process.env.BASE_URL to '/'.
       env: { ...process.env, DATABASE_URL: path.join(dir, 'site.sqlite'), PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, TEST_PG_URL, testSchemaPrefix } from './storage/test-db.js';
+import { cliArgs } from './test-support/cli-build.js';
 import { freePort } from './test-support/net.js';
 
 const WORKERS = 4;
@@ -35,7 +36,7 @@ describe.each(DIALECTS)(`serve --workers ${WORKERS} on %s`, (engine) => {
   it('answers concurrent writes from every process without a server error; no seat sold twice', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventsuite-workers-'));
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--workers', String(WORKERS)], {
+    const child = spawn(process.execPath, cliArgs('serve', '--workers', String(WORKERS)), {
       // BASE_URL explicitly: vitest sets process.env.BASE_URL to '/'.
       env: { ...process.env, DATABASE_URL: await database(engine, dir), PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', SMTP_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

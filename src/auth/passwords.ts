@@ -6,7 +6,9 @@
  */
 import crypto from 'node:crypto';
 
-const N = 32_768;
+/** The cost of new hashes (32 MiB of memory, tens of milliseconds of CPU each). */
+export const DEFAULT_HASH_COST = 32_768;
+let N = DEFAULT_HASH_COST;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -19,6 +21,16 @@ function scrypt(password: string, salt: Buffer, n: number, r: number, p: number)
   });
 }
 
+/**
+ * TESTS ONLY (the vitest setup file): the cost of the hashes created from now on in this process.
+ * Test suites create hundreds of users and each hash at the default cost takes tens of milliseconds;
+ * verification reads the cost from the hash, so a cheaper hash is checked exactly as a real one.
+ */
+export function setHashCostForTests(n: number): void {
+  if (!(n > 1 && n <= MAX_N && (n & (n - 1)) === 0)) throw new Error(`scrypt cost must be a power of two, got ${n}`);
+  N = n;
+}
+
 /** A new hash of `password`. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
@@ -29,7 +41,7 @@ export async function hashPassword(password: string): Promise<string> {
 const FORMAT = /^\$scrypt\$n=(\d+),r=(\d+),p=(\d+)\$([\w-]+)\$([\w-]+)$/;
 
 /** A hash no password matches, verified when a user is unknown so both paths take as long. */
-const DECOY = `$scrypt$n=${N},r=${R},p=${P}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEY_LENGTH).toString('base64url')}`;
+const decoy = () => `$scrypt$n=${N},r=${R},p=${P}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEY_LENGTH).toString('base64url')}`;
 
 /** True when `password` matches `hash`; false for an empty or unreadable hash. */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
@@ -45,6 +57,6 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
 
 /** Spends the time of one verification (for unknown users). Always false. */
 export async function verifyDecoy(password: string): Promise<false> {
-  await verifyPassword(password, DECOY);
+  await verifyPassword(password, decoy());
   return false;
 }

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../test-support/harness.js';
-import { verifyPassword, hashPassword } from './passwords.js';
+import { TEST_HASH_COST } from '../test-support/vitest-setup.js';
+import { DEFAULT_HASH_COST, hashPassword, setHashCostForTests, verifyPassword } from './passwords.js';
 import { createUser, findUserByEmail, findUserByLogin, findUserRowForSignIn, getUser, isEmail } from './users.js';
+
+// The setup file lowers the cost of test hashes; this file checks the production one.
+beforeAll(() => setHashCostForTests(DEFAULT_HASH_COST));
+afterAll(() => setHashCostForTests(TEST_HASH_COST));
 
 describe.each(DIALECTS)('users on %s', (engine) => {
   let t: TestApp;

@@ -127,9 +127,12 @@ export function createDb(options: DbOptions): Db {
   const file = options.url.replace(/^sqlite:(\/\/)?/i, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
+  // The busy timeout first: switching to WAL needs a lock, which another process opening the file
+  // at the same moment (`serve --workers N` starting) may hold; without the timeout that is an
+  // immediate SQLITE_BUSY ("database is locked") and the worker dies.
+  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('temp_store = memory');
   return new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });

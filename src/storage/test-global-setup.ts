@@ -3,8 +3,11 @@
  * (`t_<pid>_<random>`). The run drops only its own schemas, after the whole run (never while workers
  * run: dropping a schema while another worker's migrator introspects the catalogue makes it fail), and,
  * before it starts, those of runs whose process is gone. Two runs on one database leave each other alone.
+ * It also compiles `src/` once for the tests that start `eventsuite` in child processes
+ * (test-support/cli-build.ts).
  */
 import pg from 'pg';
+import { buildCli, removeBuild } from '../test-support/cli-build.js';
 import { DIALECTS, TEST_PG_URL, testSchemaPrefix } from './test-db.js';
 
 function alive(pid: number): boolean {
@@ -30,10 +33,14 @@ async function dropSchemas(which: (name: string) => boolean): Promise<void> {
 
 export async function setup(): Promise<void> {
   process.env.TEST_RUN_PID = String(process.pid);
-  await dropSchemas((name) => !alive(Number(name.split('_')[1])));
+  await Promise.all([
+    dropSchemas((name) => !alive(Number(name.split('_')[1]))),
+    buildCli(process.pid).then((cli) => (process.env.EVENTSUITE_TEST_CLI = cli)),
+  ]);
 }
 
 export async function teardown(): Promise<void> {
   const mine = testSchemaPrefix(process.pid);
   await dropSchemas((name) => name.startsWith(mine));
+  removeBuild(process.pid);
 }

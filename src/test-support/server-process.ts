@@ -18,6 +18,7 @@ import { loadConfig } from '../config.js';
 import { createDb, type Db, type Engine } from '../storage/db.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { TEST_PG_URL, testSchemaPrefix } from '../storage/test-db.js';
+import { cliArgs } from './cli-build.js';
 import { freePort } from './net.js';
 import { expect } from 'vitest';
 
@@ -39,7 +40,7 @@ export interface ServerProcess {
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'serve'], {
+  const child = spawn(process.execPath, cliArgs('serve'), {
     cwd: ROOT,
     // BASE_URL explicitly: vitest sets process.env.BASE_URL to '/'.
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, LOG_LEVEL: 'warn', WORKERS: '1', ...env },

@@ -15,11 +15,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../storage/db.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { DIALECTS, TEST_PG_URL, testSchemaPrefix } from '../../storage/test-db.js';
+import { cliArgs } from '../../test-support/cli-build.js';
 import { appOn, createFaultSite, expectWholeEvents, startServer, type FaultSite } from '../../test-support/server-process.js';
 import type { App } from '../../app.js';
 import { insertRecord, newBatchHash } from './records.repo.js';
 
-const EVENTS = 400;
+// Enough that the kill (after the 40th event) lands well before the end; each event is its own write.
+const EVENTS = 160;
 const root = path.resolve(import.meta.dirname, '../../..');
 
 function calendar(): string {
@@ -33,7 +35,7 @@ function calendar(): string {
 }
 
 function cli(args: string[], databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args], {
+  return spawn(process.execPath, cliArgs(...args), {
     cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

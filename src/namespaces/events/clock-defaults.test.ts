@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DIALECTS, type TestApp } from '../../test-support/harness.js';
 
 const NS = '/eventsuite/events/v1';
 /** Far from the real date, so a default taken from the system clock would show. */
@@ -12,6 +12,10 @@ describe.each(DIALECTS)('GET /events date defaults follow the app clock on %s', 
   let t: TestApp;
 
   beforeAll(async () => {
+    // Test files share modules (vitest.config.ts: isolate false) and the namespace index then shows
+    // the clock of an app an earlier file built: this file builds its app from fresh modules.
+    vi.resetModules();
+    const { startTestApp } = await import('../../test-support/harness.js');
     t = await startTestApp(engine, {}, { now: () => NOW });
     for (const [title, start] of [['Before the clock', '2030-01-10 10:00'], ['After the clock', '2040-06-20 10:00']] as const) {
       const res = await t.request('POST', `${NS}/events`, { as: t.admin, json: { title, start_date: start, end_date: start.replace('10:00', '11:00') } });
