@@ -89,6 +89,23 @@ function printFirstAdmin(admin: FirstAdmin, config: Config): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+const WORKER_MIN_LIFE_MS = 5_000;
+const WORKER_RESTART_DELAY_MS = 1_000;
+
+/** Opens the database, builds the app, listens and starts the jobs runner. */
+async function startServing(config: Config) {
+  const db = await openDatabase(config);
+  const log = pino({ level: config.logLevel });
+  const app = await buildApp({ config, db, logger: log });
+  if (!cluster.isWorker) {
+    const first = await ensureFirstAdmin(app.ctx);
+    if (first) printFirstAdmin(first, config);
+  }
+  await app.listen({ port: config.port, host: config.host });
+  app.ctx.jobs.start();
+  return { db, log, app };
+}
+
 /** Runs the server until a signal stops it. */
 export async function serve(config: Config): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) {
@@ -100,11 +117,17 @@ export async function serve(config: Config): Promise<void> {
     await app.close();
     await db.destroy();
     if (first) printFirstAdmin(first, config);
-    for (let i = 0; i < config.workers; i++) cluster.fork();
+    const forkedAt = new Map<number, number>();
+    const fork = () => forkedAt.set(cluster.fork().id, Date.now());
+    for (let i = 0; i < config.workers; i++) fork();
     cluster.on('exit', (worker, code, signal) => {
+      const lived = Date.now() - (forkedAt.get(worker.id) ?? 0);
+      forkedAt.delete(worker.id);
       if (!shuttingDown) {
         log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
-        cluster.fork();
+        // A worker that fails as it starts (database unreachable) is retried once a second, not in a tight loop.
+        if (lived < WORKER_MIN_LIFE_MS) setTimeout(() => shuttingDown || fork(), WORKER_RESTART_DELAY_MS);
+        else fork();
       }
     });
     let shuttingDown = false;
@@ -117,15 +140,15 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
 
-  const db = await openDatabase(config);
-  const log = pino({ level: config.logLevel });
-  const app = await buildApp({ config, db, logger: log });
-  if (!cluster.isWorker) {
-    const first = await ensureFirstAdmin(app.ctx);
-    if (first) printFirstAdmin(first, config);
-  }
-  await app.listen({ port: config.port, host: config.host });
-  app.ctx.jobs.start();
+  const started = await startServing(config).catch((err: unknown) => {
+    // A worker's IPC channel would keep it alive, half started, and the primary would never replace it.
+    if (cluster.isWorker) {
+      process.stderr.write(`eventsuite: worker ${process.pid} could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    }
+    throw err;
+  });
+  const { db, log, app } = started;
   log.info({ url: `${config.baseUrl}${config.apiPath}/`, pid: process.pid }, 'eventsuite listening');
 
   let closing = false;

@@ -11,6 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW_FIRST = [
   'src/namespaces/event-import/crash.test.ts',
   'src/workers.test.ts',
+  'src/cluster-crash.test.ts',
   'test/route-fuzz.test.ts',
   'src/namespaces/tickets/checkout-crash.test.ts',
   'src/server-shutdown.test.ts',
