@@ -20,28 +20,12 @@
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { basicAuth, measure, report, requestJson, startServer, waitIdle, type Check, type Result, type Server } from './lib.js';
+import type { MemorySample } from './app-server.js';
 import { eventWithTicket, EVENTS_PATH, TICKETS_NS } from './ticket-setup.js';
 
 const SAMPLE_MS = 5000;
 const MB = 1024 * 1024;
 
-/** What `/__bench/memory` answers for one process (bytes). */
-interface MemorySample {
-  pid: number;
-  gc: boolean;
-  rss: number;
-  heapUsed: number;
-  heapTotal: number;
-  external: number;
-  arrayBuffers: number;
-  rssAnon?: number;
-  rssFile?: number;
-  mallocMain?: number;
-  mallocArenas?: number;
-  arenaCount?: number;
-  newSpace?: number;
-  otherSpaces?: number;
-}
 
 /** One worker's memory as the soak saw it: minutes since the start, and the sample. */
 interface HeapPoint {

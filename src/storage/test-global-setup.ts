@@ -7,17 +7,9 @@
  * (test-support/cli-build.ts).
  */
 import pg from 'pg';
-import { buildCli, removeBuild } from '../test-support/cli-build.js';
+import { alive, buildCli, removeBuild } from '../test-support/cli-build.js';
 import { DIALECTS, TEST_PG_URL, testSchemaPrefix } from './test-db.js';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function dropSchemas(which: (name: string) => boolean): Promise<void> {
   if (!DIALECTS.includes('postgres')) return;

@@ -22,7 +22,8 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` exists (also when it belongs to another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
