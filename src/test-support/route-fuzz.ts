@@ -18,25 +18,13 @@ import http from 'node:http';
 import net from 'node:net';
 import type { TestApp, TestUser } from './harness.js';
 import { createApplicationPassword } from '../auth/app-passwords.js';
+import { seededRandom, type Rng } from '../seeded-random.js';
 
-// ---- Seeded PRNG (mulberry32) ------------------------------------------------------------------
-
-export type Rng = () => number;
-
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// ---- Seeded cases ------------------------------------------------------------------------------
 
 /** The generator of one case: independent of every other case. */
 function caseRng(seed: number, index: number): Rng {
-  return mulberry32((Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
+  return seededRandom((Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
 }
 
 const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;

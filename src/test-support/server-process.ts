@@ -168,18 +168,6 @@ export async function createFaultSite(engine: Engine): Promise<FaultSite> {
   };
 }
 
-/** A seeded pseudo-random generator (mulberry32): the same seed, the same moments. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Events are whole: each event post has its details, its venue link to a venue post that has its
  * details, and its category; no venue is left without its event; each category's count is the

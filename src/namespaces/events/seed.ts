@@ -16,6 +16,7 @@ import { zoneAbbr } from './zone-names.js';
 import { recountTaxonomy } from '../../content/terms.js';
 import type { Db } from '../../storage/db.js';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from './caps.js';
+import { seededRandom } from '../../seeded-random.js';
 
 export interface SeedOptions {
   /** Number of events to create. */
@@ -40,18 +41,6 @@ export interface SeedResult {
   categories: number;
   tags: number;
   ms: number;
-}
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const CATEGORIES = ['Music', 'Theatre', 'Workshops', 'Festivals', 'Sports', 'Family', 'Food & Drink', 'Talks', 'Film', 'Art', 'Markets', 'Community', 'Outdoors', 'Dance', 'Comedy', 'Charity', 'Science', 'Literature', 'Wellness', 'Technology'];
@@ -151,7 +140,7 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
   const started = Date.now();
   const total = Math.max(0, Math.floor(options.events));
   const batchSize = Math.max(1, Math.min(options.batchSize ?? 1000, 5000));
-  const rnd = prng(options.seed ?? 1);
+  const rnd = seededRandom(options.seed ?? 1);
   const siteSetting = await siteTimeZoneSetting(ctx.options);
   const siteZone = await siteTimeZone(ctx.options);
   const author = options.authorId ?? Number((await ctx.db.selectFrom('users').select('id').orderBy('id').executeTakeFirst())?.id ?? 0);

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../storage/test-db.js';
 import { checkout, expectConsistent, ticketedEvent } from '../../test-support/checkout-faults.js';
-import { appOn, createFaultSite, seededRandom, startServer, type FaultSite } from '../../test-support/server-process.js';
+import { seededRandom } from '../../seeded-random.js';
+import { appOn, createFaultSite, startServer, type FaultSite } from '../../test-support/server-process.js';
 
 const CAPACITY = 60;
 const SEED = 20261123;

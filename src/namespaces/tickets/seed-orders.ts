@@ -24,6 +24,7 @@ import { lineTotal, priceValue, sumAmounts } from './money.js';
 import type { OrderStatus } from './orders.repo.js';
 import { TRIBE_COMMERCE } from './providers.js';
 import { addTicket } from './tickets.public.js';
+import { seededRandom } from '../../seeded-random.js';
 
 export interface OrderSeedOptions {
   orders: number;
@@ -49,18 +50,6 @@ export interface OrderSeedResult {
   tickets: number;
   coupons: number;
   ms: number;
-}
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FIRST = ['Maria', 'James', 'Aisha', 'Chen', 'Lucas', 'Sofia', 'Noah', 'Emma', 'Mateo', 'Olivia', 'Yuki', 'Liam', 'Fatima', 'Ethan', 'Ana', 'Oscar', 'Mia', 'David', 'Lea', 'Omar', 'Grace', 'Ivan', 'Nora', 'Samuel', 'Zoe', 'Arjun', 'Elena', 'Tom', 'Hana', 'Felix'];
@@ -170,7 +159,7 @@ export async function seedOrders(ctx: AppContext, options: OrderSeedOptions): Pr
   const customerCount = Math.max(1, Math.min(total, options.customers ?? Math.round(total / 5)));
   const days = options.days ?? 365;
   const batchSize = options.batchSize ?? 1000;
-  const rnd = prng(options.seed ?? 1);
+  const rnd = seededRandom(options.seed ?? 1);
   const tag = crypto.randomBytes(2).toString('hex');
   const zone = await siteTimeZone(ctx.options);
   const now = ctx.now().getTime();

@@ -10,8 +10,8 @@
 import crypto from 'node:crypto';
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
-import { hasControlCharacter, normalisedHttpUrl } from '../../../content/imported-urls.js';
 import { DB_FORMAT, normaliseZone } from '../../../content/posts.js';
+import { categoriesOf, controlCharacterInUrls, httpUrl, imageOf, isCancelled, organizerOf, str, venueOf } from './ical-fields.js';
 
 /** Occurrences of one series imported at most. */
 export const MAX_OCCURRENCES = 500;
@@ -90,12 +90,6 @@ interface Resolved {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-function str(v: unknown): string {
-  if (v === undefined || v === null) return '';
-  if (Array.isArray(v)) return v.map(str).join(',');
-  return String(v);
 }
 
 /** A VCALENDAR text as its own lines and its components' blocks (unfolded); undefined when BEGIN/END do not pair up. */
@@ -217,78 +211,6 @@ function tzidOf(comp: ICAL.Component, name: 'dtstart' | 'dtend'): string | undef
   const v = comp.getFirstProperty(name)?.getParameter('tzid');
   const s = str(v).trim();
   return s === '' ? undefined : s;
-}
-
-function httpUrl(value: unknown): string | null {
-  return normalisedHttpUrl(str(value));
-}
-
-/** Why the VEVENT's URL or an ATTACH holds a control character (refused: see content/imported-urls); undefined when none does. */
-function controlCharacterInUrls(comp: ICAL.Component): string | undefined {
-  if (hasControlCharacter(str(comp.getFirstPropertyValue('url')))) return 'URL holds a control character';
-  for (const prop of comp.getAllProperties('attach')) {
-    if (prop.getParameter('encoding') || prop.getParameter('value') === 'BINARY') continue;
-    if (hasControlCharacter(str(prop.getFirstValue()))) return 'ATTACH holds a control character';
-  }
-  return undefined;
-}
-
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-
-function venueOf(comp: ICAL.Component): ImportFields['venue'] {
-  const location = str(comp.getFirstPropertyValue('location')).trim();
-  const title = str(comp.getFirstProperty('x-apple-structured-location')?.getParameter('x-title')).trim();
-  if (title !== '') {
-    const rest = location.startsWith(title) ? location.slice(title.length).replace(/^[\s,]+/, '') : location;
-    return rest !== '' && rest !== title ? { venue: title, address: rest } : { venue: title };
-  }
-  return location === '' ? null : { venue: location };
-}
-
-function organizerOf(comp: ICAL.Component): ImportFields['organizer'] {
-  const prop = comp.getFirstProperty('organizer');
-  if (!prop) return null;
-  const cn = str(prop.getParameter('cn')).trim();
-  const value = str(prop.getFirstValue()).trim();
-  const m = /^mailto:(.+)$/i.exec(value);
-  let email = m ? m[1]!.trim() : '';
-  try {
-    email = decodeURIComponent(email);
-  } catch {
-    // keep it as written
-  }
-  if (!EMAIL.test(email)) email = '';
-  const name = cn || email;
-  if (name === '') return null;
-  return email !== '' ? { organizer: name, email } : { organizer: name };
-}
-
-function categoriesOf(comp: ICAL.Component): string[] {
-  const out: string[] = [];
-  for (const prop of comp.getAllProperties('categories')) {
-    for (const v of prop.getValues()) {
-      const name = str(v).trim();
-      if (name !== '' && !out.includes(name)) out.push(name);
-    }
-  }
-  return out;
-}
-
-const IMAGE_PATH = /\.(jpe?g|png|gif|webp|avif|svg|bmp|tiff?)(?:[?#]|$)/i;
-
-function imageOf(comp: ICAL.Component): string | null {
-  for (const prop of comp.getAllProperties('attach')) {
-    if (prop.getParameter('encoding') || prop.getParameter('value') === 'BINARY') continue;
-    const url = httpUrl(prop.getFirstValue());
-    if (!url) continue;
-    const type = str(prop.getParameter('fmttype')).toLowerCase();
-    if (type.startsWith('image/') || (type === '' && IMAGE_PATH.test(url))) return url;
-  }
-  return null;
-}
-
-function isCancelled(comp: ICAL.Component): boolean {
-  return str(comp.getFirstPropertyValue('status')).trim().toUpperCase() === 'CANCELLED';
 }
 
 interface Occurrence {
