@@ -12,6 +12,8 @@ export interface Config {
   host: string;
   /** `postgres://…` or a SQLite file path (`DATABASE_URL`, default `./data/eventsuite.sqlite`). */
   databaseUrl: string;
+  /** PostgreSQL: named prepared statements (`DATABASE_PREPARED_STATEMENTS`, default on; `off` behind PgBouncer in transaction mode). */
+  databasePreparedStatements: boolean;
   /** Public base URL of the site, no trailing slash (`BASE_URL`, default `http://localhost:PORT`). */
   baseUrl: string;
   /** Path of the REST root under the base URL. */
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     port,
     host,
     databaseUrl: env.DATABASE_URL || path.join('data', 'eventsuite.sqlite'),
+    databasePreparedStatements: !/^(off|false|0|no)$/i.test(env.DATABASE_PREPARED_STATEMENTS ?? ''),
     baseUrl,
     apiPath: '/wp-json',
     adminPath: '/wp-admin',

@@ -18,9 +18,9 @@ import { createApplicationPassword, createUser } from './auth/index.js';
  * Opens and migrates the configured database. Instances starting together migrate one at a time
  * (see `migrateToLatest`). `pgSchema`: a PostgreSQL schema other than the default (tests).
  */
-export async function openDatabase(config: Pick<Config, 'databaseUrl'>, options: { pgSchema?: string } = {}): Promise<Db> {
+export async function openDatabase(config: Pick<Config, 'databaseUrl'> & Partial<Pick<Config, 'databasePreparedStatements'>>, options: { pgSchema?: string } = {}): Promise<Db> {
   const pgSchema = options.pgSchema ?? searchPathSchema(config.databaseUrl);
-  const db = createDb({ url: config.databaseUrl, ...options, ...(pgSchema ? { pgSchema } : {}) });
+  const db = createDb({ url: config.databaseUrl, preparedStatements: config.databasePreparedStatements ?? true, ...options, ...(pgSchema ? { pgSchema } : {}) });
   try {
     await migrateToLatest(db, pgSchema);
   } catch (err) {

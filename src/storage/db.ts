@@ -3,6 +3,7 @@
  * The only file that picks an engine: SQLite (better-sqlite3, WAL) by default, PostgreSQL when the
  * database URL is a `postgres://` URL.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -20,6 +21,11 @@ export interface DbOptions {
   pgSchema?: string;
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /**
+   * PostgreSQL: run parameterised queries as named prepared statements (default). Off behind a
+   * pooler that does not keep them per client (PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
 }
 
 // Postgres returns int8 (counts, sums) as text; all our values fit a JS number.
@@ -53,6 +59,45 @@ function withStatementCache(db: SQLite.Database): SqliteDatabase {
       return stmt;
     },
   };
+}
+
+/** Distinct statements one PostgreSQL connection prepares; queries of further shapes run unnamed. */
+export const PG_PREPARED_PER_CONNECTION = 1000;
+const statementNames = new Map<string, string>();
+
+/** A statement's name: a hash of its text, so a name always stands for the same text. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `es_${crypto.createHash('sha1').update(text).digest('base64url')}`;
+    if (statementNames.size >= 4 * PG_PREPARED_PER_CONNECTION) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Kysely runs every query unnamed, so PostgreSQL parses, analyses and plans it each time, which for
+ * the small queries of a page costs more than running them. Named, a statement is parsed once per
+ * connection and its plan can be reused (PostgreSQL's plan cache decides between a custom and a
+ * generic plan). Statements are per connection: pg sends the Parse only where this connection has
+ * not prepared the name yet. Queries without parameters (transaction control, migrations with
+ * several statements) keep the simple protocol.
+ */
+function prepareNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let prepared = 0;
+  client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+    const [text, values] = args;
+    if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || values.length === 0) return query(...args);
+    const name = statementName(text);
+    const connection = (client as unknown as { connection: { parsedStatements: Record<string, string>; submittedNamedStatements: Record<string, string> } }).connection;
+    if (connection.parsedStatements[name] === undefined && connection.submittedNamedStatements[name] === undefined) {
+      if (prepared >= PG_PREPARED_PER_CONNECTION) return query(text, values);
+      prepared++;
+    }
+    return query({ name, text, values });
+  } as typeof client.query;
 }
 
 /**
@@ -113,13 +158,18 @@ export function createDb(options: DbOptions): Db {
       // A server that does not answer (network down) fails the request after this long instead of
       // holding it until the operating system gives up; the wait for a free connection is bounded too.
       connectionTimeoutMillis: 10_000,
-      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+      // JIT compilation pays off for long analytical queries; for a request's short ones (a count
+      // over a large table crosses its cost threshold) it adds tens of milliseconds of compiling.
+      options: ['-c jit=off', ...(options.pgSchema ? [`-c search_path=${options.pgSchema}`] : [])].join(' '),
     });
     // A client losing its connection (PostgreSQL restarted, the backend terminated) must not crash
     // the process: idle ones are reported on the pool, checked-out ones on the client itself (pg
     // emits 'error' there with no listener). Its query fails, and the pool drops it on release.
     pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      if (options.preparedStatements !== false) prepareNamedStatements(client);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     return db;

@@ -1,0 +1,56 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDb, PG_PREPARED_PER_CONNECTION, type Db } from './db.js';
+import { DIALECTS, TEST_PG_URL } from './test-db.js';
+
+describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL named prepared statements', () => {
+  let db: Db | undefined;
+  afterEach(async () => {
+    await db?.destroy();
+    db = undefined;
+  });
+  // One connection, so every query and the look at pg_prepared_statements share a session.
+  const open = (preparedStatements?: boolean) => (db = createDb({ url: TEST_PG_URL, poolSize: 1, preparedStatements }));
+  const prepared = async (d: Db) => (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(d)).rows.map((r) => r.statement);
+  const double = (d: Db, n: number) => sql<{ v: number }>`select ${n}::int * 2 as v`.execute(d).then((r) => r.rows[0]!.v);
+
+  it('prepares a parameterised query once per connection and reuses it', async () => {
+    const d = open();
+    for (let n = 1; n <= 5; n++) expect(await double(d, n)).toBe(2 * n);
+    expect(await prepared(d)).toEqual(['select $1::int * 2 as v']);
+  });
+
+  it('connects with JIT compilation off', async () => {
+    const d = open();
+    expect((await sql<{ jit: string }>`show jit`.execute(d)).rows[0]!.jit).toBe('off');
+  });
+
+  it('keeps working after a statement failed and after a rollback', async () => {
+    const d = open();
+    const divide = (n: number) => sql<{ v: number }>`select 10 / ${n}::int as v`.execute(d);
+    await expect(divide(0)).rejects.toThrow(/division by zero/);
+    expect((await divide(5)).rows[0]!.v).toBe(2);
+    await expect(d.transaction().execute(async (tx) => {
+      expect(await double(tx, 4)).toBe(8);
+      throw new Error('roll back');
+    })).rejects.toThrow('roll back');
+    expect(await double(d, 21)).toBe(42);
+    expect((await prepared(d)).sort()).toEqual(['select $1::int * 2 as v', 'select 10 / $1::int as v']);
+  });
+
+  it('runs queries unnamed when switched off', async () => {
+    const d = open(false);
+    expect(await double(d, 3)).toBe(6);
+    expect(await prepared(d)).toEqual([]);
+  });
+
+  it('prepares at most its bound of shapes per connection; further shapes still run', async () => {
+    const d = open();
+    const shapes = PG_PREPARED_PER_CONNECTION + 50;
+    for (let i = 0; i < shapes; i++) {
+      const r = await sql<{ v: number }>`select ${i}::int + ${sql.lit(i)} as v`.execute(d);
+      expect(r.rows[0]!.v).toBe(2 * i);
+    }
+    expect((await prepared(d)).length).toBe(PG_PREPARED_PER_CONNECTION);
+  });
+});
