@@ -8,6 +8,7 @@
  * - manage access by check-in `api_key` (such requests also list events hidden from listings).
  */
 import { sql } from 'kysely';
+import { runCompiled } from '../../storage/compiled-queries.js';
 import type { Contributions } from '../../area.js';
 import type { EventFieldProvider } from '../events/index.js';
 import { hasManageAccess } from './access.js';
@@ -20,14 +21,14 @@ export const ticketFieldsProvider: EventFieldProvider = {
     const ids = events.map((e) => e.id);
     const out = new Map<number, Record<string, unknown>>();
     if (ids.length === 0) return out;
-    const rows = await db
-      .selectFrom('ticket_details as t')
-      .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
-      .select(['t.post_id', 't.provider'])
-      .where('t.post_id', 'in', ids)
-      .where('tp.status', '!=', 'trash')
-      .orderBy('t.ticket_id')
-      .execute();
+    const rows = await runCompiled(db, `ticketProviders:${ids.length}`, () =>
+      db
+        .selectFrom('ticket_details as t')
+        .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
+        .select(['t.post_id', 't.provider'])
+        .where('t.post_id', 'in', ids)
+        .where('tp.status', '!=', 'trash')
+        .orderBy('t.ticket_id'), [...ids, 'trash']);
     const providers = new Map<number, string[]>();
     for (const r of rows) {
       const list = providers.get(Number(r.post_id)) ?? [];
@@ -37,12 +38,12 @@ export const ticketFieldsProvider: EventFieldProvider = {
     const manage = req ? await hasManageAccess(req, ctx) : false;
     const attendance = new Map<number, { total: number; checked: number }>();
     if (manage) {
-      const counts = await db
-        .selectFrom('ticket_attendees')
-        .select((eb) => ['post_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('checked_in').as('checked')])
-        .where('post_id', 'in', ids)
-        .groupBy('post_id')
-        .execute();
+      const counts = await runCompiled(db, `attendanceOfEvents:${ids.length}`, () =>
+        db
+          .selectFrom('ticket_attendees')
+          .select((eb) => ['post_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('checked_in').as('checked')])
+          .where('post_id', 'in', ids)
+          .groupBy('post_id'), ids);
       for (const c of counts) attendance.set(Number(c.post_id), { total: Number(c.n), checked: Number(c.checked ?? 0) });
     }
     for (const id of ids) {
