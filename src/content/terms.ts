@@ -15,6 +15,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
 import { startsWith } from '../storage/dialect.js';
+import { runCompiled } from '../storage/compiled-queries.js';
 import { nextFreeSlug, sanitizeTitle, MAX_SLUG_LENGTH } from './posts.js';
 
 /** A term as stored. */
@@ -260,15 +261,16 @@ export async function recountTaxonomy(db: Db, taxonomy: string): Promise<void> {
 export async function termsOfPosts(db: Db, postIds: readonly number[], taxonomies: readonly string[]): Promise<Map<number, TermRecord[]>> {
   const out = new Map<number, TermRecord[]>();
   if (postIds.length === 0 || taxonomies.length === 0) return out;
-  const rows = await db
-    .selectFrom('term_relationships as tr')
-    .innerJoin('terms as t', 't.id', 'tr.term_id')
-    .select(['tr.post_id', 't.id', 't.taxonomy', 't.name', 't.slug', 't.description', 't.parent', 't.count'])
-    .where('tr.post_id', 'in', [...new Set(postIds)])
-    .where('t.taxonomy', 'in', [...taxonomies])
-    .orderBy('t.name')
-    .orderBy('t.id')
-    .execute();
+  const ids = [...new Set(postIds)];
+  const rows = await runCompiled(db, `termsOfPosts:${ids.length}:${taxonomies.length}`, () =>
+    db
+      .selectFrom('term_relationships as tr')
+      .innerJoin('terms as t', 't.id', 'tr.term_id')
+      .select(['tr.post_id', 't.id', 't.taxonomy', 't.name', 't.slug', 't.description', 't.parent', 't.count'])
+      .where('tr.post_id', 'in', ids)
+      .where('t.taxonomy', 'in', [...taxonomies])
+      .orderBy('t.name')
+      .orderBy('t.id'), [...ids, ...taxonomies]);
   for (const r of rows) {
     const pid = Number(r.post_id);
     const list = out.get(pid) ?? [];

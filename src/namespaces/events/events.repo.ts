@@ -3,9 +3,9 @@
  * Queries of events: rows of `posts` + `event_details` as {@link EventRecord}s, the list query with
  * every filter of the events archive, and the writes of event rows and links.
  */
-import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
-import { ilike, containsPattern, countPostTextCandidates, postTextCandidates } from '../../storage/dialect.js';
+import { ilike, containsPattern, countPostTextCandidates, packedColumns, postTextCandidates, unpackRow } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
@@ -77,18 +77,15 @@ const DETAIL_COLUMNS = [
   'e.show_map_link', 'e.hide_from_listings', 'e.featured', 'e.image_id', 'e.lineage', 'e.content_html', 'e.excerpt_html',
 ] as const;
 
+/** The columns of an event row, in the order {@link toEventRecord} reads them. */
+const EVENT_COLUMNS: readonly (string | RawBuilder<unknown>)[] = [...POST_COLUMNS, ...DETAIL_COLUMNS];
+
 /**
- * `posts` columns of list pages: the raw description and excerpt only where no rendered HTML is stored
+ * The columns of list pages: the raw description and excerpt only where no rendered HTML is stored
  * (list pages never show the raw text), so a page does not read the text twice.
  */
-const LIST_POST_COLUMNS = [
-  'p.id', 'p.type', 'p.status', 'p.slug', 'p.title', 'p.author', 'p.parent', 'p.password', 'p.menu_order', 'p.date', 'p.date_gmt',
-  'p.modified', 'p.modified_gmt', 'p.image_url',
-  sql<string>`case when ${sql.ref('e.content_html')} is null then ${sql.ref('p.content')} else '' end`.as('content'),
-  sql<string>`case when ${sql.ref('e.excerpt_html')} is null then ${sql.ref('p.excerpt')} else '' end`.as('excerpt'),
-] as const;
-
-type Row = Record<string, unknown>;
+const LIST_EVENT_COLUMNS = EVENT_COLUMNS.map((c) =>
+  c === 'p.content' || c === 'p.excerpt' ? sql`case when ${sql.ref(`e.${c.slice(2)}_html`)} is null then ${sql.ref(c)} else '' end` : c);
 
 function jsonList(text: unknown): string[] {
   try {
@@ -103,28 +100,39 @@ function nullableBool(v: unknown): boolean | null {
   return v === null || v === undefined ? null : Number(v) !== 0;
 }
 
-/** A joined row as an {@link EventRecord}. */
-export function toEventRecord(r: Row): EventRecord {
+function nullableString(v: unknown): string | null {
+  return v === null || v === undefined ? null : String(v);
+}
+
+/** An event row (the values of {@link EVENT_COLUMNS}, unpacked) as an {@link EventRecord}. */
+function toEventRecord(packed: unknown): EventRecord {
+  const [
+    id, type, status, slug, title, content, excerpt, author, parent, password, menuOrder, date, dateGmt, modified, modifiedGmt, imageUrl,
+    startLocal, endLocal, startUtc, endUtc, timezone, timezoneAbbr, allDay, cost, costValues, currencySymbol, currencyCode,
+    currencyPosition, website, showMap, showMapLink, hideFromListings, featured, imageId, lineage, contentHtml, excerptHtml,
+  ] = unpackRow(packed);
   return {
-    id: Number(r.id), type: String(r.type), status: String(r.status), slug: String(r.slug), title: String(r.title),
-    content: String(r.content), excerpt: String(r.excerpt), author: Number(r.author), parent: Number(r.parent),
-    password: String(r.password), menu_order: Number(r.menu_order), date: String(r.date), date_gmt: String(r.date_gmt),
-    modified: String(r.modified), modified_gmt: String(r.modified_gmt), image_url: String(r.image_url),
-    startLocal: String(r.start_local), endLocal: String(r.end_local), startUtc: String(r.start_utc), endUtc: String(r.end_utc),
-    timezone: String(r.timezone), timezoneAbbr: String(r.timezone_abbr), allDay: Number(r.all_day) !== 0,
-    cost: String(r.cost), costValues: jsonList(r.cost_values), currencySymbol: String(r.currency_symbol),
-    currencyCode: String(r.currency_code), currencyPosition: String(r.currency_position),
-    website: r.website === null || r.website === undefined ? null : String(r.website),
-    showMap: nullableBool(r.show_map), showMapLink: nullableBool(r.show_map_link),
-    hideFromListings: Number(r.hide_from_listings) !== 0, featured: Number(r.featured) !== 0,
-    imageId: Number(r.image_id), lineage: jsonList(r.lineage),
-    contentHtml: r.content_html === null || r.content_html === undefined ? null : String(r.content_html),
-    excerptHtml: r.excerpt_html === null || r.excerpt_html === undefined ? null : String(r.excerpt_html),
+    id: Number(id), type: String(type), status: String(status), slug: String(slug), title: String(title),
+    content: String(content), excerpt: String(excerpt), author: Number(author), parent: Number(parent),
+    password: String(password), menu_order: Number(menuOrder), date: String(date), date_gmt: String(dateGmt),
+    modified: String(modified), modified_gmt: String(modifiedGmt), image_url: String(imageUrl),
+    startLocal: String(startLocal), endLocal: String(endLocal), startUtc: String(startUtc), endUtc: String(endUtc),
+    timezone: String(timezone), timezoneAbbr: String(timezoneAbbr), allDay: Number(allDay) !== 0,
+    cost: String(cost), costValues: jsonList(costValues), currencySymbol: String(currencySymbol),
+    currencyCode: String(currencyCode), currencyPosition: String(currencyPosition), website: nullableString(website),
+    showMap: nullableBool(showMap), showMapLink: nullableBool(showMapLink),
+    hideFromListings: Number(hideFromListings) !== 0, featured: Number(featured) !== 0,
+    imageId: Number(imageId), lineage: jsonList(lineage), contentHtml: nullableString(contentHtml), excerptHtml: nullableString(excerptHtml),
   };
 }
 
-function baseSelect(db: Db) {
-  return db.selectFrom('event_details as e').innerJoin('posts as p', 'p.id', 'e.post_id').select([...POST_COLUMNS, ...DETAIL_COLUMNS]);
+/** Event rows with `columns` packed (see {@link packedColumns}) whose IDs are `ids`. */
+function eventRowsByIds(db: Db, columns: readonly (string | RawBuilder<unknown>)[], ids: readonly number[]) {
+  return db
+    .selectFrom('event_details as e')
+    .innerJoin('posts as p', 'p.id', 'e.post_id')
+    .select(packedColumns(db, columns).as('packed'))
+    .where('e.post_id', 'in', [...ids]);
 }
 
 /** Events by ID, one query; IDs that are not events are absent. */
@@ -133,9 +141,9 @@ export async function getEventsByIds(db: Db, ids: readonly number[]): Promise<Ma
   const unique = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0);
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
-    const rows = await runCompiled(db, `eventsByIds:${chunk.length}`, () => baseSelect(db).where('e.post_id', 'in', chunk), chunk);
+    const rows = await runCompiled(db, `eventsByIds:${chunk.length}`, () => eventRowsByIds(db, EVENT_COLUMNS, chunk), chunk);
     for (const r of rows) {
-      const ev = toEventRecord(r as Row);
+      const ev = toEventRecord(r.packed);
       out.set(ev.id, ev);
     }
   }
@@ -379,11 +387,10 @@ export async function listEvents(db: Db, f: EventListFilter, limit: number, offs
   }, [limit, skip]);
   const ids = idRows.map((r) => Number(r.post_id));
   if (ids.length === 0) return [];
-  const rows = await runCompiled(db, `listRowsByIds:${ids.length}`, () =>
-    db.selectFrom('event_details as e').innerJoin('posts as p', 'p.id', 'e.post_id').select([...LIST_POST_COLUMNS, ...DETAIL_COLUMNS]).where('e.post_id', 'in', ids), ids);
+  const rows = await runCompiled(db, `listRowsByIds:${ids.length}`, () => eventRowsByIds(db, LIST_EVENT_COLUMNS, ids), ids);
   const byId = new Map<number, EventRecord>();
   for (const r of rows) {
-    const ev = toEventRecord(r as Row);
+    const ev = toEventRecord(r.packed);
     byId.set(ev.id, ev);
   }
   // An event deleted between the two queries is left out.
