@@ -14,7 +14,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
-import { startsWith } from '../storage/dialect.js';
+import { packedColumns, startsWith, unpackRow } from '../storage/dialect.js';
 import { runCompiled } from '../storage/compiled-queries.js';
 import { nextFreeSlug, sanitizeTitle, MAX_SLUG_LENGTH } from './posts.js';
 
@@ -266,16 +266,21 @@ export async function termsOfPosts(db: Db, postIds: readonly number[], taxonomie
     db
       .selectFrom('term_relationships as tr')
       .innerJoin('terms as t', 't.id', 'tr.term_id')
-      .select(['tr.post_id', 't.id', 't.taxonomy', 't.name', 't.slug', 't.description', 't.parent', 't.count'])
+      .select(['tr.post_id', packedColumns(db, ['t.id', 't.taxonomy', 't.name', 't.slug', 't.description', 't.parent', 't.count']).as('term')])
       .where('tr.post_id', 'in', ids)
       .where('t.taxonomy', 'in', [...taxonomies])
       .orderBy('t.name')
       .orderBy('t.id'), [...ids, ...taxonomies]);
+  // A term shared by several posts is one record (records are not mutated).
+  const terms = new Map<number, TermRecord>();
   for (const r of rows) {
+    const [id, taxonomy, name, slug, description, parent, count] = unpackRow(r.term) as [number, string, string, string, string, number, number];
+    let term = terms.get(Number(id));
+    if (!term) terms.set(Number(id), (term = toTerm({ id, taxonomy, name, slug, description, parent, count })));
     const pid = Number(r.post_id);
-    const list = out.get(pid) ?? [];
-    list.push(toTerm(r));
-    out.set(pid, list);
+    const list = out.get(pid);
+    if (list) list.push(term);
+    else out.set(pid, [term]);
   }
   return out;
 }
