@@ -46,9 +46,10 @@ export async function getTermsByIds(db: Db, ids: readonly number[], taxonomy?: s
   const out = new Map<number, TermRecord>();
   const unique = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0);
   if (unique.length === 0) return out;
-  let q = db.selectFrom('terms').selectAll().where('id', 'in', unique);
-  if (taxonomy !== undefined) q = q.where('taxonomy', '=', taxonomy);
-  for (const r of await q.execute()) out.set(Number(r.id), toTerm(r));
+  const rows = taxonomy === undefined
+    ? await runCompiled(db, `termsByIds:${unique.length}`, () => db.selectFrom('terms').selectAll().where('id', 'in', unique), unique)
+    : await runCompiled(db, `termsByIdsOf:${unique.length}`, () => db.selectFrom('terms').selectAll().where('id', 'in', unique).where('taxonomy', '=', taxonomy), [...unique, taxonomy]);
+  for (const r of rows) out.set(Number(r.id), toTerm(r));
   return out;
 }
 
@@ -84,8 +85,9 @@ export async function resolveTermRefs(db: Db, taxonomy: string, refs: readonly s
   const unknown: string[] = [];
   if (refs.length === 0) return { ids, unknown };
   const numeric = refs.filter((r) => /^\d+$/.test(r)).map(Number);
+  const slugs = [...new Set(refs)];
   const [bySlug, byId] = await Promise.all([
-    db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', taxonomy).where('slug', 'in', [...new Set(refs)]).execute(),
+    runCompiled(db, `termIdsBySlug:${slugs.length}`, () => db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', taxonomy).where('slug', 'in', slugs), [taxonomy, ...slugs]),
     getTermsByIds(db, numeric, taxonomy),
   ]);
   const slugMap = new Map(bySlug.map((r) => [r.slug, Number(r.id)]));

@@ -8,11 +8,10 @@ import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { paginate } from '../../rest/pagination.js';
 import { ANY_STATUSES, getPost, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
-import { resolveTermRefs } from '../../content/terms.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
 import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from './caps.js';
-import { loadEvent } from './checks.js';
+import { loadEvent, resolvedTermFilter } from './checks.js';
 import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
 import { countEvents, findEventIdBySlug, withChildTerms, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
@@ -178,8 +177,8 @@ export async function listEventsHandler(req: TypedRequest<ReturnType<typeof even
     if (!can(req.user, EVENT_TYPE, 'edit_others')) filter.searchProtectedOf = req.user?.id ?? 0;
   }
   // A category also selects its child categories, as the original's taxonomy query (include_children).
-  if (p.categories !== undefined) filter.categoryIds = await withChildTerms(ctx.db, (await resolveTermRefs(ctx.db, CATEGORY_TAXONOMY, p.categories)).ids);
-  if (p.tags !== undefined) filter.tagIds = (await resolveTermRefs(ctx.db, TAG_TAXONOMY, p.tags)).ids;
+  if (p.categories !== undefined) filter.categoryIds = await withChildTerms(ctx.db, (await resolvedTermFilter(req, ctx, 'categories', p.categories)).ids);
+  if (p.tags !== undefined) filter.tagIds = (await resolvedTermFilter(req, ctx, 'tags', p.tags)).ids;
   if (p.venue !== undefined) filter.venueIds = p.venue;
   if (p.organizer !== undefined) filter.organizerIds = p.organizer;
   if (p.featured !== undefined) filter.featured = p.featured;

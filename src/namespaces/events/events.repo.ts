@@ -467,7 +467,8 @@ export async function withChildTerms(db: Db, ids: readonly number[]): Promise<nu
   const seen = new Set(ids);
   let frontier = [...seen];
   while (frontier.length > 0) {
-    const rows = await db.selectFrom('terms').select('id').where('parent', 'in', frontier).execute();
+    const parents = frontier;
+    const rows = await runCompiled(db, `childTerms:${parents.length}`, () => db.selectFrom('terms').select('id').where('parent', 'in', parents), parents);
     frontier = rows.map((r) => Number(r.id)).filter((id) => !seen.has(id));
     for (const id of frontier) seen.add(id);
   }
