@@ -14,7 +14,8 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
-import { startsWith } from '../storage/dialect.js';
+import { packedColumns, startsWith, unpackRow } from '../storage/dialect.js';
+import { runCompiled } from '../storage/compiled-queries.js';
 import { nextFreeSlug, sanitizeTitle, MAX_SLUG_LENGTH } from './posts.js';
 
 /** A term as stored. */
@@ -45,9 +46,10 @@ export async function getTermsByIds(db: Db, ids: readonly number[], taxonomy?: s
   const out = new Map<number, TermRecord>();
   const unique = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0);
   if (unique.length === 0) return out;
-  let q = db.selectFrom('terms').selectAll().where('id', 'in', unique);
-  if (taxonomy !== undefined) q = q.where('taxonomy', '=', taxonomy);
-  for (const r of await q.execute()) out.set(Number(r.id), toTerm(r));
+  const rows = taxonomy === undefined
+    ? await runCompiled(db, `termsByIds:${unique.length}`, () => db.selectFrom('terms').selectAll().where('id', 'in', unique), unique)
+    : await runCompiled(db, `termsByIdsOf:${unique.length}`, () => db.selectFrom('terms').selectAll().where('id', 'in', unique).where('taxonomy', '=', taxonomy), [...unique, taxonomy]);
+  for (const r of rows) out.set(Number(r.id), toTerm(r));
   return out;
 }
 
@@ -83,8 +85,9 @@ export async function resolveTermRefs(db: Db, taxonomy: string, refs: readonly s
   const unknown: string[] = [];
   if (refs.length === 0) return { ids, unknown };
   const numeric = refs.filter((r) => /^\d+$/.test(r)).map(Number);
+  const slugs = [...new Set(refs)];
   const [bySlug, byId] = await Promise.all([
-    db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', taxonomy).where('slug', 'in', [...new Set(refs)]).execute(),
+    runCompiled(db, `termIdsBySlug:${slugs.length}`, () => db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', taxonomy).where('slug', 'in', slugs), [taxonomy, ...slugs]),
     getTermsByIds(db, numeric, taxonomy),
   ]);
   const slugMap = new Map(bySlug.map((r) => [r.slug, Number(r.id)]));
@@ -260,20 +263,26 @@ export async function recountTaxonomy(db: Db, taxonomy: string): Promise<void> {
 export async function termsOfPosts(db: Db, postIds: readonly number[], taxonomies: readonly string[]): Promise<Map<number, TermRecord[]>> {
   const out = new Map<number, TermRecord[]>();
   if (postIds.length === 0 || taxonomies.length === 0) return out;
-  const rows = await db
-    .selectFrom('term_relationships as tr')
-    .innerJoin('terms as t', 't.id', 'tr.term_id')
-    .select(['tr.post_id', 't.id', 't.taxonomy', 't.name', 't.slug', 't.description', 't.parent', 't.count'])
-    .where('tr.post_id', 'in', [...new Set(postIds)])
-    .where('t.taxonomy', 'in', [...taxonomies])
-    .orderBy('t.name')
-    .orderBy('t.id')
-    .execute();
+  const ids = [...new Set(postIds)];
+  const rows = await runCompiled(db, `termsOfPosts:${ids.length}:${taxonomies.length}`, () =>
+    db
+      .selectFrom('term_relationships as tr')
+      .innerJoin('terms as t', 't.id', 'tr.term_id')
+      .select(['tr.post_id', packedColumns(db, ['t.id', 't.taxonomy', 't.name', 't.slug', 't.description', 't.parent', 't.count']).as('term')])
+      .where('tr.post_id', 'in', ids)
+      .where('t.taxonomy', 'in', [...taxonomies])
+      .orderBy('t.name')
+      .orderBy('t.id'), [...ids, ...taxonomies]);
+  // A term shared by several posts is one record (records are not mutated).
+  const terms = new Map<number, TermRecord>();
   for (const r of rows) {
+    const [id, taxonomy, name, slug, description, parent, count] = unpackRow(r.term) as [number, string, string, string, string, number, number];
+    let term = terms.get(Number(id));
+    if (!term) terms.set(Number(id), (term = toTerm({ id, taxonomy, name, slug, description, parent, count })));
     const pid = Number(r.post_id);
-    const list = out.get(pid) ?? [];
-    list.push(toTerm(r));
-    out.set(pid, list);
+    const list = out.get(pid);
+    if (list) list.push(term);
+    else out.set(pid, [term]);
   }
   return out;
 }

@@ -28,10 +28,18 @@ declare module '../../rest/route.js' {
     linked?: LinkedRecord | undefined;
     /** The term a single term route addresses. */
     term?: TermRecord | undefined;
+    /** The `categories` / `tags` filters resolved (see {@link resolvedTermFilter}). */
+    categoriesFilter?: ResolvedTermFilter;
+    tagsFilter?: ResolvedTermFilter;
   }
 }
 
 type Check = ArgCheck<AppContext>;
+
+interface ResolvedTermFilter {
+  refs: readonly string[];
+  resolved: { ids: number[]; unknown: string[] };
+}
 
 async function userExists(ctx: AppContext, id: number): Promise<boolean> {
   const row = await ctx.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
@@ -80,10 +88,20 @@ function checkTermWrite(param: 'categories' | 'tags'): Check {
   };
 }
 
+/**
+ * The slugs or IDs of the `categories` / `tags` filter as term IDs (and the refs matching none),
+ * resolved once per request: the filter's check and the archive handler both ask.
+ */
+export async function resolvedTermFilter(req: RestRequest, ctx: AppContext, param: 'categories' | 'tags', refs: readonly string[]): Promise<{ ids: number[]; unknown: string[] }> {
+  const taxonomy = param === 'categories' ? CATEGORY_TAXONOMY : TAG_TAXONOMY;
+  const memo = await loadOnce(req, `${param}Filter`, async () => ({ refs, resolved: await resolveTermRefs(ctx.db, taxonomy, refs) }));
+  const same = memo !== undefined && memo.refs.length === refs.length && memo.refs.every((r, i) => r === refs[i]);
+  return same ? memo.resolved : resolveTermRefs(ctx.db, taxonomy, refs);
+}
+
 /** `categories` / `tags` filters: each slug or ID must exist. */
 function checkTermFilter(param: 'categories' | 'tags'): Check {
-  const taxonomy = param === 'categories' ? CATEGORY_TAXONOMY : TAG_TAXONOMY;
-  return async (value, _req, ctx) => (await resolveTermRefs(ctx.db, taxonomy, parseList(value))).unknown.length === 0;
+  return async (value, req, ctx) => (await resolvedTermFilter(req, ctx, param, parseList(value))).unknown.length === 0;
 }
 
 /** `venue` / `organizer` filters: IDs of existing venues / organizers. */

@@ -5,6 +5,8 @@ import { DIALECTS, type TestApp } from '../../test-support/harness.js';
 const NS = '/eventsuite/events/v1';
 /** Far from the real date, so a default taken from the system clock would show. */
 const NOW = new Date('2040-06-15T12:00:00Z');
+/** The app's clock; a test moves it. */
+let clock = NOW;
 
 type Json = Record<string, any>;
 
@@ -16,7 +18,7 @@ describe.each(DIALECTS)('GET /events date defaults follow the app clock on %s', 
     // the clock of an app an earlier file built: this file builds its app from fresh modules.
     vi.resetModules();
     const { startTestApp } = await import('../../test-support/harness.js');
-    t = await startTestApp(engine, {}, { now: () => NOW });
+    t = await startTestApp(engine, {}, { now: () => clock });
     for (const [title, start] of [['Before the clock', '2030-01-10 10:00'], ['After the clock', '2040-06-20 10:00']] as const) {
       const res = await t.request('POST', `${NS}/events`, { as: t.admin, json: { title, start_date: start, end_date: start.replace('10:00', '11:00') } });
       expect(res.status).toBe(201);
@@ -28,6 +30,24 @@ describe.each(DIALECTS)('GET /events date defaults follow the app clock on %s', 
     const res = await t.request('GET', `${NS}/events`);
     expect(res.status).toBe(200);
     expect(res.body.events.map((e: Json) => e.title)).toEqual(['After the clock']);
+  });
+
+  it('moves the default window with the local date (computed once per day), also when the clock goes back', async () => {
+    const windowAt = async (at: string) => {
+      clock = new Date(at);
+      try {
+        const res = await t.request('GET', `${NS}/events`, { as: t.admin });
+        expect(res.status).toBe(200);
+        const url = new URL(res.body.rest_url as string);
+        return [url.searchParams.get('start_date'), url.searchParams.get('end_date')];
+      } finally {
+        clock = NOW;
+      }
+    };
+    expect(await windowAt('2040-06-15T12:00:00Z')).toEqual(['2040-06-14 00:00:00', '2042-06-15 23:59:59']);
+    expect(await windowAt('2040-06-15T23:59:59Z')).toEqual(['2040-06-14 00:00:00', '2042-06-15 23:59:59']);
+    expect(await windowAt('2040-06-16T00:00:00Z')).toEqual(['2040-06-15 00:00:00', '2042-06-16 23:59:59']);
+    expect(await windowAt('2040-06-15T00:00:00Z')).toEqual(['2040-06-14 00:00:00', '2042-06-15 23:59:59']);
   });
 
   it('shows the clock-based defaults in the namespace index and in /doc', async () => {

@@ -29,6 +29,8 @@ export interface EventPage {
   extras: { provider: EventFieldProvider; fields: Map<number, Record<string, unknown>> }[];
   /** Venue and organizer objects already built for this page, by post ID (shared, never mutated). */
   presented?: Map<number, Record<string, unknown>>;
+  /** Embedded term objects already built for this page, by term ID (shared, never mutated). */
+  presentedTerms?: Map<number, Record<string, unknown>>;
 }
 
 export interface PresentOptions {
@@ -85,11 +87,23 @@ export function eventJsonLd(page: EventPage, ev: EventRecord, venues: VenueRecor
   return out;
 }
 
+/** The object `make` builds for `id`, built once per page when the page keeps them in `built`. */
+function builtOnce(built: Map<number, Record<string, unknown>> | undefined, id: number, make: () => Record<string, unknown>): Record<string, unknown> {
+  if (!built) return make();
+  let out = built.get(id);
+  if (!out) built.set(id, (out = make()));
+  return out;
+}
+
 /** A venue/organizer object, built once per page however many of its events the page shows. */
 function linkedObject<T extends { id: number }>(page: EventPage, record: T, present: (urls: SiteUrls, record: T) => Record<string, unknown>): Record<string, unknown> {
-  if (!page.presented) return present(page.urls, record);
-  let out = page.presented.get(record.id);
-  if (!out) page.presented.set(record.id, (out = present(page.urls, record)));
+  return builtOnce(page.presented, record.id, () => present(page.urls, record));
+}
+
+/** The embedded terms of `taxonomy` among `terms`, each term object built once per page. */
+function embeddedTerms(page: EventPage, terms: readonly TermRecord[], taxonomy: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const t of terms) if (t.taxonomy === taxonomy) out.push(builtOnce(page.presentedTerms, t.id, () => presentEmbeddedTerm(page.urls, t)));
   return out;
 }
 
@@ -139,8 +153,8 @@ export function presentEvent(page: EventPage, ev: EventRecord, options: PresentO
     hide_from_listings: r ? null : ev.hideFromListings,
     sticky: r ? null : ev.menu_order === -1,
     featured: r ? null : ev.featured,
-    categories: r ? [] : terms.filter((t) => t.taxonomy === CATEGORY_TAXONOMY).map((t) => presentEmbeddedTerm(page.urls, t)),
-    tags: r ? [] : terms.filter((t) => t.taxonomy === TAG_TAXONOMY).map((t) => presentEmbeddedTerm(page.urls, t)),
+    categories: r ? [] : embeddedTerms(page, terms, CATEGORY_TAXONOMY),
+    tags: r ? [] : embeddedTerms(page, terms, TAG_TAXONOMY),
     venue: r || venues.length === 0 ? [] : venues.length === 1 ? linkedObject(page, venues[0]!, presentVenue) : venues.map((v) => linkedObject(page, v, presentVenue)),
     organizer: r ? [] : organizers.map((o) => linkedObject(page, o, presentOrganizer)),
     custom_fields: [],

@@ -3,9 +3,9 @@
  * Queries of events: rows of `posts` + `event_details` as {@link EventRecord}s, the list query with
  * every filter of the events archive, and the writes of event rows and links.
  */
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
-import { ilike, containsPattern, countPostTextCandidates, postTextCandidates } from '../../storage/dialect.js';
+import { ilike, containsPattern, countPostTextCandidates, packedColumns, postTextCandidates, unpackRow } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { EVENT_TYPE } from './caps.js';
@@ -77,18 +77,15 @@ const DETAIL_COLUMNS = [
   'e.show_map_link', 'e.hide_from_listings', 'e.featured', 'e.image_id', 'e.lineage', 'e.content_html', 'e.excerpt_html',
 ] as const;
 
+/** The columns of an event row, in the order {@link toEventRecord} reads them. */
+const EVENT_COLUMNS: readonly (string | RawBuilder<unknown>)[] = [...POST_COLUMNS, ...DETAIL_COLUMNS];
+
 /**
- * `posts` columns of list pages: the raw description and excerpt only where no rendered HTML is stored
+ * The columns of list pages: the raw description and excerpt only where no rendered HTML is stored
  * (list pages never show the raw text), so a page does not read the text twice.
  */
-const LIST_POST_COLUMNS = [
-  'p.id', 'p.type', 'p.status', 'p.slug', 'p.title', 'p.author', 'p.parent', 'p.password', 'p.menu_order', 'p.date', 'p.date_gmt',
-  'p.modified', 'p.modified_gmt', 'p.image_url',
-  sql<string>`case when ${sql.ref('e.content_html')} is null then ${sql.ref('p.content')} else '' end`.as('content'),
-  sql<string>`case when ${sql.ref('e.excerpt_html')} is null then ${sql.ref('p.excerpt')} else '' end`.as('excerpt'),
-] as const;
-
-type Row = Record<string, unknown>;
+const LIST_EVENT_COLUMNS = EVENT_COLUMNS.map((c) =>
+  c === 'p.content' || c === 'p.excerpt' ? sql`case when ${sql.ref(`e.${c.slice(2)}_html`)} is null then ${sql.ref(c)} else '' end` : c);
 
 function jsonList(text: unknown): string[] {
   try {
@@ -103,28 +100,39 @@ function nullableBool(v: unknown): boolean | null {
   return v === null || v === undefined ? null : Number(v) !== 0;
 }
 
-/** A joined row as an {@link EventRecord}. */
-export function toEventRecord(r: Row): EventRecord {
+function nullableString(v: unknown): string | null {
+  return v === null || v === undefined ? null : String(v);
+}
+
+/** An event row (the values of {@link EVENT_COLUMNS}, unpacked) as an {@link EventRecord}. */
+function toEventRecord(packed: unknown): EventRecord {
+  const [
+    id, type, status, slug, title, content, excerpt, author, parent, password, menuOrder, date, dateGmt, modified, modifiedGmt, imageUrl,
+    startLocal, endLocal, startUtc, endUtc, timezone, timezoneAbbr, allDay, cost, costValues, currencySymbol, currencyCode,
+    currencyPosition, website, showMap, showMapLink, hideFromListings, featured, imageId, lineage, contentHtml, excerptHtml,
+  ] = unpackRow(packed);
   return {
-    id: Number(r.id), type: String(r.type), status: String(r.status), slug: String(r.slug), title: String(r.title),
-    content: String(r.content), excerpt: String(r.excerpt), author: Number(r.author), parent: Number(r.parent),
-    password: String(r.password), menu_order: Number(r.menu_order), date: String(r.date), date_gmt: String(r.date_gmt),
-    modified: String(r.modified), modified_gmt: String(r.modified_gmt), image_url: String(r.image_url),
-    startLocal: String(r.start_local), endLocal: String(r.end_local), startUtc: String(r.start_utc), endUtc: String(r.end_utc),
-    timezone: String(r.timezone), timezoneAbbr: String(r.timezone_abbr), allDay: Number(r.all_day) !== 0,
-    cost: String(r.cost), costValues: jsonList(r.cost_values), currencySymbol: String(r.currency_symbol),
-    currencyCode: String(r.currency_code), currencyPosition: String(r.currency_position),
-    website: r.website === null || r.website === undefined ? null : String(r.website),
-    showMap: nullableBool(r.show_map), showMapLink: nullableBool(r.show_map_link),
-    hideFromListings: Number(r.hide_from_listings) !== 0, featured: Number(r.featured) !== 0,
-    imageId: Number(r.image_id), lineage: jsonList(r.lineage),
-    contentHtml: r.content_html === null || r.content_html === undefined ? null : String(r.content_html),
-    excerptHtml: r.excerpt_html === null || r.excerpt_html === undefined ? null : String(r.excerpt_html),
+    id: Number(id), type: String(type), status: String(status), slug: String(slug), title: String(title),
+    content: String(content), excerpt: String(excerpt), author: Number(author), parent: Number(parent),
+    password: String(password), menu_order: Number(menuOrder), date: String(date), date_gmt: String(dateGmt),
+    modified: String(modified), modified_gmt: String(modifiedGmt), image_url: String(imageUrl),
+    startLocal: String(startLocal), endLocal: String(endLocal), startUtc: String(startUtc), endUtc: String(endUtc),
+    timezone: String(timezone), timezoneAbbr: String(timezoneAbbr), allDay: Number(allDay) !== 0,
+    cost: String(cost), costValues: jsonList(costValues), currencySymbol: String(currencySymbol),
+    currencyCode: String(currencyCode), currencyPosition: String(currencyPosition), website: nullableString(website),
+    showMap: nullableBool(showMap), showMapLink: nullableBool(showMapLink),
+    hideFromListings: Number(hideFromListings) !== 0, featured: Number(featured) !== 0,
+    imageId: Number(imageId), lineage: jsonList(lineage), contentHtml: nullableString(contentHtml), excerptHtml: nullableString(excerptHtml),
   };
 }
 
-function baseSelect(db: Db) {
-  return db.selectFrom('event_details as e').innerJoin('posts as p', 'p.id', 'e.post_id').select([...POST_COLUMNS, ...DETAIL_COLUMNS]);
+/** Event rows with `columns` packed (see {@link packedColumns}) whose IDs are `ids`. */
+function eventRowsByIds(db: Db, columns: readonly (string | RawBuilder<unknown>)[], ids: readonly number[]) {
+  return db
+    .selectFrom('event_details as e')
+    .innerJoin('posts as p', 'p.id', 'e.post_id')
+    .select(packedColumns(db, columns).as('packed'))
+    .where('e.post_id', 'in', [...ids]);
 }
 
 /** Events by ID, one query; IDs that are not events are absent. */
@@ -133,9 +141,9 @@ export async function getEventsByIds(db: Db, ids: readonly number[]): Promise<Ma
   const unique = [...new Set(ids)].filter((n) => Number.isInteger(n) && n > 0);
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
-    const rows = await runCompiled(db, `eventsByIds:${chunk.length}`, () => baseSelect(db).where('e.post_id', 'in', chunk), chunk);
+    const rows = await runCompiled(db, `eventsByIds:${chunk.length}`, () => eventRowsByIds(db, EVENT_COLUMNS, chunk), chunk);
     for (const r of rows) {
-      const ev = toEventRecord(r as Row);
+      const ev = toEventRecord(r.packed);
       out.set(ev.id, ev);
     }
   }
@@ -206,8 +214,11 @@ const NOT_LISTED = ['trash', 'auto-draft', 'inherit'];
  */
 function statusCondition(eb: EB, statuses: readonly string[]): Expression<SqlBool> {
   if (statuses.length === 1) return eb('e.status', '=', statuses[0]!);
-  const any = ANY_STATUSES.length === statuses.length && ANY_STATUSES.every((s) => statuses.includes(s));
-  return any ? eb('e.status', 'not in', NOT_LISTED) : eb('e.status', 'in', [...statuses]);
+  return isAnyStatus(statuses) ? eb('e.status', 'not in', NOT_LISTED) : eb('e.status', 'in', [...statuses]);
+}
+
+function isAnyStatus(statuses: readonly string[]): boolean {
+  return ANY_STATUSES.length === statuses.length && ANY_STATUSES.every((s) => statuses.includes(s));
 }
 
 /**
@@ -216,74 +227,137 @@ function statusCondition(eb: EB, statuses: readonly string[]): Expression<SqlBoo
  */
 const FEW_TEXT_CANDIDATES = 2000;
 
+/**
+ * One condition of a list filter: the shape it gives the SQL, the values it binds (in the order the
+ * compiled SQL takes them) and how to build it. A filter whose parts all have a shape runs as a
+ * compiled query (see {@link runCompiled}): building and compiling the list query costs several times
+ * what SQLite takes to answer it.
+ */
+interface FilterPart {
+  /** Undefined: the SQL depends on more than the values (text search, another area's subquery). */
+  shape: string | undefined;
+  values: readonly unknown[];
+  build: (eb: EB) => Expression<SqlBool>;
+}
+
+function part(shape: string | undefined, values: readonly unknown[], build: (eb: EB) => Expression<SqlBool>): FilterPart {
+  return { shape, values, build };
+}
+
 /** `textDrive: false`: the text index only tests rows (see {@link postTextCandidates}). */
-function conditions(db: Db, f: EventListFilter, eb: EB, textDrive = true): Expression<SqlBool>[] {
-  const list: Expression<SqlBool>[] = [];
-  const id = eb.ref('e.post_id');
-  list.push(statusCondition(eb, f.statuses));
+function filterParts(db: Db, f: EventListFilter, textDrive = true): FilterPart[] {
+  const list: FilterPart[] = [];
+  const { statuses } = f;
+  if (statuses.length === 1) list.push(part('s1', statuses, (eb) => statusCondition(eb, statuses)));
+  else if (isAnyStatus(statuses)) list.push(part('sAny', NOT_LISTED, (eb) => statusCondition(eb, statuses)));
+  else list.push(part(`s${statuses.length}`, statuses, (eb) => statusCondition(eb, statuses)));
   if (f.ownDraftsOnly) {
     const { userId, readPrivate } = f.ownDraftsOnly;
-    list.push(eb.or([eb('e.status', '=', 'publish'), eb('p.author', '=', userId), ...(readPrivate ? [eb('e.status', '=', 'private')] : [])]));
+    list.push(part(readPrivate ? 'ownP' : 'own', readPrivate ? ['publish', userId, 'private'] : ['publish', userId], (eb) =>
+      eb.or([eb('e.status', '=', 'publish'), eb('p.author', '=', userId), ...(readPrivate ? [eb('e.status', '=', 'private')] : [])])));
   }
-  if (!f.includeHidden) list.push(eb('e.hide_from_listings', '=', 0));
-  if (f.startsOnOrAfter !== undefined) list.push(eb('e.start_utc', '>=', f.startsOnOrAfter));
-  if (f.endsOnOrBefore !== undefined) list.push(eb('e.end_utc', '<=', f.endsOnOrBefore));
-  if (f.startsBefore !== undefined) list.push(eb('e.start_utc', '<', f.startsBefore));
-  if (f.startsAfter !== undefined) list.push(eb('e.start_utc', '>', f.startsAfter));
-  if (f.endsBefore !== undefined) list.push(eb('e.end_utc', '<', f.endsBefore));
-  if (f.endsAfter !== undefined) list.push(eb('e.end_utc', '>', f.endsAfter));
-  // The text index narrows the candidates; the LIKE of each term decides, as without the index.
-  const candidates = postTextCandidates(db, eb.ref('e.post_id'), f.search ?? [], { drive: textDrive });
-  if (candidates) list.push(candidates);
-  for (const term of f.search ?? []) {
-    const pattern = containsPattern(term);
-    list.push(eb.or([ilike(db, eb.ref('p.title'), pattern), ilike(db, eb.ref('p.content'), pattern), ilike(db, eb.ref('p.excerpt'), pattern)]));
+  if (!f.includeHidden) list.push(part('h', [0], (eb) => eb('e.hide_from_listings', '=', 0)));
+  const bounds = [
+    ['e.start_utc', '>=', f.startsOnOrAfter], ['e.end_utc', '<=', f.endsOnOrBefore], ['e.start_utc', '<', f.startsBefore],
+    ['e.start_utc', '>', f.startsAfter], ['e.end_utc', '<', f.endsBefore], ['e.end_utc', '>', f.endsAfter],
+  ] as const;
+  for (const [column, op, value] of bounds) {
+    if (value !== undefined) list.push(part(`${column}${op}`, [value], (eb) => eb(column, op, value)));
   }
-  if ((f.search?.length ?? 0) > 0 && f.searchProtectedOf !== undefined) {
-    // Password-protected events are not found by their hidden text, except by who may edit them.
-    list.push(f.searchProtectedOf > 0 ? eb.or([eb('p.password', '=', ''), eb('p.author', '=', f.searchProtectedOf)]) : eb('p.password', '=', ''));
+  const search = f.search ?? [];
+  if (search.length > 0) {
+    // The text index narrows the candidates; the LIKE of each term decides, as without the index.
+    const candidates = postTextCandidates(db, sql.ref<number>('e.post_id'), search, { drive: textDrive });
+    if (candidates) list.push(part(undefined, [], () => candidates));
+    for (const term of search) {
+      const pattern = containsPattern(term);
+      list.push(part(undefined, [], (eb) => eb.or([ilike(db, eb.ref('p.title'), pattern), ilike(db, eb.ref('p.content'), pattern), ilike(db, eb.ref('p.excerpt'), pattern)])));
+    }
+    const protectedOf = f.searchProtectedOf;
+    if (protectedOf !== undefined) {
+      // Password-protected events are not found by their hidden text, except by who may edit them.
+      list.push(part(undefined, [], (eb) => (protectedOf > 0 ? eb.or([eb('p.password', '=', ''), eb('p.author', '=', protectedOf)]) : eb('p.password', '=', ''))));
+    }
   }
   // `post_id IN (subquery)` rather than EXISTS: the planner can drive from the (selective) link index
   // or filter the window scan through a materialised list, instead of probing once per event.
-  for (const ids of [f.categoryIds, f.tagIds]) {
-    if (ids && ids.length > 0) list.push(eb('e.post_id', 'in', db.selectFrom('term_relationships as tr').select('tr.post_id').where('tr.term_id', 'in', [...ids])));
+  const terms = (ids: number[]) => db.selectFrom('term_relationships as tr').select('tr.post_id').where('tr.term_id', 'in', ids);
+  const links = [
+    ['cat', f.categoryIds, terms],
+    ['tag', f.tagIds, terms],
+    ['ven', f.venueIds, (ids: number[]) => db.selectFrom('event_venues as ev').select('ev.event_id').where('ev.venue_id', 'in', ids)],
+    ['org', f.organizerIds, (ids: number[]) => db.selectFrom('event_organizers as eo').select('eo.event_id').where('eo.organizer_id', 'in', ids)],
+  ] as const;
+  for (const [name, ids, eventsLinkedTo] of links) {
+    if (!ids || ids.length === 0) continue;
+    const values = [...ids];
+    list.push(part(`${name}${values.length}`, values, (eb) => eb('e.post_id', 'in', eventsLinkedTo(values))));
   }
-  if (f.venueIds && f.venueIds.length > 0) {
-    list.push(eb('e.post_id', 'in', db.selectFrom('event_venues as ev').select('ev.event_id').where('ev.venue_id', 'in', [...f.venueIds])));
+  if (f.featured !== undefined) {
+    const featured = f.featured ? 1 : 0;
+    list.push(part('f', [featured], (eb) => eb('e.featured', '=', featured)));
   }
-  if (f.organizerIds && f.organizerIds.length > 0) {
-    list.push(eb('e.post_id', 'in', db.selectFrom('event_organizers as eo').select('eo.event_id').where('eo.organizer_id', 'in', [...f.organizerIds])));
+  if (f.include !== undefined) {
+    const include = [...f.include];
+    list.push(part(`i${include.length}`, include, (eb) => (include.length > 0 ? eb('e.post_id', 'in', include) : sql<SqlBool>`1 = 0`)));
   }
-  if (f.featured !== undefined) list.push(eb('e.featured', '=', f.featured ? 1 : 0));
-  if (f.include !== undefined) list.push(f.include.length > 0 ? eb('e.post_id', 'in', [...f.include]) : sql<SqlBool>`1 = 0`);
-  if (f.postParent !== undefined) list.push(eb('p.parent', '=', f.postParent));
+  const parent = f.postParent;
+  if (parent !== undefined) list.push(part('par', [parent], (eb) => eb('p.parent', '=', parent)));
   if (f.ticketed !== undefined) {
-    if (f.ticketedSubquery) {
+    const { ticketedSubquery, ticketed } = f;
+    if (ticketedSubquery) {
       // A select builder becomes `(select …)`, so EXISTS is applied by the expression builder.
-      const sub = f.ticketedSubquery(db, id) as Parameters<EB['exists']>[0];
-      list.push(f.ticketed ? eb.exists(sub) : eb.not(eb.exists(sub)));
-    } else if (f.ticketed) {
+      list.push(part(undefined, [], (eb) => {
+        const sub = ticketedSubquery(db, eb.ref('e.post_id')) as Parameters<EB['exists']>[0];
+        return ticketed ? eb.exists(sub) : eb.not(eb.exists(sub));
+      }));
+    } else if (ticketed) {
       // CASE: no ticket provider registered, so no event has tickets.
-      list.push(sql<SqlBool>`1 = 0`);
+      list.push(part('none', [], () => sql<SqlBool>`1 = 0`));
     }
   }
   return list;
 }
 
+/** The compiled-query shape of a filter's parts and their values; undefined when one part has none. */
+function filterShape(parts: readonly FilterPart[]): { shape: string; values: unknown[] } | undefined {
+  const shapes: string[] = [];
+  const values: unknown[] = [];
+  for (const p of parts) {
+    if (p.shape === undefined) return undefined;
+    shapes.push(p.shape);
+    values.push(...p.values);
+  }
+  return { shape: shapes.join(','), values };
+}
+
+/**
+ * Runs the query `build` makes from the filter's conditions: compiled once per filter shape (with
+ * `extra` values bound after the filter's, and `name` telling the queries apart), or built each time
+ * when the filter has no shape.
+ */
+async function runFiltered<R>(db: Db, name: string, parts: readonly FilterPart[], build: (where: (eb: EB) => Expression<SqlBool>) => { compile(): CompiledQuery<R>; execute(): Promise<R[]> }, extra: readonly unknown[] = []): Promise<R[]> {
+  const where = (eb: EB) => eb.and(parts.map((p) => p.build(eb)));
+  const shaped = filterShape(parts);
+  if (!shaped) return build(where).execute();
+  return runCompiled(db, `${name}:${shaped.shape}`, () => build(where), [...shaped.values, ...extra]);
+}
+
 /** Number of events matching the filter (index-only on `event_details` for the default window). */
 export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
-  const row = needsPosts(f)
-    ? await db
-        .selectFrom('event_details as e')
-        .innerJoin('posts as p', 'p.id', 'e.post_id')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where((eb) => eb.and(conditions(db, f, eb as unknown as EB)))
-        .executeTakeFirst()
-    : await db
-        .selectFrom('event_details as e')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where((eb) => eb.and(conditions(db, f, eb as unknown as EB)))
-        .executeTakeFirst();
+  const parts = filterParts(db, f);
+  const [row] = needsPosts(f)
+    ? await runFiltered(db, 'countEventsJoined', parts, (where) =>
+        db
+          .selectFrom('event_details as e')
+          .innerJoin('posts as p', 'p.id', 'e.post_id')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where((eb) => where(eb as unknown as EB)))
+    : await runFiltered(db, 'countEvents', parts, (where) =>
+        db
+          .selectFrom('event_details as e')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where((eb) => where(eb as unknown as EB)));
   return Number(row?.n ?? 0);
 }
 
@@ -298,21 +372,25 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
  */
 export async function listEvents(db: Db, f: EventListFilter, limit: number, offset: number): Promise<EventRecord[]> {
   const textDrive = (f.search?.length ?? 0) === 0 || ((await countPostTextCandidates(db, f.search!, FEW_TEXT_CANDIDATES)) ?? 0) < FEW_TEXT_CANDIDATES;
-  let q = db
-    .selectFrom('event_details as e')
-    .innerJoin('posts as p', 'p.id', 'e.post_id')
-    .select('e.post_id')
-    .where((eb) => eb.and(conditions(db, f, eb as unknown as EB, textDrive)));
-  q = f.include !== undefined
-    ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
-    : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc');
-  const ids = (await q.limit(limit).offset(safeOffset(offset)).execute()).map((r) => Number(r.post_id));
+  const byPostDate = f.include !== undefined;
+  const skip = safeOffset(offset);
+  const idRows = await runFiltered(db, byPostDate ? 'eventIdsByPostDate' : 'eventIds', filterParts(db, f, textDrive), (where) => {
+    const q = db
+      .selectFrom('event_details as e')
+      .innerJoin('posts as p', 'p.id', 'e.post_id')
+      .select('e.post_id')
+      .where((eb) => where(eb as unknown as EB));
+    return (byPostDate
+      ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
+      : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
+    ).limit(limit).offset(skip);
+  }, [limit, skip]);
+  const ids = idRows.map((r) => Number(r.post_id));
   if (ids.length === 0) return [];
-  const rows = await runCompiled(db, `listRowsByIds:${ids.length}`, () =>
-    db.selectFrom('event_details as e').innerJoin('posts as p', 'p.id', 'e.post_id').select([...LIST_POST_COLUMNS, ...DETAIL_COLUMNS]).where('e.post_id', 'in', ids), ids);
+  const rows = await runCompiled(db, `listRowsByIds:${ids.length}`, () => eventRowsByIds(db, LIST_EVENT_COLUMNS, ids), ids);
   const byId = new Map<number, EventRecord>();
   for (const r of rows) {
-    const ev = toEventRecord(r as Row);
+    const ev = toEventRecord(r.packed);
     byId.set(ev.id, ev);
   }
   // An event deleted between the two queries is left out.
@@ -389,7 +467,8 @@ export async function withChildTerms(db: Db, ids: readonly number[]): Promise<nu
   const seen = new Set(ids);
   let frontier = [...seen];
   while (frontier.length > 0) {
-    const rows = await db.selectFrom('terms').select('id').where('parent', 'in', frontier).execute();
+    const parents = frontier;
+    const rows = await runCompiled(db, `childTerms:${parents.length}`, () => db.selectFrom('terms').select('id').where('parent', 'in', parents), parents);
     frontier = rows.map((r) => Number(r.id)).filter((id) => !seen.has(id));
     for (const id of frontier) seen.add(id);
   }

@@ -65,7 +65,7 @@ export async function loadEventPage(ctx: AppContext, db: Db, events: readonly Ev
   }
   return {
     urls: ctx.urls, venueIds: venues.ids, organizerIds: organizers.ids, venues: venues.records, organizers: organizers.records, terms, extras,
-    presented: new Map(),
+    presented: new Map(), presentedTerms: new Map(),
   };
 }
 

@@ -47,8 +47,13 @@ export function renderedMemoSize(): { entries: number; chars: number } {
 
 /** `host/path` of the home URL, the origin part of global IDs. */
 export function globalIdOrigin(urls: SiteUrls): string {
-  return urls.home.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '');
+  let origin = origins.get(urls);
+  if (origin === undefined) origins.set(urls, (origin = urls.home.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '')));
+  return origin;
 }
+
+/** {@link globalIdOrigin} by site (every event, venue and organizer object asks). */
+const origins = new WeakMap<SiteUrls, string>();
 
 /** `cal.example.org?id=412` and the lineage (own ID first, then stored origins). */
 export function globalIds(urls: SiteUrls, id: number, lineage: readonly string[]): { global_id: string; global_id_lineage: string[] } {
@@ -70,7 +75,10 @@ export function imageObject(url: string, attachmentId: number): false | Record<s
 /** PHP `array_filter` without a callback: drops '', '0', 0, false, null, [] values. */
 export function dropEmpty(obj: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) {
+  // `for…in` rather than `Object.entries`: the same keys in the same order (plain objects), without
+  // an array per entry; venue and organizer objects of every page go through here.
+  for (const k in obj) {
+    const v = obj[k];
     if (v === '' || v === '0' || v === 0 || v === false || v === null || v === undefined) continue;
     if (Array.isArray(v) && v.length === 0) continue;
     out[k] = v;

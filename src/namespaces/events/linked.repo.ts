@@ -5,7 +5,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { PostRecord } from '../../content/posts.js';
-import { containsPattern, ilike } from '../../storage/dialect.js';
+import { containsPattern, ilike, packedColumns, unpackRow } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import { ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
 import type { NewPostRow } from './events.repo.js';
@@ -67,8 +67,6 @@ export interface OrganizerDetailsRow {
   lineage: string;
 }
 
-type Row = Record<string, unknown>;
-
 function list(text: unknown): string[] {
   try {
     const v: unknown = JSON.parse(String(text ?? '[]'));
@@ -76,15 +74,6 @@ function list(text: unknown): string[] {
   } catch {
     return [];
   }
-}
-
-function post(r: Row): PostRecord {
-  return {
-    id: Number(r.id), type: String(r.type), status: String(r.status), slug: String(r.slug), title: String(r.title),
-    content: String(r.content), excerpt: String(r.excerpt), author: Number(r.author), parent: Number(r.parent),
-    password: String(r.password), menu_order: Number(r.menu_order), date: String(r.date), date_gmt: String(r.date_gmt),
-    modified: String(r.modified), modified_gmt: String(r.modified_gmt), image_url: String(r.image_url),
-  };
 }
 
 function str(v: unknown): string {
@@ -95,18 +84,8 @@ function num(v: unknown): number | null {
   return v === null || v === undefined || v === '' ? null : Number(v);
 }
 
-function toVenue(r: Row): VenueRecord {
-  return {
-    ...post(r), address: str(r.address), city: str(r.city), country: str(r.country), province: str(r.province),
-    state: str(r.state), zip: str(r.zip), phone: str(r.phone), website: str(r.website), stateprovince: str(r.stateprovince),
-    showMap: r.show_map === null || r.show_map === undefined ? true : Number(r.show_map) !== 0,
-    showMapLink: r.show_map_link === null || r.show_map_link === undefined ? true : Number(r.show_map_link) !== 0,
-    geoLat: num(r.geo_lat), geoLng: num(r.geo_lng), imageId: Number(r.image_id ?? 0), lineage: list(r.lineage),
-  };
-}
-
-function toOrganizer(r: Row): OrganizerRecord {
-  return { ...post(r), phone: str(r.phone), website: str(r.website), email: str(r.email), imageId: Number(r.image_id ?? 0), lineage: list(r.lineage) };
+function flag(v: unknown): boolean {
+  return v === null || v === undefined ? true : Number(v) !== 0;
 }
 
 const POST_COLUMNS = [
@@ -114,12 +93,49 @@ const POST_COLUMNS = [
   'p.menu_order', 'p.date', 'p.date_gmt', 'p.modified', 'p.modified_gmt', 'p.image_url',
 ] as const;
 
+/** The post part of a packed row (the values of {@link POST_COLUMNS}, from `values[0]` on). */
+function post(values: readonly unknown[]): PostRecord {
+  const [id, type, status, slug, title, content, excerpt, author, parent, password, menuOrder, date, dateGmt, modified, modifiedGmt, imageUrl] = values;
+  return {
+    id: Number(id), type: String(type), status: String(status), slug: String(slug), title: String(title),
+    content: String(content), excerpt: String(excerpt), author: Number(author), parent: Number(parent),
+    password: String(password), menu_order: Number(menuOrder), date: String(date), date_gmt: String(dateGmt),
+    modified: String(modified), modified_gmt: String(modifiedGmt), image_url: String(imageUrl),
+  };
+}
+
+/** Packed with the post columns; `geo_lat`/`geo_lng` (REAL) are selected as columns beside them. */
 const VENUE_COLUMNS = [
-  'v.address', 'v.city', 'v.country', 'v.province', 'v.state', 'v.zip', 'v.phone', 'v.website', 'v.stateprovince',
-  'v.show_map', 'v.show_map_link', 'v.geo_lat', 'v.geo_lng', 'v.image_id', 'v.lineage',
+  ...POST_COLUMNS, 'v.address', 'v.city', 'v.country', 'v.province', 'v.state', 'v.zip', 'v.phone', 'v.website', 'v.stateprovince',
+  'v.show_map', 'v.show_map_link', 'v.image_id', 'v.lineage',
 ] as const;
 
-const ORGANIZER_COLUMNS = ['o.phone', 'o.website', 'o.email', 'o.image_id', 'o.lineage'] as const;
+const ORGANIZER_COLUMNS = [...POST_COLUMNS, 'o.phone', 'o.website', 'o.email', 'o.image_id', 'o.lineage'] as const;
+
+/** A venue row: {@link VENUE_COLUMNS} packed, and the coordinates. */
+interface VenueRow {
+  packed: unknown;
+  geo_lat: number | null;
+  geo_lng: number | null;
+}
+
+// `Object.assign` onto the post record, not `{ ...post(values), … }`: V8 builds that spread tens of
+// times slower (a dictionary-mode object), and every presenter reads it again.
+function toVenue(r: VenueRow): VenueRecord {
+  const values = unpackRow(r.packed);
+  const [address, city, country, province, state, zip, phone, website, stateprovince, showMap, showMapLink, imageId, lineage] = values.slice(POST_COLUMNS.length);
+  return Object.assign(post(values), {
+    address: str(address), city: str(city), country: str(country), province: str(province), state: str(state), zip: str(zip),
+    phone: str(phone), website: str(website), stateprovince: str(stateprovince), showMap: flag(showMap), showMapLink: flag(showMapLink),
+    geoLat: num(r.geo_lat), geoLng: num(r.geo_lng), imageId: Number(imageId ?? 0), lineage: list(lineage),
+  });
+}
+
+function toOrganizer(r: { packed: unknown }): OrganizerRecord {
+  const values = unpackRow(r.packed);
+  const [phone, website, email, imageId, lineage] = values.slice(POST_COLUMNS.length);
+  return Object.assign(post(values), { phone: str(phone), website: str(website), email: str(email), imageId: Number(imageId ?? 0), lineage: list(lineage) });
+}
 
 /** Venues by ID (any status), one query; IDs that are not venues are absent. */
 export async function getVenuesByIds(db: Db, ids: readonly number[]): Promise<Map<number, VenueRecord>> {
@@ -129,12 +145,12 @@ export async function getVenuesByIds(db: Db, ids: readonly number[]): Promise<Ma
     const rows = await db
       .selectFrom('posts as p')
       .leftJoin('venue_details as v', 'v.post_id', 'p.id')
-      .select([...POST_COLUMNS, ...VENUE_COLUMNS])
+      .select([packedColumns(db, VENUE_COLUMNS).as('packed'), 'v.geo_lat', 'v.geo_lng'])
       .where('p.type', '=', VENUE_TYPE)
       .where('p.id', 'in', unique.slice(i, i + 500))
       .execute();
     for (const r of rows) {
-      const v = toVenue(r as Row);
+      const v = toVenue(r);
       out.set(v.id, v);
     }
   }
@@ -149,12 +165,12 @@ export async function getOrganizersByIds(db: Db, ids: readonly number[]): Promis
     const rows = await db
       .selectFrom('posts as p')
       .leftJoin('organizer_details as o', 'o.post_id', 'p.id')
-      .select([...POST_COLUMNS, ...ORGANIZER_COLUMNS])
+      .select(packedColumns(db, ORGANIZER_COLUMNS).as('packed'))
       .where('p.type', '=', ORGANIZER_TYPE)
       .where('p.id', 'in', unique.slice(i, i + 500))
       .execute();
     for (const r of rows) {
-      const o = toOrganizer(r as Row);
+      const o = toOrganizer(r);
       out.set(o.id, o);
     }
   }
@@ -167,12 +183,12 @@ export interface LinkedOfEvents<T> {
   records: Map<number, T>;
 }
 
-function collectLinked<T extends { id: number }>(rows: readonly Row[], make: (r: Row) => T): LinkedOfEvents<T> {
+function collectLinked<R extends { event_id: number; linked_id: number }, T>(rows: readonly R[], make: (r: R) => T): LinkedOfEvents<T> {
   const ids = new Map<number, number[]>();
   const records = new Map<number, T>();
   for (const r of rows) {
     const eventId = Number(r.event_id);
-    const id = Number(r.id);
+    const id = Number(r.linked_id);
     const list = ids.get(eventId);
     if (list) list.push(id);
     else ids.set(eventId, [id]);
@@ -193,12 +209,12 @@ export async function venuesOfEvents(db: Db, eventIds: readonly number[]): Promi
       .selectFrom('event_venues as l')
       .innerJoin('posts as p', 'p.id', 'l.venue_id')
       .leftJoin('venue_details as v', 'v.post_id', 'p.id')
-      .select(['l.event_id', ...POST_COLUMNS, ...VENUE_COLUMNS])
+      .select(['l.event_id', 'l.venue_id as linked_id', packedColumns(db, VENUE_COLUMNS).as('packed'), 'v.geo_lat', 'v.geo_lng'])
       .where('l.event_id', 'in', ids)
       .where('p.type', '=', VENUE_TYPE)
       .orderBy('l.event_id')
       .orderBy('l.position'), [...ids, VENUE_TYPE]);
-  return collectLinked(rows as Row[], toVenue);
+  return collectLinked(rows, toVenue);
 }
 
 /** The organizers linked to `eventIds` (as {@link venuesOfEvents}). */
@@ -210,12 +226,12 @@ export async function organizersOfEvents(db: Db, eventIds: readonly number[]): P
       .selectFrom('event_organizers as l')
       .innerJoin('posts as p', 'p.id', 'l.organizer_id')
       .leftJoin('organizer_details as o', 'o.post_id', 'p.id')
-      .select(['l.event_id', ...POST_COLUMNS, ...ORGANIZER_COLUMNS])
+      .select(['l.event_id', 'l.organizer_id as linked_id', packedColumns(db, ORGANIZER_COLUMNS).as('packed')])
       .where('l.event_id', 'in', ids)
       .where('p.type', '=', ORGANIZER_TYPE)
       .orderBy('l.event_id')
       .orderBy('l.position'), [...ids, ORGANIZER_TYPE]);
-  return collectLinked(rows as Row[], toOrganizer);
+  return collectLinked(rows, toOrganizer);
 }
 
 /** The post type of a linked kind. */
