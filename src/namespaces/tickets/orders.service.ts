@@ -23,7 +23,7 @@ import type { TicketProvider } from './providers.js';
 import { reservationMinutes } from './settings.js';
 import { queueOrderTickets } from './ticket-email.js';
 import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
-import { notifyOrderChanged } from './extensions.js';
+import { notifyOrderChanged, recordOrderChange } from './extensions.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 import { crashPoint } from '../../storage/crash-point.js';
 
@@ -200,6 +200,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
       }
       // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
       if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
+      await recordOrderChange(ctx, trx, { orderId: id, from: null, to: status });
       const order: OrderRecord = {
         id,
         key,
@@ -315,6 +316,7 @@ export async function completeOrder(ctx: AppContext, orderId: number): Promise<b
     await setOrderAttendeesStatus(trx, orderId, 'completed');
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     await queueOrderTickets(ctx, orderId, trx);
+    await recordOrderChange(ctx, trx, { orderId, from: 'pending', to: 'completed' });
     return true;
   });
   if (won) await notifyOrderChanged(ctx, { orderId, from: 'pending', to: 'completed' });
@@ -337,6 +339,7 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
     if (to === 'cancelled' && order.couponId > 0) await releaseCoupon(trx, order.couponId);
     await setOrderAttendeesStatus(trx, orderId, order.provider === 'rsvp' ? 'no' : to);
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
+    await recordOrderChange(ctx, trx, { orderId, from, to });
     return true;
   });
   if (won) await notifyOrderChanged(ctx, { orderId, from, to });
