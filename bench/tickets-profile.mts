@@ -106,6 +106,8 @@ const loads: Record<string, () => Promise<unknown>> = {
   // What the stack costs around a handler that runs no query (a ticket ID past any post ID: 404).
   floor: () => call('GET', `${NS}/tickets/3000000000`, { expect: 404 }),
   floorSignedIn: () => call('GET', `${NS}/tickets/3000000000`, { headers: auth, expect: 404 }),
+  // The same for a JSON POST: a checkout body refused before any query (unknown provider).
+  floorCheckout: () => call('POST', `${NS}/orders`, { json: { provider: 'none', gateway: 'offline', tickets: [{ ticket_id: main.ticket, quantity: 1 }], purchaser_name: 'Buyer', purchaser_email: 'buyer@example.test' }, expect: 400 }),
   managerTickets: () => call('GET', `${NS}/tickets?exclude_post=${main.event}%2C${soldOut.event}`, { headers: auth, expect: 200 }),
   managerAttendees: () => call('GET', `${NS}/attendees?post_id=${main.event}`, { headers: auth, expect: 200 }),
   qr: () => {

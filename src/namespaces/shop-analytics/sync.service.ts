@@ -148,6 +148,7 @@ export async function customersFor(db: Db, orders: readonly Order[]): Promise<nu
 function orderRows(order: Order, customerId: number, zone: string) {
   const local = (gmt: string) => (gmt ? gmtToLocal(gmt, zone) : null);
   const created = gmtToLocal(order.createdGmt, zone);
+  const completed = local(order.completedGmt);
   const rank = RANK[order.status] ?? 0;
   const discount = order.discount;
   const stats = {
@@ -158,8 +159,8 @@ function orderRows(order: Order, customerId: number, zone: string) {
     status_rank: rank,
     date_created: created,
     date_created_gmt: order.createdGmt,
-    date_paid: local(order.completedGmt),
-    date_completed: local(order.completedGmt),
+    date_paid: completed,
+    date_completed: completed,
     num_items_sold: order.quantity,
     total_sales: order.total,
     net_total: order.total,
