@@ -6,7 +6,6 @@
  * `pending` → `completed`, `refunded` or `cancelled`; each change is one conditional UPDATE on the
  * current status, and seats go back to sale when an order is cancelled or refunded.
  */
-import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import type { PostRecord } from '../../content/posts.js';
 import type { RestError } from '../../rest/errors.js';
@@ -14,7 +13,7 @@ import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
 import { attendeeIdsOfOrder, insertAttendeeDetails, parseInformation, setOrderAttendeesStatus, touchAttendees, type AttendeeRecord, type NewAttendee } from './attendees.repo.js';
 import { newSecurityCode } from './attendees.service.js';
-import { gmtText, nowGmt, nowPair, ticketsUrl } from './common.js';
+import { gmtText, nowGmt, nowPair, randomHex, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
 import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
@@ -119,7 +118,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
   const attendeeStatus = provider.paid ? (settled ? 'completed' : 'pending') : input.rsvpGoing ? 'yes' : 'no';
   const holdsSeats = provider.paid || input.rsvpGoing;
   const now = await nowPair(ctx);
-  const key = crypto.randomBytes(16).toString('hex');
+  const key = randomHex(16);
   const paymentRequest = (orderId: number) => ({
     orderId,
     reference: key,
