@@ -3,7 +3,8 @@
  * ms per request (`process.cpuUsage` around N `app.inject` calls after a warm-up) and the SQL
  * statements one request runs (better-sqlite3's Statement methods timed), for the manager ticket
  * list, the manager attendee list, a QR check-in (a different attendee each) and a checkout of one
- * seat. The site is the tickets bench's (bench/ticket-setup.ts's shapes, built through the routes).
+ * seat, beside the stack's floor (a 404 signed out and in, a JSON checkout refused before any query).
+ * The site is the tickets bench's (bench/ticket-setup.ts's shapes, built through the routes).
  *
  * `npx tsx bench/tickets-profile.mts` (env: `PROFILE_N` requests per round, default 100; `PROFILE_ROUNDS`, default 5;
  * `PROFILE_POOL` attendees of the main ticket, default 3000; `PROFILE_ONLY` a comma list of loads;
