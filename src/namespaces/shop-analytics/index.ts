@@ -19,11 +19,16 @@ import { reportIndexRouteDefs } from './reports.routes.js';
 import { statsRouteDefs } from './stats.routes.js';
 import { queueOrderSync, runSyncJob, scheduleOrderSync, syncQueuedOrders, SYNC_JOB } from './sync.service.js';
 
-/** The routes with every read syncing the queued orders first, so a report shows each committed order. */
+/**
+ * The routes with every read syncing the queued orders first, so a report shows each committed order.
+ * A sync that fails (a PostgreSQL deadlock with an import) is logged and the read answers from the
+ * rows there; the queue keeps the orders for the job.
+ */
 function readingSynced(defs: readonly RouteDef<AppContext>[]): RouteDef<AppContext>[] {
+  const synced = (ctx: AppContext) => syncQueuedOrders(ctx).catch((err: unknown) => ctx.log.warn({ err }, 'shop analytics: could not sync queued orders before a read'));
   return defs.map((def) => ({
     ...def,
-    endpoints: def.endpoints.map((e) => (e.methods.includes('GET') ? { ...e, handler: async (req, ctx) => (await syncQueuedOrders(ctx), e.handler(req, ctx)) } : e)),
+    endpoints: def.endpoints.map((e) => (e.methods.includes('GET') ? { ...e, handler: async (req, ctx) => (await synced(ctx), e.handler(req, ctx)) } : e)),
   }));
 }
 

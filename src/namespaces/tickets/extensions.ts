@@ -18,7 +18,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../storage/db.js';
 import type { OrderRecord, OrderStatus } from './orders.repo.js';
 
-/** One committed order change: placed (`from` null) or moved from one status to another. */
+/** One order change: placed (`from` null) or moved from one status to another (committed by the time `orderChanged` sees it). */
 export interface OrderChangeEvent {
   orderId: number;
   from: OrderStatus | null;
