@@ -213,6 +213,7 @@ async function runWorker(): Promise<void> {
   });
   benchRoutes(app, askWorkers);
   await app.listen({ port: Number(process.env.BENCH_PORT), host: '127.0.0.1' });
+  app.ctx.jobs.start();
   process.on('SIGTERM', () => {
     void app.close().then(() => db.destroy()).finally(() => process.exit(0));
   });
@@ -468,6 +469,9 @@ async function runPrimary(): Promise<void> {
   if (workerCount <= 1) {
     benchRoutes(app, async (what, arg) => [answer(what, arg)]);
     url = await app.listen({ port: 0, host: '127.0.0.1' });
+    // As `eventsuite serve` does: work requests hand to the jobs runner (the analytics sync after
+    // checkouts) runs in the measured process.
+    app.ctx.jobs.start();
     stop = () => app.close().then(() => db.destroy()).then(cleanup);
   } else {
     await app.close();

@@ -156,11 +156,11 @@ export async function cancelImport(ctx: AppContext): Promise<void> {
   await ctx.options.set(STATE_OPTION, { ...state, status: 'idle' });
 }
 
-/** Stops any run and empties the analytics tables. */
+/** Stops any run and empties the analytics tables (and the sync queue: orders changed before the deletion stay out). */
 export async function deleteReportData(ctx: AppContext): Promise<void> {
   await cancelImport(ctx);
   await ctx.db.transaction().execute(async (trx) => {
-    for (const table of ['shop_order_coupon_lookup', 'shop_order_product_lookup', 'shop_order_stats', 'shop_customer_lookup'] as const) await trx.deleteFrom(table).execute();
+    for (const table of ['shop_order_sync_queue', 'shop_order_coupon_lookup', 'shop_order_product_lookup', 'shop_order_stats', 'shop_customer_lookup'] as const) await trx.deleteFrom(table).execute();
   });
   await ctx.options.set(STATE_OPTION, IDLE);
 }

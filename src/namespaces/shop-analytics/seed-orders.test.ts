@@ -1,14 +1,14 @@
 /**
  * `seedOrders` (tickets) followed by `rebuildShopAnalytics`: the seeded orders are whole (items,
- * attendees, seats, coupon uses), and the batched analytics writes give exactly what the order-by-order
- * sync gives for the same orders.
+ * attendees, seats, coupon uses), and the rebuild's analytics writes give exactly what syncing the
+ * queued orders (a batch at a time, as after checkouts) gives for the same orders.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { seedOrders } from '../tickets/index.js';
 import { rebuildShopAnalytics } from './import.service.js';
-import { syncOrderById } from './sync.service.js';
+import { queueOrderSync, syncQueuedOrders } from './sync.service.js';
 
 const ORDERS = 200;
 
@@ -59,7 +59,7 @@ describe.each(DIALECTS)('seed --orders and the analytics rebuild on %s', (engine
     expect(Date.parse(`${span.rows[0]!.b}Z`) - Date.parse(`${span.rows[0]!.a}Z`)).toBeGreaterThan(300 * 86_400_000);
   });
 
-  it('the batched rebuild writes what the order-by-order sync writes', async () => {
+  it('the batched rebuild writes what the queued sync writes', async () => {
     const rebuilt = await rebuildShopAnalytics(t.ctx, { pageSize: 70 });
     expect(rebuilt).toEqual({ orders: ORDERS, customers: ORDERS / 5 });
     const batched = await snapshot();
@@ -69,7 +69,11 @@ describe.each(DIALECTS)('seed --orders and the analytics rebuild on %s', (engine
 
     for (const table of ['shop_order_coupon_lookup', 'shop_order_product_lookup', 'shop_order_stats', 'shop_customer_lookup'] as const) await t.ctx.db.deleteFrom(table).execute();
     const ids = await t.ctx.db.selectFrom('ticket_orders').select('order_id').orderBy('order_id').execute();
-    for (const { order_id } of ids) await syncOrderById(t.ctx, Number(order_id));
+    for (const { order_id } of ids) await queueOrderSync(t.ctx.db, Number(order_id));
+    // Batches that split a customer's orders, and an order queued twice.
+    await queueOrderSync(t.ctx.db, Number(ids[3]!.order_id));
+    expect(await syncQueuedOrders(t.ctx, { batchSize: 7 })).toBe(ids.length + 1);
+    expect(await t.ctx.db.selectFrom('shop_order_sync_queue').select('id').execute()).toEqual([]);
     expect(await snapshot()).toEqual(batched);
 
     // Rebuilding over existing rows changes nothing.

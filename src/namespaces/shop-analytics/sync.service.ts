@@ -4,11 +4,21 @@
  * the order as it is now and writes what follows from it), so replays and rebuilds are harmless; a
  * stats row never moves back along the lifecycle (pending → completed → refunded/cancelled), so a
  * late writer holding an older state cannot undo a newer one.
+ *
+ * As WooCommerce Analytics imports orders through a scheduled action rather than in its checkout, an
+ * order change does not write the analytics rows itself: the transaction that changes the order adds
+ * the order to `shop_order_sync_queue` (one small insert, committed with the change or not at all),
+ * and the queue is emptied in batches — by a job the change schedules a moment later (one per
+ * {@link SYNC_DELAY_MS} per process, so a busy checkout shares one batch among hundreds of orders), by
+ * a recurring sweep (for a process that died before scheduling), and by every report read before it
+ * answers, so reports still show each committed order at once.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../storage/db.js';
-import { getOrder, type OrderRecord } from '../tickets/index.js';
+import { capabilities } from '../../storage/dialect.js';
+import { executeCompiled } from '../../storage/compiled-queries.js';
+import { ordersByIds, type OrderRecord } from '../tickets/index.js';
 import { excludedStatuses, gmtToLocal, siteTimeZone } from './common.js';
 
 type Order = Omit<OrderRecord, 'post'>;
@@ -18,24 +28,70 @@ const RANK: Readonly<Record<string, number>> = { pending: 0, completed: 1, refun
 /** Site option: the excluded statuses the stored aggregates were computed with. */
 const AGGREGATES_BASIS_OPTION = 'shop_analytics_aggregates_basis';
 
-/**
- * The `orderChanged` contribution: brings one order's analytics rows and its customer up to date, in
- * one transaction. `known` is the order as the change committed it, when the caller has it.
- */
-export async function syncOrderById(ctx: AppContext, orderId: number, known?: Order): Promise<void> {
-  const order = known ?? (await getOrder(ctx.db, orderId));
-  if (!order) return;
-  const zone = await siteTimeZone(ctx.options);
-  const excluded = await excludedStatuses(ctx);
-  await ctx.db.transaction().execute(async (trx) => {
-    const customerId = await writeOrder(trx, order, zone);
-    await refreshAggregates(trx, excluded, [customerId]);
-  });
+/** The job that empties the sync queue. */
+export const SYNC_JOB = 'shop-analytics.sync-orders';
+/** How long after an order change its sync job runs; changes in between join its batch. */
+export const SYNC_DELAY_MS = 1000;
+/** Queued orders synced per transaction. */
+const SYNC_BATCH = 500;
+
+/** The `orderChanging` contribution: queues the order for a sync, in the transaction changing it. */
+export async function queueOrderSync(trx: Db, orderId: number): Promise<void> {
+  await executeCompiled(trx, 'shop-analytics:queue-order-sync', () => trx.insertInto('shop_order_sync_queue').values({ order_id: orderId }), [orderId]);
 }
 
-/** The customer an order belongs to: its user when it has one, else its guest e-mail. Created on first sight. */
-export async function customerFor(db: Db, order: Order): Promise<number> {
-  return (await customersFor(db, [order]))[0]!;
+/** Per app: until when the sync job last scheduled covers changes (ms, on the app's clock). */
+const scheduledUntil = new WeakMap<AppContext, number>();
+
+/**
+ * The `orderChanged` contribution: makes sure a sync job runs within {@link SYNC_DELAY_MS}. A job
+ * already scheduled by this process and not yet due covers the change (it syncs whatever is queued
+ * when it runs), so a busy shop enqueues one job per delay, not one per order.
+ */
+export async function scheduleOrderSync(ctx: AppContext): Promise<void> {
+  const now = ctx.now().getTime();
+  const until = scheduledUntil.get(ctx);
+  if (until !== undefined && now < until && now >= until - SYNC_DELAY_MS) return;
+  scheduledUntil.set(ctx, now + SYNC_DELAY_MS);
+  await ctx.jobs.enqueue(SYNC_JOB, {}, { runAt: new Date(now + SYNC_DELAY_MS) });
+}
+
+/** The sync job: a change after it starts schedules a job of its own, even when this one ran early (run by hand). */
+export async function runSyncJob(ctx: AppContext): Promise<void> {
+  scheduledUntil.delete(ctx);
+  await syncQueuedOrders(ctx);
+}
+
+/**
+ * Syncs every queued order, in batches of one transaction each (the batch's orders and customers
+ * written with a few multi-row statements, the queue rows it read deleted); returns how many queue
+ * rows it took. One cheap read when the queue is empty, so report reads call it first.
+ */
+export async function syncQueuedOrders(ctx: AppContext, options: { batchSize?: number } = {}): Promise<number> {
+  const first = await ctx.db.selectFrom('shop_order_sync_queue').select('id').limit(1).executeTakeFirst();
+  if (!first) return 0;
+  const zone = await siteTimeZone(ctx.options);
+  const excluded = await excludedStatuses(ctx);
+  let synced = 0;
+  for (;;) {
+    const n = await ctx.db.transaction().execute((trx) => syncBatch(trx, zone, excluded, options.batchSize ?? SYNC_BATCH));
+    if (n === 0) return synced;
+    synced += n;
+  }
+}
+
+async function syncBatch(trx: Db, zone: string, excluded: readonly string[], size: number): Promise<number> {
+  let next = trx.selectFrom('shop_order_sync_queue').select(['id', 'order_id']).orderBy('id').limit(size);
+  // A second syncer (PostgreSQL) waits here for the first to commit, then finds its rows gone.
+  if (capabilities(trx).supportsRowLocks) next = next.forUpdate();
+  const queued = await next.execute();
+  if (queued.length === 0) return 0;
+  // Read after the queue rows: each order is at least as new as the change that queued it.
+  const orders = await ordersByIds(trx, [...new Set(queued.map((r) => Number(r.order_id)))]);
+  const customers = await writeOrders(trx, orders, zone);
+  await refreshAggregates(trx, excluded, [...new Set(customers)]);
+  for (const ids of chunks(queued.map((r) => r.id))) await trx.deleteFrom('shop_order_sync_queue').where('id', 'in', ids).execute();
+  return queued.length;
 }
 
 /** At most this many rows per INSERT (well under either engine's limit of bound values). */
@@ -92,6 +148,7 @@ export async function customersFor(db: Db, orders: readonly Order[]): Promise<nu
 function orderRows(order: Order, customerId: number, zone: string) {
   const local = (gmt: string) => (gmt ? gmtToLocal(gmt, zone) : null);
   const created = gmtToLocal(order.createdGmt, zone);
+  const completed = local(order.completedGmt);
   const rank = RANK[order.status] ?? 0;
   const discount = order.discount;
   const stats = {
@@ -102,8 +159,8 @@ function orderRows(order: Order, customerId: number, zone: string) {
     status_rank: rank,
     date_created: created,
     date_created_gmt: order.createdGmt,
-    date_paid: local(order.completedGmt),
-    date_completed: local(order.completedGmt),
+    date_paid: completed,
+    date_completed: completed,
     num_items_sold: order.quantity,
     total_sales: order.total,
     net_total: order.total,
@@ -128,14 +185,10 @@ function orderRows(order: Order, customerId: number, zone: string) {
   return { stats, refund, products, coupon };
 }
 
-/** Writes the stats, refund, product and coupon rows of one order; returns its customer's ID. */
-export async function writeOrder(db: Db, order: Order, zone: string): Promise<number> {
-  return (await writeOrders(db, [order], zone))[0]!;
-}
-
 /**
- * {@link writeOrder} for many orders with a few multi-row statements (rebuilds, seeding); returns the
- * customer ID of each order. A stats row only moves forward along the lifecycle.
+ * Writes the stats, refund, product and coupon rows of orders with a few multi-row statements (queue
+ * syncs, rebuilds, seeding); returns the customer ID of each order. A stats row only moves forward
+ * along the lifecycle.
  */
 export async function writeOrders(db: Db, orders: readonly Order[], zone: string): Promise<number[]> {
   if (orders.length === 0) return [];

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { postDatePair, toDbDate } from '../../content/posts.js';
-import { globalId, gmtText, nowPair } from './common.js';
+import { globalId, gmtText, nowPair, randomHex } from './common.js';
 
 describe('date texts without luxon', () => {
   it('gmtText writes what luxon writes, for four-digit years and beyond', () => {
@@ -33,5 +33,17 @@ describe('date texts without luxon', () => {
   it('globalId keeps the home URL host and path', () => {
     expect(globalId({ urls: { home: 'https://example.test/site/' } } as never, 'attendee', 5)).toBe('example.test/site?type=attendee&id=5');
     expect(globalId({ urls: { home: 'http://127.0.0.1:8080' } } as never, 'tribe-commerce', 7)).toBe('127.0.0.1:8080?type=tribe-commerce&id=7');
+  });
+});
+
+describe('randomHex', () => {
+  it('gives hex of the asked length, never the same bytes twice, across refills of its pool', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 3000; i++) {
+      const hex = randomHex(i % 3 === 0 ? 16 : 5);
+      expect(hex).toMatch(i % 3 === 0 ? /^[0-9a-f]{32}$/ : /^[0-9a-f]{10}$/);
+      seen.add(hex);
+    }
+    expect(seen.size).toBe(3000);
   });
 });

@@ -4,6 +4,7 @@
  * (REST URLs, global IDs), the current moment as a post date pair, and value checks used by several
  * routes' args.
  */
+import crypto from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import type { ArgSchema, RestRequest } from '../../rest/route.js';
@@ -38,6 +39,25 @@ export function globalId(ctx: Pick<AppContext, 'urls'>, type: string, id: number
 
 /** The last pair {@link nowPair} made: the texts change once a second, so within one it is reused. */
 let lastPair: { second: number; zone: string; pair: DatePair } | undefined;
+
+/** Random bytes handed out by {@link randomHex}, refilled when used up. */
+const randomPool = Buffer.alloc(4096);
+let randomOffset = randomPool.length;
+
+/**
+ * `bytes` random bytes as hex, from the CSPRNG like `crypto.randomBytes` (each byte handed out once),
+ * but drawn from a pooled buffer: a checkout needs several keys, and each `randomBytes` call costs a
+ * trip into native code and a Buffer of its own.
+ */
+export function randomHex(bytes: number): string {
+  if (randomOffset + bytes > randomPool.length) {
+    crypto.randomFillSync(randomPool);
+    randomOffset = 0;
+  }
+  const hex = randomPool.toString('hex', randomOffset, randomOffset + bytes);
+  randomOffset += bytes;
+  return hex;
+}
 
 /** Now, as a post's local/UTC date pair in the site's time zone. */
 export async function nowPair(ctx: Pick<AppContext, 'options' | 'now'>): Promise<DatePair> {

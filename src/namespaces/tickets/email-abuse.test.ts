@@ -3,11 +3,12 @@
  * over (limit per recipient, and per client address), and a purchaser or attendee name cannot put a
  * clickable link into the site's e-mail.
  */
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
 import { startMailBox, type MailBox } from '../../test-support/mailbox.js';
 import { addTicket, makePost, NS } from './fixtures.case.js';
-import { ORDERS_PER_ADDRESS_PER_HOUR, ORDERS_PER_RECIPIENT_PER_HOUR } from './email-limits.js';
+import { ORDERS_PER_ADDRESS_PER_HOUR, ORDERS_PER_RECIPIENT_PER_HOUR, recipientOrdersQuery } from './email-limits.js';
 import { buildTicketEmail } from './ticket-email.js';
 import { attendeeIdsOfOrder, loadAttendees } from './attendees.repo.js';
 
@@ -80,5 +81,20 @@ describe.each(DIALECTS)('ticket e-mail abuse on %s', (engine) => {
     expect(message.html).not.toMatch(LINKISH);
     expect(message.text).toContain('evil[.]example');
     expect(message.html).not.toContain('<a ');
+  });
+
+  it('counts a recipient\'s orders on the recipient index, not by walking the hour\'s orders', async () => {
+    const q = recipientOrdersQuery(t.db, 'Eve@Example.test', '2026-06-01 09:00:00').compile();
+    const explain = engine === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN (COSTS OFF)';
+    // PostgreSQL would scan a table this small whatever its indexes: asked not to, it shows which index fits.
+    const plan = await t.db.connection().execute(async (conn) => {
+      if (engine === 'postgres') await sql`SET enable_seqscan = off`.execute(conn);
+      try {
+        return await conn.executeQuery<Record<string, string>>(CompiledQuery.raw(`${explain} ${q.sql}`, [...q.parameters]));
+      } finally {
+        if (engine === 'postgres') await sql`RESET enable_seqscan`.execute(conn);
+      }
+    });
+    expect(plan.rows.map((r) => Object.values(r).join(' ')).join(' | ')).toMatch(/ticket_orders_recipient_created/);
   });
 });

@@ -16,6 +16,7 @@
 import { sql } from 'kysely';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../storage/db.js';
 import { RestResponse, type RestRequest } from '../../rest/route.js';
 import { hasManageAccess } from './access.js';
 import { gmtText } from './common.js';
@@ -49,17 +50,20 @@ function hitAddress(ctx: AppContext, address: string, now: number): number {
   return 0;
 }
 
-/** Seconds until `email` may receive another tickets e-mail (0: now). */
-async function recipientWait(ctx: AppContext, email: string, now: number): Promise<number> {
-  const since = gmtText(new Date(now - HOUR_MS));
-  const rows = await ctx.db
+/** The latest orders to `email` created after `sinceGmt` (as many as the limit looks at), on the `ticket_orders_recipient_created` index. */
+export function recipientOrdersQuery(db: Db, email: string, sinceGmt: string) {
+  return db
     .selectFrom('ticket_orders')
     .select('created_gmt')
     .where(sql<string>`lower(customer_email)`, '=', email.toLowerCase())
-    .where('created_gmt', '>', since)
+    .where('created_gmt', '>', sinceGmt)
     .orderBy('created_gmt', 'desc')
-    .limit(ORDERS_PER_RECIPIENT_PER_HOUR)
-    .execute();
+    .limit(ORDERS_PER_RECIPIENT_PER_HOUR);
+}
+
+/** Seconds until `email` may receive another tickets e-mail (0: now). */
+async function recipientWait(ctx: AppContext, email: string, now: number): Promise<number> {
+  const rows = await recipientOrdersQuery(ctx.db, email, gmtText(new Date(now - HOUR_MS))).execute();
   if (rows.length < ORDERS_PER_RECIPIENT_PER_HOUR) return 0;
   const oldest = DateTime.fromSQL(rows.at(-1)!.created_gmt, { zone: 'UTC' }).toMillis();
   return Math.max(1, Math.ceil((oldest + HOUR_MS - now) / 1000));

@@ -148,7 +148,16 @@ export async function getOrder(db: Db, id: number): Promise<OrderRecord | undefi
 export async function listOrders(db: Db, page: { afterId: number; limit: number; createdFromGmt?: string }): Promise<Omit<OrderRecord, 'post'>[]> {
   let q = db.selectFrom('ticket_orders').selectAll().where('order_id', '>', page.afterId);
   if (page.createdFromGmt) q = q.where('created_gmt', '>=', page.createdFromGmt);
-  const rows = await q.orderBy('order_id').limit(page.limit).execute();
+  return withItems(db, await q.orderBy('order_id').limit(page.limit).execute());
+}
+
+/** The orders of `ids` that exist, in ID order, with their items (without post rows): two queries. */
+export async function ordersByIds(db: Db, ids: readonly number[]): Promise<Omit<OrderRecord, 'post'>[]> {
+  if (ids.length === 0) return [];
+  return withItems(db, await db.selectFrom('ticket_orders').selectAll().where('order_id', 'in', [...ids]).orderBy('order_id').execute());
+}
+
+async function withItems(db: Db, rows: readonly OrderRow[]): Promise<Omit<OrderRecord, 'post'>[]> {
   if (rows.length === 0) return [];
   const items = await db.selectFrom('ticket_order_items').selectAll().where('order_id', 'in', rows.map((r) => r.order_id)).orderBy('id').execute();
   const byOrder = new Map<number, ItemRow[]>();

@@ -6,7 +6,6 @@
  * `pending` → `completed`, `refunded` or `cancelled`; each change is one conditional UPDATE on the
  * current status, and seats go back to sale when an order is cancelled or refunded.
  */
-import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import type { PostRecord } from '../../content/posts.js';
 import type { RestError } from '../../rest/errors.js';
@@ -14,7 +13,7 @@ import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
 import { attendeeIdsOfOrder, insertAttendeeDetails, parseInformation, setOrderAttendeesStatus, touchAttendees, type AttendeeRecord, type NewAttendee } from './attendees.repo.js';
 import { newSecurityCode } from './attendees.service.js';
-import { gmtText, nowGmt, nowPair, ticketsUrl } from './common.js';
+import { gmtText, nowGmt, nowPair, randomHex, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
 import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
@@ -23,7 +22,7 @@ import type { TicketProvider } from './providers.js';
 import { reservationMinutes } from './settings.js';
 import { queueOrderTickets } from './ticket-email.js';
 import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
-import { notifyOrderChanged } from './extensions.js';
+import { notifyOrderChanged, recordOrderChange } from './extensions.js';
 import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 import { crashPoint } from '../../storage/crash-point.js';
 
@@ -119,7 +118,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
   const attendeeStatus = provider.paid ? (settled ? 'completed' : 'pending') : input.rsvpGoing ? 'yes' : 'no';
   const holdsSeats = provider.paid || input.rsvpGoing;
   const now = await nowPair(ctx);
-  const key = crypto.randomBytes(16).toString('hex');
+  const key = randomHex(16);
   const paymentRequest = (orderId: number) => ({
     orderId,
     reference: key,
@@ -200,6 +199,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
       }
       // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
       if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
+      await recordOrderChange(ctx, trx, { orderId: id, from: null, to: status });
       const order: OrderRecord = {
         id,
         key,
@@ -315,6 +315,7 @@ export async function completeOrder(ctx: AppContext, orderId: number): Promise<b
     await setOrderAttendeesStatus(trx, orderId, 'completed');
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
     await queueOrderTickets(ctx, orderId, trx);
+    await recordOrderChange(ctx, trx, { orderId, from: 'pending', to: 'completed' });
     return true;
   });
   if (won) await notifyOrderChanged(ctx, { orderId, from: 'pending', to: 'completed' });
@@ -337,6 +338,7 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
     if (to === 'cancelled' && order.couponId > 0) await releaseCoupon(trx, order.couponId);
     await setOrderAttendeesStatus(trx, orderId, order.provider === 'rsvp' ? 'no' : to);
     await touchAttendees(trx, await attendeeIdsOfOrder(trx, orderId), now);
+    await recordOrderChange(ctx, trx, { orderId, from, to });
     return true;
   });
   if (won) await notifyOrderChanged(ctx, { orderId, from, to });

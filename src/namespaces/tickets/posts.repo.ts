@@ -3,11 +3,11 @@
  * The post rows behind tickets, attendees and orders (they share the one ID sequence of `posts`),
  * and the few facts the area needs about the posts tickets are sold for.
  */
-import crypto from 'node:crypto';
 import { sql, type AliasedRawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
 import { insertShape } from './compiled-rows.js';
+import { randomHex } from './common.js';
 import { uniquePostSlug, type PostRecord } from '../../content/posts.js';
 
 const POST_COLUMNS = [
@@ -80,7 +80,7 @@ export async function insertPost(db: Db, post: NewPost): Promise<number> {
 export async function insertPostRecord(db: Db, post: NewPost): Promise<PostRecord> {
   const slug = post.slugFrom !== undefined
     ? await uniquePostSlug(db, post.type, post.slugFrom, undefined, post.type)
-    : `${post.type.replace(/^tribe_/, '').replace(/_/g, '-')}-${crypto.randomBytes(8).toString('hex')}`;
+    : `${post.type.replace(/^tribe_/, '').replace(/_/g, '-')}-${randomHex(8)}`;
   const values = {
     type: post.type,
     status: post.status,

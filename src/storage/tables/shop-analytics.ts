@@ -70,8 +70,15 @@ export interface ShopOrderCouponLookupTable {
   date_created: string;
 }
 
+/** An order due an analytics sync (migration 2026-11-24T0400): written with the order change, deleted by the sync. */
+export interface ShopOrderSyncQueueTable {
+  id: Generated<number>;
+  order_id: number;
+}
+
 export interface ShopAnalyticsTables {
   shop_customer_lookup: ShopCustomerLookupTable;
+  shop_order_sync_queue: ShopOrderSyncQueueTable;
   shop_order_stats: ShopOrderStatsTable;
   shop_order_product_lookup: ShopOrderProductLookupTable;
   shop_order_coupon_lookup: ShopOrderCouponLookupTable;
