@@ -4,7 +4,7 @@
  * rules for callers without manage access), and check-in as one conditional UPDATE so two scanners
  * can never check the same attendee in twice.
  */
-import { sql, type SqlBool } from 'kysely';
+import { sql, type AliasedRawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { PostRecord } from '../../content/posts.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
@@ -14,7 +14,11 @@ import { safeOffset } from '../../rest/pagination.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
 import { insertShape } from './compiled-rows.js';
 
-export interface AttendeeRecord {
+/**
+ * What an attendee object shows (see `attendees.present.ts`): lists and ticket statistics load only
+ * this, since every column read into a row object costs more than SQLite takes to find it.
+ */
+export interface AttendeeListing {
   id: number;
   ticketId: number;
   postId: number;
@@ -25,22 +29,27 @@ export interface AttendeeRecord {
   holderEmail: string;
   purchaserName: string;
   purchaserEmail: string;
-  userId: number;
   optout: boolean;
-  securityCode: string;
   price: number;
   currency: string;
   checkedIn: boolean;
   checkinLocal: string;
-  checkinGmt: string;
   checkinSource: string;
   checkinAuthor: number;
+  post: Pick<PostRecord, 'author' | 'status' | 'date' | 'date_gmt' | 'modified' | 'modified_gmt'>;
+  /** Site-local date of the attendee's order post; undefined without one. */
+  orderDate: string | undefined;
+}
+
+/** An attendee with everything stored about it. */
+export interface AttendeeRecord extends AttendeeListing {
+  userId: number;
+  securityCode: string;
+  checkinGmt: string;
   qrStatus: boolean;
   information: Record<string, unknown>;
   source: string;
   post: PostRecord;
-  /** Site-local date of the attendee's order post; undefined without one. */
-  orderDate: string | undefined;
 }
 
 /** The stored registration answers as an object (`{}` when they are not one). */
@@ -61,24 +70,35 @@ function attendeesJoined(db: Db) {
     .leftJoin('posts as op', 'op.id', 'a.order_id');
 }
 
-/** What an attendee query selects (see {@link attendeeFromRow}). */
-function attendeeColumns() {
+/** Columns of `a` an {@link AttendeeListing} holds. */
+const LISTING_COLUMNS = [
+  'attendee_id', 'ticket_id', 'post_id', 'provider', 'order_id', 'order_status', 'holder_name', 'holder_email', 'purchaser_name',
+  'purchaser_email', 'optout', 'price', 'currency', 'checked_in', 'checkin_local', 'checkin_source', 'checkin_author',
+] as const;
+
+/** Columns of the attendee's post `ap` an {@link AttendeeListing} holds. */
+const LISTING_POST_COLUMNS = ['author', 'status', 'date', 'date_gmt', 'modified', 'modified_gmt'] as const;
+
+/** What a listing query selects (see {@link listingFromRow}). */
+function listingColumns(): AliasedRawBuilder<unknown, string>[] {
   return [
-    sql.ref('a.attendee_id').as('attendee_id'), sql.ref('a.ticket_id').as('ticket_id'), sql.ref('a.post_id').as('post_id'),
-    sql.ref('a.provider').as('provider'), sql.ref('a.order_id').as('order_id'), sql.ref('a.order_status').as('order_status'),
-    sql.ref('a.holder_name').as('holder_name'), sql.ref('a.holder_email').as('holder_email'), sql.ref('a.purchaser_name').as('purchaser_name'),
-    sql.ref('a.purchaser_email').as('purchaser_email'), sql.ref('a.user_id').as('user_id'), sql.ref('a.optout').as('optout'),
-    sql.ref('a.security_code').as('security_code'), sql.ref('a.price').as('price'), sql.ref('a.currency').as('currency'),
-    sql.ref('a.checked_in').as('checked_in'), sql.ref('a.checkin_local').as('checkin_local'), sql.ref('a.checkin_gmt').as('checkin_gmt'),
-    sql.ref('a.checkin_source').as('checkin_source'), sql.ref('a.checkin_author').as('checkin_author'), sql.ref('a.qr_status').as('qr_status'),
-    sql.ref('a.information').as('information'), sql.ref('a.source').as('source'), sql.ref('op.date').as('order_date'),
+    ...LISTING_COLUMNS.map((c) => sql.ref(`a.${c}`).as(c)),
+    sql.ref('op.date').as('order_date'),
+    ...LISTING_POST_COLUMNS.map((c) => sql.ref(`ap.${c}`).as(`ap_${c}`)),
+  ];
+}
+
+/** What a full attendee query selects (see {@link attendeeFromRow}). */
+function attendeeColumns(): AliasedRawBuilder<unknown, string>[] {
+  return [
+    ...LISTING_COLUMNS.map((c) => sql.ref(`a.${c}`).as(c)),
+    sql.ref('op.date').as('order_date'),
+    ...['user_id', 'security_code', 'checkin_gmt', 'qr_status', 'information', 'source'].map((c) => sql.ref(`a.${c}`).as(c)),
     ...postColumnsAs('ap', 'ap_'),
   ];
 }
 
-function attendeeFromRow(r: Record<string, unknown>): AttendeeRecord | undefined {
-  const post = postFromRow(r, 'ap_');
-  if (!post) return undefined;
+function listingFromRow(r: Record<string, unknown>): AttendeeListing {
   return {
     id: Number(r.attendee_id),
     ticketId: Number(r.ticket_id),
@@ -90,21 +110,37 @@ function attendeeFromRow(r: Record<string, unknown>): AttendeeRecord | undefined
     holderEmail: r.holder_email as string,
     purchaserName: r.purchaser_name as string,
     purchaserEmail: r.purchaser_email as string,
-    userId: Number(r.user_id),
     optout: Number(r.optout) === 1,
-    securityCode: r.security_code as string,
     price: Number(r.price),
     currency: r.currency as string,
     checkedIn: Number(r.checked_in) === 1,
     checkinLocal: r.checkin_local as string,
-    checkinGmt: r.checkin_gmt as string,
     checkinSource: r.checkin_source as string,
     checkinAuthor: Number(r.checkin_author),
+    post: {
+      author: Number(r.ap_author),
+      status: r.ap_status as string,
+      date: r.ap_date as string,
+      date_gmt: r.ap_date_gmt as string,
+      modified: r.ap_modified as string,
+      modified_gmt: r.ap_modified_gmt as string,
+    },
+    orderDate: r.order_date === null || r.order_date === undefined ? undefined : (r.order_date as string),
+  };
+}
+
+function attendeeFromRow(r: Record<string, unknown>): AttendeeRecord | undefined {
+  const post = postFromRow(r, 'ap_');
+  if (!post) return undefined;
+  return {
+    ...listingFromRow(r),
+    userId: Number(r.user_id),
+    securityCode: r.security_code as string,
+    checkinGmt: r.checkin_gmt as string,
     qrStatus: Number(r.qr_status) === 1,
     information: parseInformation(r.information as string),
     source: r.source as string,
     post,
-    orderDate: r.order_date === null || r.order_date === undefined ? undefined : (r.order_date as string),
   };
 }
 
@@ -117,17 +153,27 @@ function attendeesOfRows(rows: readonly unknown[]): AttendeeRecord[] {
   return out;
 }
 
-/** Attendees by ID with their posts and order dates (one query per 500). */
-export async function loadAttendees(db: Db, ids: readonly number[]): Promise<Map<number, AttendeeRecord>> {
-  const out = new Map<number, AttendeeRecord>();
-  if (ids.length === 0) return out;
+/** Rows of the attendees `ids` with `columns`, one query per 500. */
+async function rowsByIds(db: Db, ids: readonly number[], shape: string, columns: () => AliasedRawBuilder<unknown, string>[]): Promise<Record<string, unknown>[]> {
   const unique = [...new Set(ids)];
+  const out: Record<string, unknown>[] = [];
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
-    const rows = await runCompiled(db, `loadAttendees:${chunk.length}`, () => attendeesJoined(db).select(attendeeColumns()).where('a.attendee_id', 'in', chunk), chunk);
-    for (const a of attendeesOfRows(rows)) out.set(a.id, a);
+    out.push(...(await runCompiled<Record<string, unknown>>(db, `${shape}:${chunk.length}`, () => attendeesJoined(db).select(columns()).where('a.attendee_id', 'in', chunk), chunk)));
   }
   return out;
+}
+
+/** Attendees by ID with their posts and order dates (one query per 500). */
+export async function loadAttendees(db: Db, ids: readonly number[]): Promise<Map<number, AttendeeRecord>> {
+  if (ids.length === 0) return new Map();
+  return new Map(attendeesOfRows(await rowsByIds(db, ids, 'loadAttendees', attendeeColumns)).map((a) => [a.id, a]));
+}
+
+/** What attendee objects of `ids` show (one query per 500). */
+export async function loadAttendeeListings(db: Db, ids: readonly number[]): Promise<Map<number, AttendeeListing>> {
+  if (ids.length === 0) return new Map();
+  return new Map((await rowsByIds(db, ids, 'loadAttendeeListings', listingColumns)).map((r) => [Number(r.attendee_id), listingFromRow(r)]));
 }
 
 /** One attendee, or undefined. */
@@ -377,17 +423,18 @@ export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ i
   return { ids: rows.map((r) => Number(r.attendee_id)), total };
 }
 
-/** Attendees of tickets with their posts, in ID order, optionally only the public ones (opted-in, going/completed). */
-export async function attendeesOfTickets(db: Db, ticketIds: readonly number[], publicOnly: boolean): Promise<AttendeeRecord[]> {
+/** What attendee objects of tickets' attendees show, in ID order, optionally only the public ones (opted-in, going/completed). */
+export async function attendeesOfTickets(db: Db, ticketIds: readonly number[], publicOnly: boolean): Promise<AttendeeListing[]> {
   if (ticketIds.length === 0) return [];
   const ids = [...new Set(ticketIds)];
   const build = () => {
-    let query = attendeesJoined(db).select(attendeeColumns()).where('a.ticket_id', 'in', ids);
+    let query = attendeesJoined(db).select(listingColumns()).where('a.ticket_id', 'in', ids);
     if (publicOnly) {
       query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
     }
     return query.orderBy('a.attendee_id');
   };
   const parameters = publicOnly ? [...ids, 0, 'publish', ...PUBLIC_ORDER_STATUSES] : ids;
-  return attendeesOfRows(await runCompiled(db, `attendeesOfTickets:${ids.length}:${publicOnly}`, build, parameters));
+  const rows = await runCompiled<Record<string, unknown>>(db, `attendeesOfTickets:${ids.length}:${publicOnly}`, build, parameters);
+  return rows.map(listingFromRow);
 }
