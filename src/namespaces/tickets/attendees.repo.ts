@@ -293,48 +293,107 @@ export interface AttendeeListQuery {
 /** Order statuses that count as "public" (a completed order or a "going" RSVP). */
 export const PUBLIC_ORDER_STATUSES = Object.freeze(['completed', 'yes']);
 
-function listBase(db: Db, q: AttendeeListQuery) {
-  let query = db
+/** Attendees `a` with their posts `ap` and the posts they are for `ep`: what the list filters. */
+function listFrom(db: Db) {
+  return db
     .selectFrom('ticket_attendees as a')
     .innerJoin('posts as ap', 'ap.id', 'a.attendee_id')
     .leftJoin('posts as ep', 'ep.id', 'a.post_id');
-  const none = sql<SqlBool>`1 = 0`;
-  if (q.providers) query = q.providers.length ? query.where('a.provider', 'in', q.providers) : query.where(none);
-  if (q.search) {
-    const p = containsPattern(q.search);
-    query = query.where((eb) => eb.or([ilike(db, eb.ref('a.holder_name'), p), ilike(db, eb.ref('a.holder_email'), p), ilike(db, eb.ref('a.purchaser_name'), p)]));
-  }
-  if (q.postIds) query = q.postIds.length ? query.where('a.post_id', 'in', q.postIds) : query.where(none);
-  if (q.excludePosts?.length) query = query.where('a.post_id', 'not in', q.excludePosts);
-  if (q.ticketIds) query = q.ticketIds.length ? query.where('a.ticket_id', 'in', q.ticketIds) : query.where(none);
-  if (q.excludeTickets?.length) query = query.where('a.ticket_id', 'not in', q.excludeTickets);
-  if (q.afterGmt) query = query.where('ap.date_gmt', '>=', q.afterGmt);
-  if (q.beforeGmt) query = query.where('ap.date_gmt', '<=', q.beforeGmt);
-  if (q.include) query = q.include.length ? query.where('a.attendee_id', 'in', q.include) : query.where(none);
-  if (q.exclude?.length) query = query.where('a.attendee_id', 'not in', q.exclude);
-  if (q.postStatuses) query = query.where('ep.status', 'in', q.postStatuses.length ? q.postStatuses : ['']);
-  if (q.statuses) query = query.where('ap.status', 'in', q.statuses.length ? q.statuses : ['']);
-  if (q.orderStatuses) query = query.where('a.order_status', 'in', q.orderStatuses.length ? q.orderStatuses : ['']);
-  if (q.checkedIn !== undefined) query = query.where('a.checked_in', '=', q.checkedIn ? 1 : 0);
+}
+
+type ListQueryBuilder = ReturnType<typeof listFrom>;
+
+/**
+ * One condition of the list: `key` names it in the compiled query's shape (with the number of values
+ * of lists), `parameters` are the values it binds, in order, and `apply` adds it to a query being built
+ * (only when the shape is compiled for the first time).
+ */
+interface ListFilter {
+  key: string;
+  parameters: readonly unknown[];
+  apply: (query: ListQueryBuilder) => ListQueryBuilder;
+}
+
+const none = sql<SqlBool>`1 = 0`;
+const noMatch: ListFilter = { key: 'none', parameters: [], apply: (query) => query.where(none) };
+
+/** `column IN list`, or no match for an empty list. */
+function inList(column: 'a.provider' | 'a.post_id' | 'a.ticket_id' | 'a.attendee_id', list: readonly unknown[]): ListFilter {
+  if (list.length === 0) return noMatch;
+  return { key: `${column} in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'in', list as never[]) };
+}
+
+/** `column NOT IN list` (nothing for an empty list). */
+function notInList(column: 'a.post_id' | 'a.ticket_id' | 'a.attendee_id', list: readonly number[] | undefined): ListFilter[] {
+  if (!list?.length) return [];
+  return [{ key: `${column} not in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'not in', [...list]) }];
+}
+
+/** A status column in a list of statuses (an empty list matches no status). */
+function statusIn(column: 'ep.status' | 'ap.status' | 'a.order_status', statuses: readonly string[]): ListFilter {
+  const list = statuses.length ? statuses : [''];
+  return { key: `${column} in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'in', list) };
+}
+
+/** The list's conditions, in the order they bind their values. */
+function listFilters(db: Db, q: AttendeeListQuery): ListFilter[] {
+  const filters: ListFilter[] = [];
+  const compare = (column: 'ap.date_gmt' | 'a.checked_in' | 'a.price', op: '>=' | '<=' | '=', value: string | number) =>
+    filters.push({ key: `${column} ${op}`, parameters: [value], apply: (query) => query.where(column, op, value) });
+  const like = (key: string, columns: readonly ('a.holder_name' | 'a.holder_email' | 'a.purchaser_name')[], text: string) => {
+    const p = containsPattern(text);
+    filters.push({ key, parameters: columns.map(() => p), apply: (query) => query.where((eb) => eb.or(columns.map((c) => ilike(db, eb.ref(c), p)))) });
+  };
+  if (q.providers) filters.push(inList('a.provider', q.providers));
+  if (q.search) like('search', ['a.holder_name', 'a.holder_email', 'a.purchaser_name'], q.search);
+  if (q.postIds) filters.push(inList('a.post_id', q.postIds));
+  filters.push(...notInList('a.post_id', q.excludePosts));
+  if (q.ticketIds) filters.push(inList('a.ticket_id', q.ticketIds));
+  filters.push(...notInList('a.ticket_id', q.excludeTickets));
+  if (q.afterGmt) compare('ap.date_gmt', '>=', q.afterGmt);
+  if (q.beforeGmt) compare('ap.date_gmt', '<=', q.beforeGmt);
+  if (q.include) filters.push(inList('a.attendee_id', q.include));
+  filters.push(...notInList('a.attendee_id', q.exclude));
+  if (q.postStatuses) filters.push(statusIn('ep.status', q.postStatuses));
+  if (q.statuses) filters.push(statusIn('ap.status', q.statuses));
+  if (q.orderStatuses) filters.push(statusIn('a.order_status', q.orderStatuses));
+  if (q.checkedIn !== undefined) compare('a.checked_in', '=', q.checkedIn ? 1 : 0);
   if (q.rsvpGoing) {
     const wanted = q.rsvpGoing;
     // Attendees of other providers carry no RSVP status and always match.
-    query = query.where((eb) => eb.or([eb('a.provider', '!=', 'rsvp'), ...(wanted.length ? [eb('a.order_status', 'in', wanted)] : [])]));
+    filters.push({
+      key: `rsvp going ${wanted.length}`,
+      parameters: ['rsvp', ...wanted],
+      apply: (query) => query.where((eb) => eb.or([eb('a.provider', '!=', 'rsvp'), ...(wanted.length ? [eb('a.order_status', 'in', wanted)] : [])])),
+    });
   }
-  if (q.priceMin !== undefined) query = query.where('a.price', '>=', q.priceMin);
-  if (q.priceMax !== undefined) query = query.where('a.price', '<=', q.priceMax);
-  if (q.attendeeInformation === true) query = query.where(none);
-  if (q.name) query = query.where((eb) => ilike(db, eb.ref('a.holder_name'), containsPattern(q.name!)));
-  if (q.email) query = query.where((eb) => ilike(db, eb.ref('a.holder_email'), containsPattern(q.email!)));
+  if (q.priceMin !== undefined) compare('a.price', '>=', q.priceMin);
+  if (q.priceMax !== undefined) compare('a.price', '<=', q.priceMax);
+  if (q.attendeeInformation === true) filters.push(noMatch);
+  if (q.name) like('name', ['a.holder_name'], q.name);
+  if (q.email) like('email', ['a.holder_email'], q.email);
   if (q.publicOnly) {
-    query = query
-      .where('ap.status', '=', 'publish')
-      .where('a.optout', '=', 0)
-      .where('a.order_status', 'in', PUBLIC_ORDER_STATUSES)
-      .where('ep.status', '=', 'publish')
-      .where('ep.password', '=', '')
-      .where((eb) => eb.or(ATTENDEE_LIST_MARKERS.map((m) => ilike(db, eb.ref('ep.content'), containsPattern(m)))));
+    const markers = ATTENDEE_LIST_MARKERS.map(containsPattern);
+    filters.push({
+      key: 'public',
+      parameters: ['publish', 0, ...PUBLIC_ORDER_STATUSES, 'publish', '', ...markers],
+      apply: (query) =>
+        query
+          .where('ap.status', '=', 'publish')
+          .where('a.optout', '=', 0)
+          .where('a.order_status', 'in', PUBLIC_ORDER_STATUSES)
+          .where('ep.status', '=', 'publish')
+          .where('ep.password', '=', '')
+          .where((eb) => eb.or(markers.map((m) => ilike(db, eb.ref('ep.content'), m)))),
+    });
   }
+  return filters;
+}
+
+/** The list query with `filters` (built only when its shape is compiled). */
+function listBase(db: Db, filters: readonly ListFilter[]): ListQueryBuilder {
+  let query = listFrom(db);
+  for (const f of filters) query = f.apply(query);
   return query;
 }
 
@@ -344,13 +403,16 @@ function listBase(db: Db, q: AttendeeListQuery) {
  * many attendees there are.
  */
 async function attendeePostStatuses(db: Db): Promise<Set<string>> {
-  const anchors = sql.join(ATTENDEE_TYPES.map((t) => sql`SELECT ${sql.lit(t)} AS type, (SELECT MIN(p.status) FROM posts p WHERE p.type = ${sql.lit(t)}) AS status`), sql` UNION ALL `);
-  const query = sql<{ status: string }>`WITH RECURSIVE s(type, status) AS (
+  const build = () => {
+    const anchors = sql.join(ATTENDEE_TYPES.map((t) => sql`SELECT ${sql.lit(t)} AS type, (SELECT MIN(p.status) FROM posts p WHERE p.type = ${sql.lit(t)}) AS status`), sql` UNION ALL `);
+    const query = sql<{ status: string }>`WITH RECURSIVE s(type, status) AS (
     ${anchors}
     UNION ALL
     SELECT s.type, (SELECT MIN(p.status) FROM posts p WHERE p.type = s.type AND p.status > s.status) FROM s WHERE s.status IS NOT NULL
   ) SELECT DISTINCT status FROM s WHERE status IS NOT NULL`;
-  const rows = await runCompiled(db, 'attendeePostStatuses', () => ({ compile: () => query.compile(db) }), []);
+    return { compile: () => query.compile(db) };
+  };
+  const rows = await runCompiled(db, 'attendeePostStatuses', build, []);
   return new Set(rows.map((r) => r.status));
 }
 
@@ -368,58 +430,85 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
   if (!postIds?.length && !ticketIds?.length) return undefined;
   if (!statuses) return undefined;
   for (const status of await attendeePostStatuses(db)) if (!statuses.includes(status)) return undefined;
-  let query = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
   const allowed = postStatuses ? (postStatuses.length ? postStatuses : ['']) : [];
-  if (postIds?.length && postStatuses) {
-    // The events named that have a status the list takes, looked up once (not once per attendee);
-    // they drive the walk through the attendees index.
-    query = query.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed));
-  } else if (postIds?.length) {
-    query = query.where('a.post_id', 'in', postIds);
-  }
-  if (ticketIds?.length) query = query.where('a.ticket_id', 'in', ticketIds);
-  if (!postIds?.length && postStatuses) {
-    query = query.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
-  }
+  const build = () => {
+    let query = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
+    if (postIds?.length && postStatuses) {
+      // The events named that have a status the list takes, looked up once (not once per attendee);
+      // they drive the walk through the attendees index.
+      query = query.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed));
+    } else if (postIds?.length) {
+      query = query.where('a.post_id', 'in', postIds);
+    }
+    if (ticketIds?.length) query = query.where('a.ticket_id', 'in', ticketIds);
+    if (!postIds?.length && postStatuses) {
+      query = query.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
+    }
+    return query;
+  };
   const parameters = postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed];
   const shape = `countByIndex:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
-  const [row] = await runCompiled(db, shape, () => query, parameters);
+  const [row] = await runCompiled(db, shape, build, parameters);
   return Number(row?.n ?? 0);
+}
+
+/** The IDs of a page of the list with `filters`, before its order. */
+function pageBase(db: Db, filters: readonly ListFilter[]) {
+  return listBase(db, filters).select('a.attendee_id');
+}
+
+type PageQueryBuilder = ReturnType<typeof pageBase>;
+
+/** The page's order: its shape key, the values it binds and how to add it to the page query. */
+function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly unknown[]; apply: (query: PageQueryBuilder) => PageQueryBuilder } {
+  const dir = q.order === 'DESC' ? 'desc' : 'asc';
+  switch (q.orderby) {
+    case 'date':
+      return { key: `date ${dir}`, parameters: [], apply: (query) => query.orderBy('ap.date_gmt', dir).orderBy('a.attendee_id', 'asc') };
+    case 'title':
+      return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy('a.holder_name', dir).orderBy('a.attendee_id', 'asc') };
+    case 'slug':
+      return { key: `slug ${dir}`, parameters: [], apply: (query) => query.orderBy('ap.slug', dir).orderBy('a.attendee_id', 'asc') };
+    case 'include': {
+      const include = q.include;
+      if (!include?.length) break;
+      return {
+        key: `include ${include.length} ${dir}`,
+        parameters: [...include.flatMap((id, i) => [id, i]), include.length],
+        apply: (query) => {
+          const cases = sql.join(include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+          return query.orderBy(sql`CASE a.attendee_id ${cases} ELSE ${include.length} END`, dir).orderBy('a.attendee_id', 'asc');
+        },
+      };
+    }
+  }
+  return { key: `id ${dir}`, parameters: [], apply: (query) => query.orderBy('a.attendee_id', dir) };
 }
 
 /**
  * One page of attendee IDs and the total number of matches. Two queries: an event's attendees run to
  * thousands, and counting them alone (an index scan) is cheaper than carrying them all through a
- * window for `count(*) over ()`.
+ * window for `count(*) over ()`. Both are compiled once per shape (filters present, list lengths, order).
  */
 export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ ids: number[]; total: number }> {
-  const base = listBase(db, q);
-  const total = (await countByIndex(db, q)) ?? Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
-  if (total === 0) return { ids: [], total };
-  const dir = q.order === 'DESC' ? 'desc' : 'asc';
-  let query = base.select('a.attendee_id');
-  switch (q.orderby) {
-    case 'date':
-      query = query.orderBy('ap.date_gmt', dir).orderBy('a.attendee_id', 'asc');
-      break;
-    case 'title':
-      query = query.orderBy('a.holder_name', dir).orderBy('a.attendee_id', 'asc');
-      break;
-    case 'slug':
-      query = query.orderBy('ap.slug', dir).orderBy('a.attendee_id', 'asc');
-      break;
-    case 'include':
-      if (q.include?.length) {
-        const cases = sql.join(q.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
-        query = query.orderBy(sql`CASE a.attendee_id ${cases} ELSE ${q.include.length} END`, dir).orderBy('a.attendee_id', 'asc');
-      } else {
-        query = query.orderBy('a.attendee_id', dir);
-      }
-      break;
-    default:
-      query = query.orderBy('a.attendee_id', dir);
+  const filters = listFilters(db, q);
+  const keys = filters.map((f) => f.key).join(',');
+  const parameters = filters.flatMap((f) => f.parameters);
+  let total = await countByIndex(db, q);
+  if (total === undefined) {
+    const [row] = await runCompiled(db, `attendeeList:count:${keys}`, () => listBase(db, filters).select((eb) => eb.fn.countAll<number>().as('n')), parameters);
+    total = Number(row?.n ?? 0);
   }
-  const rows = await query.limit(q.limit).offset(safeOffset(q.offset)).execute();
+  if (total === 0) return { ids: [], total };
+  const order = listOrder(q);
+  const limit = q.limit;
+  const offset = safeOffset(q.offset);
+  const rows = await runCompiled(
+    db,
+    `attendeeList:page:${order.key}:${keys}`,
+    () => order.apply(pageBase(db, filters)).limit(limit).offset(offset),
+    [...parameters, ...order.parameters, limit, offset],
+  );
   return { ids: rows.map((r) => Number(r.attendee_id)), total };
 }
 
