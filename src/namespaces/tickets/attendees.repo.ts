@@ -452,9 +452,9 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
   return Number(row?.n ?? 0);
 }
 
-/** The IDs of a page of the list with `filters`, before its order. */
+/** A page of the list with `filters` as listings (with the attendees' order dates), before its order. */
 function pageBase(db: Db, filters: readonly ListFilter[]) {
-  return listBase(db, filters).select('a.attendee_id');
+  return listBase(db, filters).leftJoin('posts as op', 'op.id', 'a.order_id').select(listingColumns());
 }
 
 type PageQueryBuilder = ReturnType<typeof pageBase>;
@@ -486,11 +486,12 @@ function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly un
 }
 
 /**
- * One page of attendee IDs and the total number of matches. Two queries: an event's attendees run to
- * thousands, and counting them alone (an index scan) is cheaper than carrying them all through a
- * window for `count(*) over ()`. Both are compiled once per shape (filters present, list lengths, order).
+ * One page of the list (what the attendee objects show) and the total number of matches. Two queries:
+ * an event's attendees run to thousands, and counting them alone (an index scan) is cheaper than
+ * carrying them all through a window for `count(*) over ()`. Both are compiled once per shape (filters
+ * present, list lengths, order).
  */
-export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ ids: number[]; total: number }> {
+export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ attendees: AttendeeListing[]; total: number }> {
   const filters = listFilters(db, q);
   const keys = filters.map((f) => f.key).join(',');
   const parameters = filters.flatMap((f) => f.parameters);
@@ -499,17 +500,17 @@ export async function listAttendeeIds(db: Db, q: AttendeeListQuery): Promise<{ i
     const [row] = await runCompiled(db, `attendeeList:count:${keys}`, () => listBase(db, filters).select((eb) => eb.fn.countAll<number>().as('n')), parameters);
     total = Number(row?.n ?? 0);
   }
-  if (total === 0) return { ids: [], total };
+  if (total === 0) return { attendees: [], total };
   const order = listOrder(q);
   const limit = q.limit;
   const offset = safeOffset(q.offset);
-  const rows = await runCompiled(
+  const rows = await runCompiled<Record<string, unknown>>(
     db,
     `attendeeList:page:${order.key}:${keys}`,
     () => order.apply(pageBase(db, filters)).limit(limit).offset(offset),
     [...parameters, ...order.parameters, limit, offset],
   );
-  return { ids: rows.map((r) => Number(r.attendee_id)), total };
+  return { attendees: rows.map(listingFromRow), total };
 }
 
 /** What attendee objects of tickets' attendees show, in ID order, optionally only the public ones (opted-in, going/completed). */
