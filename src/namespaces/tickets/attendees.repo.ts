@@ -12,7 +12,7 @@ import { ATTENDEE_TYPES, type ProviderSlug } from './providers.js';
 import { ATTENDEE_LIST_MARKERS, postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
-import { insertShape } from './compiled-rows.js';
+import { applyFilters, filtersShape, insertShape, type ListFilter as Filter } from './compiled-rows.js';
 
 /**
  * What an attendee object shows (see `attendees.present.ts`): lists and ticket statistics load only
@@ -303,16 +303,7 @@ function listFrom(db: Db) {
 
 type ListQueryBuilder = ReturnType<typeof listFrom>;
 
-/**
- * One condition of the list: `key` names it in the compiled query's shape (with the number of values
- * of lists), `parameters` are the values it binds, in order, and `apply` adds it to a query being built
- * (only when the shape is compiled for the first time).
- */
-interface ListFilter {
-  key: string;
-  parameters: readonly unknown[];
-  apply: (query: ListQueryBuilder) => ListQueryBuilder;
-}
+type ListFilter = Filter<ListQueryBuilder>;
 
 const none = sql<SqlBool>`1 = 0`;
 const noMatch: ListFilter = { key: 'none', parameters: [], apply: (query) => query.where(none) };
@@ -392,9 +383,7 @@ function listFilters(db: Db, q: AttendeeListQuery): ListFilter[] {
 
 /** The list query with `filters` (built only when its shape is compiled). */
 function listBase(db: Db, filters: readonly ListFilter[]): ListQueryBuilder {
-  let query = listFrom(db);
-  for (const f of filters) query = f.apply(query);
-  return query;
+  return applyFilters(listFrom(db), filters);
 }
 
 /**
@@ -493,8 +482,7 @@ function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly un
  */
 export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ attendees: AttendeeListing[]; total: number }> {
   const filters = listFilters(db, q);
-  const keys = filters.map((f) => f.key).join(',');
-  const parameters = filters.flatMap((f) => f.parameters);
+  const { key: keys, parameters } = filtersShape(filters);
   let total = await countByIndex(db, q);
   if (total === undefined) {
     const [row] = await runCompiled(db, `attendeeList:count:${keys}`, () => listBase(db, filters).select((eb) => eb.fn.countAll<number>().as('n')), parameters);
