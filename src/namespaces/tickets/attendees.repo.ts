@@ -9,6 +9,7 @@ import type { Db } from '../../storage/db.js';
 import type { PostRecord } from '../../content/posts.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
 import { ATTENDEE_TYPES, type ProviderSlug } from './providers.js';
+import type { TicketRecord } from './tickets.repo.js';
 import { ATTENDEE_LIST_MARKERS, postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
@@ -40,6 +41,9 @@ export interface AttendeeListing {
   /** Site-local date of the attendee's order post; undefined without one. */
   orderDate: string | undefined;
 }
+
+/** What an attendee object shows of its ticket. */
+export type AttendeeTicket = Pick<TicketRecord, 'price' | 'currency' | 'startLocal' | 'endLocal' | 'sku'> & { post: Pick<PostRecord, 'title' | 'content'> };
 
 /** An attendee with everything stored about it. */
 export interface AttendeeRecord extends AttendeeListing {
@@ -144,6 +148,27 @@ function attendeeFromRow(r: Record<string, unknown>): AttendeeRecord | undefined
   };
 }
 
+/** What an attendee object shows of the ticket `t` (with its post `tp`), see {@link ticketOfRow}. */
+function attendeeTicketColumns(): AliasedRawBuilder<unknown, string>[] {
+  return [
+    sql.ref('tp.id').as('tp_id'), sql.ref('tp.title').as('tp_title'), sql.ref('tp.content').as('tp_content'),
+    ...(['price', 'currency', 'start_local', 'end_local', 'sku'] as const).map((c) => sql.ref(`t.${c}`).as(`t_${c}`)),
+  ];
+}
+
+/** The attendee's ticket selected with {@link attendeeTicketColumns}; undefined when it is gone. */
+function ticketOfRow(r: Record<string, unknown>): AttendeeTicket | undefined {
+  if (r.tp_id === null || r.tp_id === undefined || r.t_price === null || r.t_price === undefined) return undefined;
+  return {
+    price: r.t_price as string,
+    currency: r.t_currency as string,
+    startLocal: r.t_start_local as string,
+    endLocal: r.t_end_local as string,
+    sku: r.t_sku as string,
+    post: { title: r.tp_title as string, content: r.tp_content as string },
+  };
+}
+
 function attendeesOfRows(rows: readonly unknown[]): AttendeeRecord[] {
   const out: AttendeeRecord[] = [];
   for (const r of rows) {
@@ -174,6 +199,18 @@ export async function loadAttendees(db: Db, ids: readonly number[]): Promise<Map
 export async function loadAttendeeListings(db: Db, ids: readonly number[]): Promise<Map<number, AttendeeListing>> {
   if (ids.length === 0) return new Map();
   return new Map((await rowsByIds(db, ids, 'loadAttendeeListings', listingColumns)).map((r) => [Number(r.attendee_id), listingFromRow(r)]));
+}
+
+/** One attendee with what its object shows of its ticket (undefined when the ticket is gone), in one query; undefined when there is no such attendee. */
+export async function getAttendeeWithTicket(db: Db, id: number): Promise<{ attendee: AttendeeRecord; ticket: AttendeeTicket | undefined } | undefined> {
+  const [row] = await runCompiled<Record<string, unknown>>(db, 'getAttendeeWithTicket', () =>
+    attendeesJoined(db)
+      .leftJoin('ticket_details as t', 't.ticket_id', 'a.ticket_id')
+      .leftJoin('posts as tp', 'tp.id', 't.ticket_id')
+      .select([...attendeeColumns(), ...attendeeTicketColumns()])
+      .where('a.attendee_id', '=', id), [id]);
+  const attendee = row && attendeeFromRow(row);
+  return attendee && { attendee, ticket: ticketOfRow(row) };
 }
 
 /** One attendee, or undefined. */
@@ -441,9 +478,13 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
   return Number(row?.n ?? 0);
 }
 
-/** A page of the list with `filters` as listings (with the attendees' order dates), before its order. */
+/** A page of the list with `filters` as listings with their order dates and tickets, before its order. */
 function pageBase(db: Db, filters: readonly ListFilter[]) {
-  return listBase(db, filters).leftJoin('posts as op', 'op.id', 'a.order_id').select(listingColumns());
+  return listBase(db, filters)
+    .leftJoin('posts as op', 'op.id', 'a.order_id')
+    .leftJoin('ticket_details as t', 't.ticket_id', 'a.ticket_id')
+    .leftJoin('posts as tp', 'tp.id', 't.ticket_id')
+    .select([...listingColumns(), ...attendeeTicketColumns()]);
 }
 
 type PageQueryBuilder = ReturnType<typeof pageBase>;
@@ -475,12 +516,13 @@ function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly un
 }
 
 /**
- * One page of the list (what the attendee objects show) and the total number of matches. Two queries:
+ * One page of the list (what the attendee objects show, their tickets' part too) and the total number
+ * of matches. Two queries:
  * an event's attendees run to thousands, and counting them alone (an index scan) is cheaper than
  * carrying them all through a window for `count(*) over ()`. Both are compiled once per shape (filters
  * present, list lengths, order).
  */
-export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ attendees: AttendeeListing[]; total: number }> {
+export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ attendees: AttendeeListing[]; tickets: Map<number, AttendeeTicket>; total: number }> {
   const filters = listFilters(db, q);
   const { key: keys, parameters } = filtersShape(filters);
   let total = await countByIndex(db, q);
@@ -488,7 +530,8 @@ export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ 
     const [row] = await runCompiled(db, `attendeeList:count:${keys}`, () => listBase(db, filters).select((eb) => eb.fn.countAll<number>().as('n')), parameters);
     total = Number(row?.n ?? 0);
   }
-  if (total === 0) return { attendees: [], total };
+  const tickets = new Map<number, AttendeeTicket>();
+  if (total === 0) return { attendees: [], tickets, total };
   const order = listOrder(q);
   const limit = q.limit;
   const offset = safeOffset(q.offset);
@@ -498,7 +541,11 @@ export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ 
     () => order.apply(pageBase(db, filters)).limit(limit).offset(offset),
     [...parameters, ...order.parameters, limit, offset],
   );
-  return { attendees: rows.map(listingFromRow), total };
+  for (const r of rows) {
+    const ticket = ticketOfRow(r);
+    if (ticket) tickets.set(Number(r.ticket_id), ticket);
+  }
+  return { attendees: rows.map(listingFromRow), tickets, total };
 }
 
 /** What attendee objects of tickets' attendees show, in ID order, optionally only the public ones (opted-in, going/completed). */

@@ -128,14 +128,14 @@ async function listAttendees(req: TypedRequest<typeof ATTENDEE_LIST_ARGS>, ctx: 
   if (req.has('name')) q.name = String(p.name);
   if (req.has('email') && manage) q.email = String(p.email);
 
-  const { attendees, total } = await listAttendeePage(ctx.db, q);
+  const { attendees, tickets, total } = await listAttendeePage(ctx.db, q);
   const totalPages = Math.ceil(total / perPage);
   if (page !== 1 && page > totalPages) return TicketErrors.invalidPageNumber();
   const body = {
     rest_url: listRestUrl(ctx, req, '/attendees/', ATTENDEE_LIST_ARGS),
     total,
     total_pages: totalPages,
-    attendees: await presentAttendees(ctx, attendees, manage),
+    attendees: await presentAttendees(ctx, attendees, manage, tickets),
   };
   return respond(body, { headers: { 'X-ET-TOTAL': String(total), 'X-ET-TOTAL-PAGES': String(totalPages) } });
 }

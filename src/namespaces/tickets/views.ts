@@ -7,7 +7,7 @@ import type { AppContext } from '../../app-context.js';
 import type { PostRecord } from '../../content/posts.js';
 import type { RestRequest } from '../../rest/route.js';
 import { canEditTicketsOf, hasManageAccess } from './access.js';
-import { attendeesOfTickets, loadAttendeeListings, type AttendeeListing } from './attendees.repo.js';
+import { attendeesOfTickets, loadAttendeeListings, type AttendeeListing, type AttendeeTicket } from './attendees.repo.js';
 import { presentAttendee } from './attendees.present.js';
 import { showsAttendeeList } from './posts.repo.js';
 import { issueTicketNonces } from './ticket-nonces.js';
@@ -25,7 +25,7 @@ export async function presentAttendees(
   ctx: AppContext,
   list: readonly AttendeeListing[],
   manage: boolean,
-  tickets?: ReadonlyMap<number, TicketRecord>,
+  tickets?: ReadonlyMap<number, AttendeeTicket>,
 ): Promise<Record<string, unknown>[]> {
   const known = tickets && list.every((a) => tickets.has(a.ticketId)) ? tickets : await loadTickets(ctx.db, list.map((a) => a.ticketId));
   return list.map((a) =>
