@@ -201,16 +201,23 @@ export async function loadAttendeeListings(db: Db, ids: readonly number[]): Prom
   return new Map((await rowsByIds(db, ids, 'loadAttendeeListings', listingColumns)).map((r) => [Number(r.attendee_id), listingFromRow(r)]));
 }
 
-/** One attendee with what its object shows of its ticket (undefined when the ticket is gone), in one query; undefined when there is no such attendee. */
-export async function getAttendeeWithTicket(db: Db, id: number): Promise<{ attendee: AttendeeRecord; ticket: AttendeeTicket | undefined } | undefined> {
-  const [row] = await runCompiled<Record<string, unknown>>(db, 'getAttendeeWithTicket', () =>
+/** An attendee as the QR check-in reads it: what its object shows, and what the scan is checked against. */
+export type CheckInCandidate = AttendeeListing & Pick<AttendeeRecord, 'securityCode' | 'qrStatus'>;
+
+/**
+ * One attendee for a check-in with what its object shows of its ticket (undefined when the ticket is
+ * gone), in one query; undefined when there is no such attendee.
+ */
+export async function getCheckInCandidate(db: Db, id: number): Promise<{ attendee: CheckInCandidate; ticket: AttendeeTicket | undefined } | undefined> {
+  const [row] = await runCompiled<Record<string, unknown>>(db, 'getCheckInCandidate', () =>
     attendeesJoined(db)
       .leftJoin('ticket_details as t', 't.ticket_id', 'a.ticket_id')
       .leftJoin('posts as tp', 'tp.id', 't.ticket_id')
-      .select([...attendeeColumns(), ...attendeeTicketColumns()])
+      .select([...listingColumns(), sql.ref('a.security_code').as('security_code'), sql.ref('a.qr_status').as('qr_status'), ...attendeeTicketColumns()])
       .where('a.attendee_id', '=', id), [id]);
-  const attendee = row && attendeeFromRow(row);
-  return attendee && { attendee, ticket: ticketOfRow(row) };
+  if (!row) return undefined;
+  const attendee = { ...listingFromRow(row), securityCode: row.security_code as string, qrStatus: Number(row.qr_status) === 1 };
+  return { attendee, ticket: ticketOfRow(row) };
 }
 
 /** One attendee, or undefined. */
