@@ -8,18 +8,17 @@ import type { AppContext } from '../../app-context.js';
 import { dateDetails } from '../../content/posts.js';
 import { globalId, ticketsUrl } from './common.js';
 import { currencyConfig, currencySymbol, formatNumber, priceValue } from './money.js';
-import type { AttendeeRecord } from './attendees.repo.js';
-import type { TicketRecord } from './tickets.repo.js';
+import type { AttendeeListing, AttendeeTicket } from './attendees.repo.js';
 
 export interface AttendeeView {
   manage: boolean;
   /** The attendee's ticket (may be gone). */
-  ticket: TicketRecord | undefined;
+  ticket: AttendeeTicket | undefined;
   /** Site-local purchase date of the attendee's order, for `payment.date`. */
   purchaseDate?: string;
 }
 
-function ticketSummary(a: AttendeeRecord, t: TicketRecord | undefined): Record<string, unknown> {
+function ticketSummary(a: AttendeeListing, t: AttendeeTicket | undefined): Record<string, unknown> {
   const raw = t ? t.price : String(a.price);
   const currency = t ? t.currency : a.currency;
   return {
@@ -35,7 +34,7 @@ function ticketSummary(a: AttendeeRecord, t: TicketRecord | undefined): Record<s
 }
 
 /** The attendee object of 4.4. */
-export function presentAttendee(ctx: Pick<AppContext, 'urls'>, a: AttendeeRecord, view: AttendeeView): Record<string, unknown> {
+export function presentAttendee(ctx: Pick<AppContext, 'urls'>, a: AttendeeListing, view: AttendeeView): Record<string, unknown> {
   const gid = globalId(ctx, 'attendee', a.id);
   const data: Record<string, unknown> = {
     id: a.id,

@@ -12,7 +12,7 @@ import { allowAll } from '../../rest/permissions.js';
 import { defineArgs, endpoint, type TypedRequest } from '../../rest/typed.js';
 import { CREATABLE, EDITABLE, READABLE, respond, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { hasManageAccess } from './access.js';
-import { listAttendeeIds, PUBLIC_ORDER_STATUSES, type AttendeeListQuery, getAttendee } from './attendees.repo.js';
+import { listAttendeePage, PUBLIC_ORDER_STATUSES, type AttendeeListQuery, getAttendee } from './attendees.repo.js';
 import { attendeeStatus, createManualAttendee, readableAttendee, updateAttendee, type AttendeeChanges } from './attendees.service.js';
 import { clampCount, listRestUrl } from './common.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
@@ -32,7 +32,7 @@ import {
   timeArg,
 } from './ticket-args.js';
 import { getTicket, statusList } from './tickets.repo.js';
-import { attendeeObjects } from './views.js';
+import { attendeeObjects, presentAttendees } from './views.js';
 
 const bool = (description: string) => ({ description, type: 'boolean' }) as const;
 const int = (description: string) => ({ description, type: 'integer' }) as const;
@@ -128,14 +128,14 @@ async function listAttendees(req: TypedRequest<typeof ATTENDEE_LIST_ARGS>, ctx: 
   if (req.has('name')) q.name = String(p.name);
   if (req.has('email') && manage) q.email = String(p.email);
 
-  const { ids, total } = await listAttendeeIds(ctx.db, q);
+  const { attendees, tickets, total } = await listAttendeePage(ctx.db, q);
   const totalPages = Math.ceil(total / perPage);
   if (page !== 1 && page > totalPages) return TicketErrors.invalidPageNumber();
   const body = {
     rest_url: listRestUrl(ctx, req, '/attendees/', ATTENDEE_LIST_ARGS),
     total,
     total_pages: totalPages,
-    attendees: await attendeeObjects(ctx, ids, manage),
+    attendees: await presentAttendees(ctx, attendees, manage, tickets),
   };
   return respond(body, { headers: { 'X-ET-TOTAL': String(total), 'X-ET-TOTAL-PAGES': String(totalPages) } });
 }

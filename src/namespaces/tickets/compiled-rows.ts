@@ -1,9 +1,9 @@
 /**
  * @module namespaces/tickets/compiled-rows
- * Shapes and parameters of inserts run through `storage/compiled-queries.ts`: the shape names the table
- * and the columns in the order the rows give them (as Kysely binds them), so rows built with another
- * key order, or leaving a column out, compile a statement of their own instead of binding values to
- * the wrong placeholders.
+ * Shapes and parameters of queries run through `storage/compiled-queries.ts`. Inserts: the shape names
+ * the table and the columns in the order the rows give them (as Kysely binds them), so rows built with
+ * another key order, or leaving a column out, compile a statement of their own instead of binding
+ * values to the wrong placeholders. Filtered lists: each condition names itself and its values.
  */
 
 /** Shape and parameters of an insert of `rows` (each with the same keys) into `table`. */
@@ -12,4 +12,28 @@ export function insertShape(table: string, rows: readonly Record<string, unknown
   const parameters: unknown[] = [];
   for (const row of rows) for (const c of columns) parameters.push(row[c]);
   return { shape: `insert:${table}:${rows.length}:${columns.join(',')}`, parameters };
+}
+
+/**
+ * One condition of a filtered list run through `storage/compiled-queries.ts`: `key` names it in the
+ * compiled query's shape (with the number of values of lists, and any literal it puts in the SQL),
+ * `parameters` are the values it binds, in order, and `apply` adds it to the query being built (only
+ * when the shape is compiled for the first time).
+ */
+export interface ListFilter<Q> {
+  key: string;
+  parameters: readonly unknown[];
+  apply: (query: Q) => Q;
+}
+
+/** The shape key and the bound values of `filters`, in the order they are applied. */
+export function filtersShape<Q>(filters: readonly ListFilter<Q>[]): { key: string; parameters: unknown[] } {
+  return { key: filters.map((f) => f.key).join(','), parameters: filters.flatMap((f) => f.parameters) };
+}
+
+/** `query` with every filter applied. */
+export function applyFilters<Q>(query: Q, filters: readonly ListFilter<Q>[]): Q {
+  let out = query;
+  for (const f of filters) out = f.apply(out);
+  return out;
 }

@@ -110,6 +110,20 @@ describe.each(DIALECTS)('QR routes on %s', (engine) => {
       expect(gone.body).toEqual({ msg: 'An attendee is not found with this ID.', error: 'attendee_not_found' });
     });
 
+    it('answers 403 attendee_not_found when the ticket is gone, and shows the ticket in the checked-in attendee', async () => {
+      const other = await addTicket(t, event, { name: 'Balcony', price: '4' });
+      const order = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: other.id, quantity: 2 }], purchaser_name: 'G', purchaser_email: 'g@example.test', gateway: 'offline' } })).body;
+      await t.request('POST', `${NS}/orders/${order.id}`, { json: { status: 'completed' }, as: t.admin });
+      const [first, second] = order.attendees;
+      const ok = await scan({ api_key: 'door-key', ticket_id: first.id, security_code: first.security_code });
+      expect(ok.status).toBe(201);
+      expect(ok.body.attendee.ticket).toMatchObject({ id: other.id, title: 'Balcony', raw_price: '4' });
+      await t.db.deleteFrom('posts').where('id', '=', other.id).execute();
+      const gone = await scan({ api_key: 'door-key', ticket_id: second.id, security_code: second.security_code });
+      expect(gone.status).toBe(403);
+      expect(gone.body).toEqual({ msg: 'An attendee is not found with this ID.', error: 'attendee_not_found' });
+    });
+
     it('checks a ticket in exactly once when 20 scanners race', async () => {
       const a = (await buy()).attendees[0];
       const results = await Promise.all(Array.from({ length: 20 }, () => scan({ api_key: 'door-key', ticket_id: a.id, security_code: a.security_code })));

@@ -8,10 +8,9 @@
 import QRCode from 'qrcode';
 import type { AppContext } from '../../app-context.js';
 import { checkinKeyAccepted } from './access.js';
-import { getAttendee, markCheckedIn, type AttendeeRecord } from './attendees.repo.js';
+import { getAttendee, getCheckInCandidate, markCheckedIn, type AttendeeListing, type AttendeeRecord } from './attendees.repo.js';
 import { mayCheckIn } from './attendees.service.js';
 import { nowPair, positiveInt, TICKETS_NS } from './common.js';
-import { getTicket } from './tickets.repo.js';
 import { eventsService } from '../events/index.js';
 import { presentAttendees } from './views.js';
 
@@ -106,16 +105,16 @@ export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<Che
   if (Number(call.ticket_id) === 0) return { status: 400, body: echo };
   const id = positiveInt(call.ticket_id) ?? 0;
 
-  const attendee = id > 0 ? await getAttendee(ctx.db, id) : undefined;
-  if (!attendee || attendee.securityCode !== String(call.security_code)) {
+  const found = id > 0 ? await getCheckInCandidate(ctx.db, id) : undefined;
+  if (!found || found.attendee.securityCode !== String(call.security_code)) {
     return { status: 403, body: { msg: QR_MESSAGES.securityCode, error: 'security_code_not_valid' } };
   }
-  const ticket = await getTicket(ctx.db, attendee.ticketId);
+  const { attendee, ticket } = found;
   if (attendee.post.status === 'trash' || !ticket) {
     return { status: 403, body: { msg: QR_MESSAGES.notFound, error: 'attendee_not_found' } };
   }
-  const tickets = new Map([[ticket.id, ticket]]);
-  const view = async (a: AttendeeRecord = attendee) => (await presentAttendees(ctx, [a], true, tickets))[0];
+  const tickets = new Map([[attendee.ticketId, ticket]]);
+  const view = async (a: AttendeeListing = attendee) => (await presentAttendees(ctx, [a], true, tickets))[0];
   if (!mayCheckIn(attendee)) {
     return { status: 403, body: { msg: QR_MESSAGES.notAuthorized, error: 'attendee_not_authorized', attendee: await view() } };
   }
@@ -132,6 +131,6 @@ export async function qrCheckIn(ctx: AppContext, call: CheckinCall): Promise<Che
     return { ...already, body: { ...already.body, attendee: current ? await view(current) : undefined } };
   }
   // The check-in changed exactly these fields; the attendee is shown without reading it back.
-  const checkedIn: AttendeeRecord = { ...attendee, checkedIn: true, qrStatus: true, checkinLocal: when.local, checkinGmt: when.gmt, checkinSource: 'app', checkinAuthor: 0 };
+  const checkedIn: AttendeeListing = { ...attendee, checkedIn: true, checkinLocal: when.local, checkinSource: 'app', checkinAuthor: 0 };
   return { status: 201, body: { msg: QR_MESSAGES.checkedIn, attendee: await view(checkedIn) } };
 }

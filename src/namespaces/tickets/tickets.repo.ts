@@ -13,6 +13,7 @@ import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
+import { applyFilters, filtersShape, type ListFilter as Filter } from './compiled-rows.js';
 
 export type CapacityMode = 'own' | 'global' | 'capped' | '';
 
@@ -325,80 +326,145 @@ export interface TicketListQuery {
 
 const PAID_PROVIDERS = PROVIDERS.filter((p) => p.paid).map((p) => p.slug);
 
-function listBase(db: Db, q: TicketListQuery) {
-  let query = ticketsJoined(db)
-    // Redundant for the result, but lets the planner reach ticket posts by the type index instead of
-    // walking every post of the site when it starts from `posts`.
-    .where('tp.type', 'in', TICKET_TYPES);
+type ListQueryBuilder = ReturnType<typeof ticketsJoined>;
+type ListFilter = Filter<ListQueryBuilder>;
+
+const none = sql<SqlBool>`1 = 0`;
+const noMatch: ListFilter = { key: 'none', parameters: [], apply: (query) => query.where(none) };
+
+/** `column IN list`, or no match for an empty list. */
+function inList(column: 't.post_id' | 't.provider' | 't.ticket_id', list: readonly unknown[]): ListFilter {
+  if (list.length === 0) return noMatch;
+  return { key: `${column} in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'in', list as never[]) };
+}
+
+/** `column NOT IN list` (nothing for an empty list). */
+function notInList(column: 't.post_id' | 't.ticket_id', list: readonly number[] | undefined): ListFilter[] {
+  if (!list?.length) return [];
+  return [{ key: `${column} not in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'not in', [...list]) }];
+}
+
+/** A status column in a list of statuses (an empty list matches no status). */
+function statusIn(column: 'pp.status' | 'tp.status', statuses: readonly string[]): ListFilter {
+  const list = statuses.length ? statuses : [''];
+  return { key: `${column} in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'in', list) };
+}
+
+/** `value BETWEEN low AND high`. */
+function between(key: string, value: Expression<number>, [low, high]: [number, number]): ListFilter {
+  return { key, parameters: [low, high], apply: (query) => query.where(sql<SqlBool>`${value} BETWEEN ${low} AND ${high}`) };
+}
+
+/** The list's conditions, in the order they bind their values. */
+function listFilters(db: Db, q: TicketListQuery): ListFilter[] {
+  // Redundant for the result, but lets the planner reach ticket posts by the type index instead of
+  // walking every post of the site when it starts from `posts`.
+  const filters: ListFilter[] = [{ key: 'ticket types', parameters: TICKET_TYPES, apply: (query) => query.where('tp.type', 'in', TICKET_TYPES) }];
+  const dateFilter = (column: 'tp.date_gmt', op: '>=' | '<=', value: string) =>
+    filters.push({ key: `${column} ${op}`, parameters: [value], apply: (query) => query.where(column, op, value) });
+  // An unset end (start) of sale is open.
+  const saleBound = (column: 't.end_gmt' | 't.start_gmt', op: '>=' | '<=', value: string) =>
+    filters.push({ key: `${column} ${op}`, parameters: ['', value], apply: (query) => query.where((eb) => eb.or([eb(column, '=', ''), eb(column, op, value)])) });
   if (q.search) {
     const pattern = containsPattern(q.search);
-    query = query.where((eb) => eb.or([ilike(db, eb.ref('tp.title'), pattern), ilike(db, eb.ref('tp.content'), pattern)]));
+    filters.push({ key: 'search', parameters: [pattern, pattern], apply: (query) => query.where((eb) => eb.or([ilike(db, eb.ref('tp.title'), pattern), ilike(db, eb.ref('tp.content'), pattern)])) });
   }
-  if (q.includePosts) query = q.includePosts.length ? query.where('t.post_id', 'in', q.includePosts) : query.where(sql<SqlBool>`1 = 0`);
-  if (q.excludePosts?.length) query = query.where('t.post_id', 'not in', q.excludePosts);
+  if (q.includePosts) filters.push(inList('t.post_id', q.includePosts));
+  filters.push(...notInList('t.post_id', q.excludePosts));
   if (q.isAvailable !== undefined) {
     const available = sql<SqlBool>`((t.capacity < 0 OR t.sold < t.capacity) AND (t.capacity_mode NOT IN ('global', 'capped') OR COALESCE(s.sold, 0) < COALESCE(s.capacity, 0)))`;
-    query = query.where(q.isAvailable ? available : sql<SqlBool>`NOT ${available}`);
+    const wanted = q.isAvailable;
+    filters.push({ key: `available ${wanted}`, parameters: [], apply: (query) => query.where(wanted ? available : sql<SqlBool>`NOT ${available}`) });
   }
-  if (q.providers) query = q.providers.length ? query.where('t.provider', 'in', q.providers) : query.where(sql<SqlBool>`1 = 0`);
-  if (q.afterGmt) query = query.where('tp.date_gmt', '>=', q.afterGmt);
-  if (q.beforeGmt) query = query.where('tp.date_gmt', '<=', q.beforeGmt);
-  if (q.include) query = q.include.length ? query.where('t.ticket_id', 'in', q.include) : query.where(sql<SqlBool>`1 = 0`);
-  if (q.exclude?.length) query = query.where('t.ticket_id', 'not in', q.exclude);
-  if (q.availableFromGmt) query = query.where((eb) => eb.or([eb('t.end_gmt', '=', ''), eb('t.end_gmt', '>=', q.availableFromGmt!)]));
-  if (q.availableUntilGmt) query = query.where((eb) => eb.or([eb('t.start_gmt', '=', ''), eb('t.start_gmt', '<=', q.availableUntilGmt!)]));
-  if (q.postStatuses) query = query.where('pp.status', 'in', q.postStatuses.length ? q.postStatuses : ['']);
-  if (q.statuses) query = query.where('tp.status', 'in', q.statuses.length ? q.statuses : ['']);
+  if (q.providers) filters.push(inList('t.provider', q.providers));
+  if (q.afterGmt) dateFilter('tp.date_gmt', '>=', q.afterGmt);
+  if (q.beforeGmt) dateFilter('tp.date_gmt', '<=', q.beforeGmt);
+  if (q.include) filters.push(inList('t.ticket_id', q.include));
+  filters.push(...notInList('t.ticket_id', q.exclude));
+  if (q.availableFromGmt) saleBound('t.end_gmt', '>=', q.availableFromGmt);
+  if (q.availableUntilGmt) saleBound('t.start_gmt', '<=', q.availableUntilGmt);
+  if (q.postStatuses) filters.push(statusIn('pp.status', q.postStatuses));
+  if (q.statuses) filters.push(statusIn('tp.status', q.statuses));
   // Free RSVP tickets are priced in no currency, whatever the site's currency setting says.
-  if (q.currencies) query = q.currencies.length ? query.where('t.currency', 'in', q.currencies).where('t.provider', 'in', PAID_PROVIDERS) : query.where(sql<SqlBool>`1 = 0`);
-  if (q.attendeeInformation === true) query = query.where(sql<SqlBool>`1 = 0`);
+  if (q.currencies) {
+    const currencies = q.currencies;
+    filters.push(
+      currencies.length
+        ? { key: `currency in ${currencies.length}`, parameters: [...currencies, ...PAID_PROVIDERS], apply: (query) => query.where('t.currency', 'in', currencies).where('t.provider', 'in', PAID_PROVIDERS) }
+        : noMatch,
+    );
+  }
+  if (q.attendeeInformation === true) filters.push(noMatch);
   const countOf = (extra: Expression<SqlBool> | null) =>
     sql<number>`(SELECT COUNT(*) FROM ticket_attendees a WHERE a.ticket_id = t.ticket_id${extra ? sql` AND ${extra}` : sql``})`;
-  if (q.attendeesBetween) query = query.where(sql<SqlBool>`${countOf(null)} BETWEEN ${q.attendeesBetween[0]} AND ${q.attendeesBetween[1]}`);
-  if (q.checkedInBetween) {
-    query = query.where(sql<SqlBool>`${countOf(sql<SqlBool>`a.checked_in = 1`)} BETWEEN ${q.checkedInBetween[0]} AND ${q.checkedInBetween[1]}`);
-  }
+  if (q.attendeesBetween) filters.push(between('attendees between', countOf(null), q.attendeesBetween));
+  if (q.checkedInBetween) filters.push(between('checked in between', countOf(sql<SqlBool>`a.checked_in = 1`), q.checkedInBetween));
   if (q.capacityBetween) {
-    const shown = sql<number>`CASE WHEN t.capacity_mode = 'global' THEN COALESCE(s.capacity, 0) ELSE t.capacity END`;
-    query = query.where(sql<SqlBool>`${shown} BETWEEN ${q.capacityBetween[0]} AND ${q.capacityBetween[1]}`);
+    filters.push(between('capacity between', sql<number>`CASE WHEN t.capacity_mode = 'global' THEN COALESCE(s.capacity, 0) ELSE t.capacity END`, q.capacityBetween));
   }
   if (q.visibility && !q.visibility.readPrivate) {
     const uid = q.visibility.userId;
-    query = query.where((eb) => eb.or([eb('tp.status', '=', 'publish'), eb.and([eb('tp.author', '=', uid), eb(sql.lit(uid), '>', 0)])]));
-    query = query.where((eb) => eb.or([eb('pp.status', '=', 'publish'), eb.and([eb('pp.author', '=', uid), eb(sql.lit(uid), '>', 0)])]));
+    // The user ID is a literal (the shape names it): for signed-out callers the planner drops the author branch.
+    filters.push({
+      key: `visible to ${uid}`,
+      parameters: ['publish', uid, 0, 'publish', uid, 0],
+      apply: (query) =>
+        query
+          .where((eb) => eb.or([eb('tp.status', '=', 'publish'), eb.and([eb('tp.author', '=', uid), eb(sql.lit(uid), '>', 0)])]))
+          .where((eb) => eb.or([eb('pp.status', '=', 'publish'), eb.and([eb('pp.author', '=', uid), eb(sql.lit(uid), '>', 0)])])),
+    });
   }
-  return query;
+  return filters;
 }
 
-/** One page of ticket IDs and the total number of matches (one query). */
-export async function listTicketIds(db: Db, q: TicketListQuery): Promise<{ ids: number[]; total: number }> {
-  const base = listBase(db, q);
+/** The page's IDs, with the total riding on every row, before their order. */
+function pageBase(db: Db, filters: readonly ListFilter[]) {
+  return applyFilters(ticketsJoined(db), filters).select(['t.ticket_id', sql<number>`count(*) over ()`.as('total_matches')]);
+}
+
+type PageQueryBuilder = ReturnType<typeof pageBase>;
+
+/** The page's order: its shape key, the values it binds and how to add it to the page query. */
+function listOrder(q: TicketListQuery): { key: string; parameters: readonly unknown[]; apply: (query: PageQueryBuilder) => PageQueryBuilder } {
   const dir = q.order === 'DESC' ? 'desc' : 'asc';
-  // The total rides on every row of the page; only a page past the end asks for it on its own.
-  let query = base.select(['t.ticket_id', sql<number>`count(*) over ()`.as('total_matches')]);
   switch (q.orderby) {
     case 'title':
-      query = query.orderBy('tp.title', dir).orderBy('t.ticket_id', 'asc');
-      break;
+      return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy('tp.title', dir).orderBy('t.ticket_id', 'asc') };
     case 'slug':
-      query = query.orderBy('tp.slug', dir).orderBy('t.ticket_id', 'asc');
-      break;
-    case 'include':
-      if (q.include?.length) {
-        const cases = sql.join(q.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
-        query = query.orderBy(sql`CASE t.ticket_id ${cases} ELSE ${q.include.length} END`, dir).orderBy('t.ticket_id', 'asc');
-      } else {
-        query = query.orderBy('t.ticket_id', dir);
-      }
-      break;
-    default:
-      query = query.orderBy('t.ticket_id', dir);
+      return { key: `slug ${dir}`, parameters: [], apply: (query) => query.orderBy('tp.slug', dir).orderBy('t.ticket_id', 'asc') };
+    case 'include': {
+      const include = q.include;
+      if (!include?.length) break;
+      return {
+        key: `include ${include.length} ${dir}`,
+        parameters: [...include.flatMap((id, i) => [id, i]), include.length],
+        apply: (query) => {
+          const cases = sql.join(include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+          return query.orderBy(sql`CASE t.ticket_id ${cases} ELSE ${include.length} END`, dir).orderBy('t.ticket_id', 'asc');
+        },
+      };
+    }
   }
+  return { key: `id ${dir}`, parameters: [], apply: (query) => query.orderBy('t.ticket_id', dir) };
+}
+
+/** One page of ticket IDs and the total number of matches (one query, compiled once per shape). */
+export async function listTicketIds(db: Db, q: TicketListQuery): Promise<{ ids: number[]; total: number }> {
+  const filters = listFilters(db, q);
+  const { key, parameters } = filtersShape(filters);
+  const order = listOrder(q);
+  const limit = q.limit;
   const offset = safeOffset(q.offset);
-  const rows = await query.limit(q.limit).offset(offset).execute();
+  // The total rides on every row of the page; only a page past the end asks for it on its own.
+  const rows = await runCompiled(
+    db,
+    `ticketList:page:${order.key}:${key}`,
+    () => order.apply(pageBase(db, filters)).limit(limit).offset(offset),
+    [...parameters, ...order.parameters, limit, offset],
+  );
   if (rows.length > 0) return { ids: rows.map((r) => Number(r.ticket_id)), total: Number(rows[0]!.total_matches) };
   if (offset === 0) return { ids: [], total: 0 };
-  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const [countRow] = await runCompiled(db, `ticketList:count:${key}`, () => applyFilters(ticketsJoined(db), filters).select((eb) => eb.fn.countAll<number>().as('n')), parameters);
   return { ids: [], total: Number(countRow?.n ?? 0) };
 }
 

@@ -7,7 +7,7 @@ import type { AppContext } from '../../app-context.js';
 import type { PostRecord } from '../../content/posts.js';
 import type { RestRequest } from '../../rest/route.js';
 import { canEditTicketsOf, hasManageAccess } from './access.js';
-import { attendeesOfTickets, loadAttendees, type AttendeeRecord } from './attendees.repo.js';
+import { attendeesOfTickets, loadAttendeeListings, type AttendeeListing, type AttendeeTicket } from './attendees.repo.js';
 import { presentAttendee } from './attendees.present.js';
 import { showsAttendeeList } from './posts.repo.js';
 import { issueTicketNonces } from './ticket-nonces.js';
@@ -15,17 +15,17 @@ import { presentTicket } from './tickets.present.js';
 import { loadTickets, type TicketRecord, type TicketStats } from './tickets.repo.js';
 
 /** Attendee objects for `ids`, in that order (missing IDs skipped). */
-export async function attendeeObjects(ctx: AppContext, ids: readonly number[], manage: boolean, preloaded?: Map<number, AttendeeRecord>): Promise<Record<string, unknown>[]> {
-  const attendees = preloaded ?? (await loadAttendees(ctx.db, ids));
-  return presentAttendees(ctx, ids.map((id) => attendees.get(id)).filter((a): a is AttendeeRecord => a !== undefined), manage);
+export async function attendeeObjects(ctx: AppContext, ids: readonly number[], manage: boolean, preloaded?: ReadonlyMap<number, AttendeeListing>): Promise<Record<string, unknown>[]> {
+  const attendees = preloaded ?? (await loadAttendeeListings(ctx.db, ids));
+  return presentAttendees(ctx, ids.map((id) => attendees.get(id)).filter((a): a is AttendeeListing => a !== undefined), manage);
 }
 
 /** Attendee objects of loaded attendees; their tickets are loaded unless `tickets` already holds them all. */
 export async function presentAttendees(
   ctx: AppContext,
-  list: readonly AttendeeRecord[],
+  list: readonly AttendeeListing[],
   manage: boolean,
-  tickets?: ReadonlyMap<number, TicketRecord>,
+  tickets?: ReadonlyMap<number, AttendeeTicket>,
 ): Promise<Record<string, unknown>[]> {
   const known = tickets && list.every((a) => tickets.has(a.ticketId)) ? tickets : await loadTickets(ctx.db, list.map((a) => a.ticketId));
   return list.map((a) =>
