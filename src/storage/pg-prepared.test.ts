@@ -20,9 +20,10 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL named prepared state
     expect(await prepared(d)).toEqual(['select $1::int * 2 as v']);
   });
 
-  it('connects with JIT compilation off', async () => {
+  it('connects with JIT compilation off and plans each execution for its values', async () => {
     const d = open();
     expect((await sql<{ jit: string }>`show jit`.execute(d)).rows[0]!.jit).toBe('off');
+    expect((await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(d)).rows[0]!.plan_cache_mode).toBe('force_custom_plan');
   });
 
   it('keeps working after a statement failed and after a rollback', async () => {

@@ -28,7 +28,7 @@ import {
   updateEventRows, type EventDetailsRow, type EventRecord, type NewPostRow,
 } from './events.repo.js';
 import type { EventFieldTarget } from './extensions.js';
-import { organizersOfEvents, venuesOfEvents } from './linked.repo.js';
+import { linkedOfEvents } from './linked.repo.js';
 import { createLinked } from './linked.service.js';
 import { nowDates, publicationDates, resolveImage, resolveStatus, withSlugRetry } from './post-write.js';
 import { linkedRefs, termRefs } from './validators.js';
@@ -47,17 +47,13 @@ function fieldTarget(ev: EventRecord): EventFieldTarget {
 }
 
 /**
- * Loads everything the event objects of a page need: venues with their links (1 query), organizers
- * with theirs (1), terms (1) and each registered field provider (once for the page). Never a query
+ * Loads everything the event objects of a page need: venues and organizers with their links (1 query),
+ * terms (1) and each registered field provider (once for the page). Never a query
  * per event.
  */
 export async function loadEventPage(ctx: AppContext, db: Db, events: readonly EventRecord[], req: RestRequest | undefined, view: 'list' | 'single'): Promise<EventPage> {
   const ids = events.map((e) => e.id);
-  const [venues, organizers, terms] = await Promise.all([
-    venuesOfEvents(db, ids),
-    organizersOfEvents(db, ids),
-    termsOfPosts(db, ids, [CATEGORY_TAXONOMY, TAG_TAXONOMY]),
-  ]);
+  const [{ venues, organizers }, terms] = await Promise.all([linkedOfEvents(db, ids), termsOfPosts(db, ids, [CATEGORY_TAXONOMY, TAG_TAXONOMY])]);
   const targets = events.map(fieldTarget);
   const extras = [];
   for (const provider of ctx.areas.contributions('eventFields')) {
@@ -90,10 +86,10 @@ export async function presentEventList(ctx: AppContext, events: readonly EventRe
   return events.map((ev) => presentEvent(page, ev, { single: false, redact: !unlocked(ev, req.user, req.params) }));
 }
 
-/** The calendar views' fields of a list page's events (venues and organizers: 2 queries). */
+/** The calendar views' fields of a list page's events (venues and organizers: 1 query). */
 export async function presentCalendarEventList(ctx: AppContext, events: readonly EventRecord[], req: RestRequest): Promise<Record<string, unknown>[]> {
   const ids = events.map((e) => e.id);
-  const [venues, organizers] = await Promise.all([venuesOfEvents(ctx.db, ids), organizersOfEvents(ctx.db, ids)]);
+  const { venues, organizers } = await linkedOfEvents(ctx.db, ids);
   const page: EventPage = {
     urls: ctx.urls, venueIds: venues.ids, organizerIds: organizers.ids, venues: venues.records, organizers: organizers.records, terms: new Map(), extras: [],
     presented: new Map(),

@@ -183,55 +183,56 @@ export interface LinkedOfEvents<T> {
   records: Map<number, T>;
 }
 
-function collectLinked<R extends { event_id: number; linked_id: number }, T>(rows: readonly R[], make: (r: R) => T): LinkedOfEvents<T> {
-  const ids = new Map<number, number[]>();
-  const records = new Map<number, T>();
-  for (const r of rows) {
-    const eventId = Number(r.event_id);
-    const id = Number(r.linked_id);
-    const list = ids.get(eventId);
-    if (list) list.push(id);
-    else ids.set(eventId, [id]);
-    if (!records.has(id)) records.set(id, make(r));
-  }
-  return { ids, records };
+/** The venues and organizers of a page of events. */
+export interface LinkedOfPage {
+  venues: LinkedOfEvents<VenueRecord>;
+  organizers: LinkedOfEvents<OrganizerRecord>;
 }
 
 /**
- * The venues linked to `eventIds` (links to posts that are not venues are left out), one query for
- * any number of events.
+ * The venues and the organizers linked to `eventIds` (links to posts of another type are left out), in
+ * one query for any number of events: on PostgreSQL each query is a round trip, which costs more than
+ * what it reads.
  */
-export async function venuesOfEvents(db: Db, eventIds: readonly number[]): Promise<LinkedOfEvents<VenueRecord>> {
-  if (eventIds.length === 0) return { ids: new Map(), records: new Map() };
+export async function linkedOfEvents(db: Db, eventIds: readonly number[]): Promise<LinkedOfPage> {
+  const venues: LinkedOfEvents<VenueRecord> = { ids: new Map(), records: new Map() };
+  const organizers: LinkedOfEvents<OrganizerRecord> = { ids: new Map(), records: new Map() };
+  if (eventIds.length === 0) return { venues, organizers };
   const ids = [...new Set(eventIds)];
-  const rows = await runCompiled(db, `venuesOfEvents:${ids.length}`, () =>
+  const rows = await runCompiled(db, `linkedOfEvents:${ids.length}`, () =>
     db
       .selectFrom('event_venues as l')
       .innerJoin('posts as p', 'p.id', 'l.venue_id')
       .leftJoin('venue_details as v', 'v.post_id', 'p.id')
-      .select(['l.event_id', 'l.venue_id as linked_id', packedColumns(db, VENUE_COLUMNS).as('packed'), 'v.geo_lat', 'v.geo_lng'])
+      .select([sql.lit(0).as('kind'), 'l.event_id', 'l.position', 'l.venue_id as linked_id', packedColumns(db, VENUE_COLUMNS).as('packed'), 'v.geo_lat', 'v.geo_lng'])
       .where('l.event_id', 'in', ids)
       .where('p.type', '=', VENUE_TYPE)
-      .orderBy('l.event_id')
-      .orderBy('l.position'), [...ids, VENUE_TYPE]);
-  return collectLinked(rows, toVenue);
+      .unionAll(
+        db
+          .selectFrom('event_organizers as l')
+          .innerJoin('posts as p', 'p.id', 'l.organizer_id')
+          .leftJoin('organizer_details as o', 'o.post_id', 'p.id')
+          .select([sql.lit(1).as('kind'), 'l.event_id', 'l.position', 'l.organizer_id as linked_id', packedColumns(db, ORGANIZER_COLUMNS).as('packed'), sql<null>`null`.as('geo_lat'), sql<null>`null`.as('geo_lng')])
+          .where('l.event_id', 'in', ids)
+          .where('p.type', '=', ORGANIZER_TYPE),
+      )
+      .orderBy('kind')
+      .orderBy('event_id')
+      .orderBy('position'), [...ids, VENUE_TYPE, ...ids, ORGANIZER_TYPE]);
+  for (const r of rows) {
+    if (Number(r.kind) === 0) addLinked(venues, r, toVenue);
+    else addLinked(organizers, r, toOrganizer);
+  }
+  return { venues, organizers };
 }
 
-/** The organizers linked to `eventIds` (as {@link venuesOfEvents}). */
-export async function organizersOfEvents(db: Db, eventIds: readonly number[]): Promise<LinkedOfEvents<OrganizerRecord>> {
-  if (eventIds.length === 0) return { ids: new Map(), records: new Map() };
-  const ids = [...new Set(eventIds)];
-  const rows = await runCompiled(db, `organizersOfEvents:${ids.length}`, () =>
-    db
-      .selectFrom('event_organizers as l')
-      .innerJoin('posts as p', 'p.id', 'l.organizer_id')
-      .leftJoin('organizer_details as o', 'o.post_id', 'p.id')
-      .select(['l.event_id', 'l.organizer_id as linked_id', packedColumns(db, ORGANIZER_COLUMNS).as('packed')])
-      .where('l.event_id', 'in', ids)
-      .where('p.type', '=', ORGANIZER_TYPE)
-      .orderBy('l.event_id')
-      .orderBy('l.position'), [...ids, ORGANIZER_TYPE]);
-  return collectLinked(rows, toOrganizer);
+function addLinked<R extends { event_id: number; linked_id: number }, T>(into: LinkedOfEvents<T>, r: R, make: (r: R) => T): void {
+  const eventId = Number(r.event_id);
+  const id = Number(r.linked_id);
+  const list = into.ids.get(eventId);
+  if (list) list.push(id);
+  else into.ids.set(eventId, [id]);
+  if (!into.records.has(id)) into.records.set(id, make(r));
 }
 
 /** The post type of a linked kind. */
