@@ -21,30 +21,33 @@ export const ticketFieldsProvider: EventFieldProvider = {
     const ids = events.map((e) => e.id);
     const out = new Map<number, Record<string, unknown>>();
     if (ids.length === 0) return out;
-    const rows = await runCompiled(db, `ticketProviders:${ids.length}`, () =>
-      db
-        .selectFrom('ticket_details as t')
-        .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
-        .select(['t.post_id', 't.provider'])
-        .where('t.post_id', 'in', ids)
-        .where('tp.status', '!=', 'trash')
-        .orderBy('t.ticket_id'), [...ids, 'trash']);
-    const providers = new Map<number, string[]>();
-    for (const r of rows) {
-      const list = providers.get(Number(r.post_id)) ?? [];
-      if (!list.includes(r.provider)) list.push(r.provider);
-      providers.set(Number(r.post_id), list);
-    }
     const manage = req ? await hasManageAccess(req, ctx) : false;
+    // The providers, and for managers the attendance, in one query (a round trip less on PostgreSQL).
+    const providersOf = db
+      .selectFrom('ticket_details as t')
+      .innerJoin('posts as tp', 'tp.id', 't.ticket_id')
+      .select([sql.lit(0).as('kind'), 't.post_id', 't.ticket_id as sort', 't.provider', sql<number | null>`null`.as('n'), sql<number | null>`null`.as('checked')])
+      .where('t.post_id', 'in', ids)
+      .where('tp.status', '!=', 'trash');
+    const attendanceOf = db
+      .selectFrom('ticket_attendees')
+      .select((eb) => [sql.lit(1).as('kind'), 'post_id', sql<number | null>`null`.as('sort'), sql<string | null>`null`.as('provider'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('checked_in').as('checked')])
+      .where('post_id', 'in', ids)
+      .groupBy('post_id');
+    const rows = manage
+      ? await runCompiled(db, `ticketFieldsManaged:${ids.length}`, () => providersOf.unionAll(attendanceOf as unknown as typeof providersOf).orderBy('kind').orderBy('sort'), [...ids, 'trash', ...ids])
+      : await runCompiled(db, `ticketFields:${ids.length}`, () => providersOf.orderBy('sort'), [...ids, 'trash']);
+    const providers = new Map<number, string[]>();
     const attendance = new Map<number, { total: number; checked: number }>();
-    if (manage) {
-      const counts = await runCompiled(db, `attendanceOfEvents:${ids.length}`, () =>
-        db
-          .selectFrom('ticket_attendees')
-          .select((eb) => ['post_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('checked_in').as('checked')])
-          .where('post_id', 'in', ids)
-          .groupBy('post_id'), ids);
-      for (const c of counts) attendance.set(Number(c.post_id), { total: Number(c.n), checked: Number(c.checked ?? 0) });
+    for (const r of rows) {
+      const eventId = Number(r.post_id);
+      if (Number(r.kind) === 1) {
+        attendance.set(eventId, { total: Number(r.n), checked: Number(r.checked ?? 0) });
+        continue;
+      }
+      const list = providers.get(eventId) ?? [];
+      if (!list.includes(r.provider)) list.push(r.provider);
+      providers.set(eventId, list);
     }
     for (const id of ids) {
       const fields: Record<string, unknown> = { ticketed: providers.get(id) ?? false };
