@@ -366,35 +366,34 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
  * HTML is stored). Order: start (UTC) ascending, then publication date and ID; with `include`,
  * publication date and ID (as the original when dates are ignored).
  *
- * Two queries: the page's IDs (ordered, limited, offset: index and key columns only), then their rows
- * by primary key. Sorting and skipping narrow rows is many times cheaper than carrying every column
- * of each candidate through the sort.
+ * One query in two steps: the page's IDs (ordered, limited, offset: index and key columns only) in a
+ * subquery, then their rows by primary key. Sorting and skipping narrow rows is many times cheaper
+ * than carrying every column of each candidate through the sort, and one statement is one round trip.
  */
 export async function listEvents(db: Db, f: EventListFilter, limit: number, offset: number): Promise<EventRecord[]> {
   const textDrive = (f.search?.length ?? 0) === 0 || ((await countPostTextCandidates(db, f.search!, FEW_TEXT_CANDIDATES)) ?? 0) < FEW_TEXT_CANDIDATES;
   const byPostDate = f.include !== undefined;
   const skip = safeOffset(offset);
-  const idRows = await runFiltered(db, byPostDate ? 'eventIdsByPostDate' : 'eventIds', filterParts(db, f, textDrive), (where) => {
+  const rows = await runFiltered(db, byPostDate ? 'eventPageByPostDate' : 'eventPage', filterParts(db, f, textDrive), (where) => {
     const q = db
       .selectFrom('event_details as e')
       .innerJoin('posts as p', 'p.id', 'e.post_id')
-      .select('e.post_id')
+      .select(['e.post_id', 'e.start_utc', 'p.date_gmt'])
       .where((eb) => where(eb as unknown as EB));
-    return (byPostDate
+    const ids = (byPostDate
       ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
       : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
     ).limit(limit).offset(skip);
+    const page = db
+      .selectFrom(ids.as('page'))
+      .innerJoin('event_details as e', 'e.post_id', 'page.post_id')
+      .innerJoin('posts as p', 'p.id', 'page.post_id')
+      .select(packedColumns(db, LIST_EVENT_COLUMNS).as('packed'));
+    return byPostDate
+      ? page.orderBy('page.date_gmt', 'asc').orderBy('page.post_id', 'asc')
+      : page.orderBy('page.start_utc', 'asc').orderBy('page.date_gmt', 'asc').orderBy('page.post_id', 'asc');
   }, [limit, skip]);
-  const ids = idRows.map((r) => Number(r.post_id));
-  if (ids.length === 0) return [];
-  const rows = await runCompiled(db, `listRowsByIds:${ids.length}`, () => eventRowsByIds(db, LIST_EVENT_COLUMNS, ids), ids);
-  const byId = new Map<number, EventRecord>();
-  for (const r of rows) {
-    const ev = toEventRecord(r.packed);
-    byId.set(ev.id, ev);
-  }
-  // An event deleted between the two queries is left out.
-  return ids.map((id) => byId.get(id)).filter((ev): ev is EventRecord => ev !== undefined);
+  return rows.map((r) => toEventRecord(r.packed));
 }
 
 // ---------------------------------------------------------------------------------------------
