@@ -32,6 +32,7 @@ import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './storage/unavailabl
 import { NAMESPACE_ORDER, allAreas } from './namespaces/index.js';
 import { registerRestHost } from './http/rest-host.js';
 import { redactUrl } from './http/log-redact.js';
+import { lazyChildLogger } from './http/request-logger.js';
 import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { registerHealthRoutes } from './http/health.js';
 import { startInvalidation } from './storage/invalidation.js';
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: false, querystringParser: (s: string) => parsePhpQuery(s) },
     genReqId: () => crypto.randomUUID(),
+    childLoggerFactory: lazyChildLogger,
     frameworkErrors: edgeFrameworkErrors(edge),
     clientErrorHandler: edgeClientErrorHandler(log as unknown as FastifyBaseLogger),
     // Requests arriving while the server drains get the REST-shaped 503 of the hook below.
@@ -153,7 +155,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // microtask queue per hook on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
     const level = reply.statusCode >= 500 ? 'error' : 'info';
-    request.log[level]({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    log[level]({ reqId: request.id, method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
 
