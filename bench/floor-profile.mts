@@ -2,8 +2,9 @@
  * The fixed per-request cost of the stack (the "floor" every route pays), in this process: CPU µs per
  * request (`process.cpuUsage` around rounds of N `app.inject` calls after a warm-up; the least of the
  * rounds counts, the machine being shared) for `/health`, an unknown REST route signed out and signed
- * in (application password), a small real route signed in, and a bare Fastify app with one route as
- * the reference (what `inject` itself costs).
+ * in (application password), a small real route signed in, and two references: a bare Fastify app's
+ * `/health` (what `inject` itself costs) and the same app sending the signed-in 404's very status,
+ * headers and body (what those bytes cost without the stack).
  *
  * `npx tsx bench/floor-profile.mts` (env: `PROFILE_N` requests per round, default 2000; `PROFILE_ROUNDS`,
  * default 5; `PROFILE_ONLY` a comma list of loads; `PROFILE_CPU=dir` writes a V8 CPU profile of each
@@ -36,8 +37,17 @@ const auth = { authorization: `Basic ${Buffer.from(`${admin.login}:${admin.appPa
 const CATEGORIES = '/wp-json/eventsuite/events/v1/categories';
 await app.inject({ method: 'POST', url: CATEGORIES, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'Floor' }) });
 
+// The references: a bare Fastify app answering `/health`, and the same app answering the signed-in
+// 404 with the very status, headers and body the stack sends (what the bytes alone cost through inject).
+const sample = await app.inject({ method: 'GET', url: '/wp-json/nonexistent/route', headers: auth });
+const sameHeaders = Object.entries(sample.headers).filter(([name]) => !['content-length', 'date', 'connection', 'keep-alive'].includes(name));
 const bare = Fastify();
 bare.get('/health', async (_request, reply) => reply.type('application/json; charset=UTF-8').send('{"status":"ok"}'));
+bare.get('/wp-json/*', async (_request, reply) => {
+  reply.code(sample.statusCode);
+  for (const [name, value] of sameHeaders) reply.header(name, value);
+  return reply.send(sample.body);
+});
 await bare.ready();
 
 async function call(target: { inject(opts: InjectOptions): Promise<LightMyRequestResponse> }, url: string, expect: number, headers: Record<string, string> = {}) {
@@ -47,6 +57,7 @@ async function call(target: { inject(opts: InjectOptions): Promise<LightMyReques
 
 const loads: Record<string, () => Promise<unknown>> = {
   bareFastify: () => call(bare, '/health', 200),
+  bareSameBytes: () => call(bare, '/wp-json/nonexistent/route', 404, auth),
   health: () => call(app, '/health', 200),
   notFound: () => call(app, '/wp-json/nonexistent/route', 404),
   notFoundSignedIn: () => call(app, '/wp-json/nonexistent/route', 404, auth),

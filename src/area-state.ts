@@ -34,12 +34,17 @@ function apply(ctx: AppContext, state: Record<string, boolean>): void {
  */
 export function syncAreaState(ctx: AppContext): Promise<void> | undefined {
   const cached = ctx.options.peek(AREA_STATE_OPTION);
-  if (cached) {
-    apply(ctx, storedState(cached.value));
-    return undefined;
-  }
-  return stored(ctx).then((state) => apply(ctx, state));
+  if (!cached) return stored(ctx).then((state) => apply(ctx, state));
+  // The same stored value applied to the same switches changes nothing.
+  const last = applied.get(ctx);
+  if (last !== undefined && last.value === cached.value && last.generation === ctx.areas.generation) return undefined;
+  apply(ctx, storedState(cached.value));
+  applied.set(ctx, { value: cached.value, generation: ctx.areas.generation });
+  return undefined;
 }
+
+/** The stored value last applied per app, and the areas' generation after it. */
+const applied = new WeakMap<AppContext, { value: unknown; generation: number }>();
 
 /** Switches an area on or off here and for every process, and remembers it. */
 export async function switchArea(ctx: AppContext, id: string, on: boolean): Promise<void> {
