@@ -174,7 +174,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
   });
-  const isUngated = (path: string) => ungated.some((p) => path === p || path.startsWith(`${p}/`));
+  const ungatedTrees = ungated.map((p) => `${p}/`);
+  const isUngated = (path: string) => ungated.includes(path) || ungatedTrees.some((p) => path.startsWith(p));
   const pageGates = async (request: FastifyRequest, reply: FastifyReply) => {
     const answer = await checkPageGates(request, ctx);
     if (answer) return reply.code(answer.status).headers(answer.headers).send(answer.body);
