@@ -6,9 +6,10 @@
  * `/health` (what `inject` itself costs) and the same app sending the signed-in 404's very status,
  * headers and body (what those bytes cost without the stack).
  *
- * `npx tsx bench/floor-profile.mts` (env: `PROFILE_N` requests per round, default 2000; `PROFILE_ROUNDS`,
- * default 5; `PROFILE_ONLY` a comma list of loads; `PROFILE_CPU=dir` writes a V8 CPU profile of each
- * load's first timed round, `dir/<load>.cpuprofile`).
+ * `npx tsx bench/floor-profile.mts` (env: `PROFILE_N` requests per round, default 50; `PROFILE_ROUNDS`,
+ * default 150: short rounds, as the least of many is one no other process disturbed; `PROFILE_ONLY` a
+ * comma list of loads; `PROFILE_CPU=dir` writes a V8 CPU profile of each load's first timed round,
+ * `dir/<load>.cpuprofile`, so give it a long one: `PROFILE_N=4000 PROFILE_ROUNDS=1`).
  */
 import inspector from 'node:inspector/promises';
 import fs from 'node:fs';
@@ -20,8 +21,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ensureFirstAdmin, openDatabase } from '../src/server.js';
 
-const N = Number(process.env.PROFILE_N ?? 2000);
-const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 5);
+const N = Number(process.env.PROFILE_N ?? 50);
+const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 150);
 const ONLY = process.env.PROFILE_ONLY?.split(',');
 const CPU_DIR = process.env.PROFILE_CPU;
 const session = CPU_DIR ? new inspector.Session() : undefined;
