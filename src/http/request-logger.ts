@@ -11,19 +11,22 @@ type LevelMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'si
 
 class LazyChildLogger {
   #made: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
 
-  constructor(
-    readonly parent: FastifyBaseLogger,
-    readonly bindings: Bindings,
-    readonly options: ChildLoggerOptions,
-  ) {}
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
 
   get #log(): FastifyBaseLogger {
-    return (this.#made ??= this.parent.child(this.bindings, this.options));
+    return (this.#made ??= this.#parent.child(this.#bindings, this.#options));
   }
 
   get level(): string {
-    return this.#made?.level ?? this.options.level ?? this.parent.level;
+    return this.#made?.level ?? this.#options.level ?? this.#parent.level;
   }
 
   set level(level: string) {
