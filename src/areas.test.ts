@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineArea } from './area.js';
 import { Areas } from './areas.js';
-import { switchArea } from './area-state.js';
+import { AREA_STATE_OPTION, switchArea, syncAreaState } from './area-state.js';
+import { OPTION_TTL_MS } from './content/options.js';
 import { allAreas } from './namespaces/index.js';
 import { DIALECTS, startTestApp, type TestApp } from './test-support/harness.js';
 
@@ -83,6 +84,29 @@ describe.each(DIALECTS)('an area switched off on %s', (engine) => {
     } finally {
       await switchArea(t.ctx, 'tickets', false);
       await switchArea(t.ctx, 'oembed', false);
+    }
+  });
+
+  it('re-applies the stored state over a switch made only here, and takes another process\'s state once the options cache expires', async () => {
+    await syncAreaState(t.ctx);
+    expect(t.ctx.areas.isEnabled('tickets')).toBe(false);
+    t.ctx.areas.setEnabled('tickets', true);
+    await syncAreaState(t.ctx);
+    expect(t.ctx.areas.isEnabled('tickets')).toBe(false);
+
+    // Another process stores a choice: seen here once the cached value is older than the TTL.
+    const text = JSON.stringify({ tickets: true, oembed: false });
+    await t.ctx.db.updateTable('options').set({ value: text }).where('name', '=', AREA_STATE_OPTION).execute();
+    await syncAreaState(t.ctx);
+    expect(t.ctx.areas.isEnabled('tickets')).toBe(false);
+    const later = Date.now() + OPTION_TTL_MS + 1;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      await syncAreaState(t.ctx);
+      expect(t.ctx.areas.isEnabled('tickets')).toBe(true);
+    } finally {
+      clock.mockRestore();
+      await switchArea(t.ctx, 'tickets', false);
     }
   });
 });

@@ -58,7 +58,7 @@ function presentedNonce(input: AuthInput): unknown {
 }
 
 function credentialKey(username: string, password: string): string {
-  return crypto.createHash('sha256').update(`${username}\u0000${normalizePassword(password)}`).digest('base64url');
+  return crypto.hash('sha256', `${username}\u0000${normalizePassword(password)}`, 'base64url');
 }
 
 /** Basic application-password authentication of one request. */

@@ -55,6 +55,15 @@ export class Options {
     return (fallback !== undefined ? fallback : this.#defaults[name]) as T;
   }
 
+  /**
+   * The cached value of `name` while it is fresh (`{ value }`, the value undefined when nothing is
+   * stored), else undefined: a synchronous answer for hot paths that must not wait for a promise.
+   */
+  peek(name: string): { value: unknown } | undefined {
+    const hit = this.#cache.get(name);
+    return hit && Date.now() - hit.at < OPTION_TTL_MS ? hit : undefined;
+  }
+
   /** Several values at once (one query for the misses). */
   async getMany(names: readonly string[]): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};

@@ -16,10 +16,10 @@ export interface ParsedBody {
 
 /** Reads what Fastify's parsers left in `request.body` (multipart bodies: `http/multipart.ts`). */
 export function readBody(method: HttpMethod, contentType: string | undefined, payload: unknown): ParsedBody {
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const raw = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
   if (raw === undefined || raw === '') return { body: {}, rawBody: raw, files: {} };
   if (isJsonMediaType(contentType)) return { body: {}, rawBody: raw, files: {} };
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   // Forms: always for form-urlencoded; for non-POST verbs also without a content type (WordPress).
   if (type === 'application/x-www-form-urlencoded' || (type === '' && method !== 'POST')) {
     return { body: parsePhpQuery(raw), rawBody: raw, files: {} };

@@ -12,7 +12,18 @@ export const NO_CACHE: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Fixed headers, before the response's own (which replace them, as the original's `Link` quirk). */
-export function restHeaders(apiRoot: string, origin: string | undefined, noCache: boolean): Record<string, string> {
+export function restHeaders(apiRoot: string, origin: string | undefined, noCache: boolean): Readonly<Record<string, string>> {
+  if (origin !== undefined) return build(apiRoot, origin, noCache);
+  // Without an Origin (most requests) the set depends on the API root and no-cache only: made once.
+  const key = `${noCache ? 1 : 0}${apiRoot}`;
+  let h = withoutOrigin.get(key);
+  if (!h) withoutOrigin.set(key, (h = Object.freeze(build(apiRoot, undefined, noCache))));
+  return h;
+}
+
+const withoutOrigin = new Map<string, Readonly<Record<string, string>>>();
+
+function build(apiRoot: string, origin: string | undefined, noCache: boolean): Record<string, string> {
   const h: Record<string, string> = {
     'X-Robots-Tag': 'noindex',
     'X-Content-Type-Options': 'nosniff',

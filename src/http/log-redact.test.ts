@@ -42,6 +42,16 @@ describe('request log', () => {
     expect(log).not.toContain('sekrit');
   });
 
+  it('writes one line per request, bound to its ID', async () => {
+    const before = lines.length;
+    await app.inject({ url: '/wp-json/nonexistent/route' });
+    const mine = lines.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+    expect(mine).toHaveLength(1);
+    expect(Object.keys(mine[0]!)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'url', 'status', 'ms', 'msg']);
+    expect(mine[0]).toMatchObject({ level: 30, method: 'GET', url: '/wp-json/nonexistent/route', status: 404 });
+    expect(mine[0]!.reqId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('hides credential parameters and keeps the rest', () => {
     expect(redactUrl('/wp-json/spamfilter/v1/alert?key=abcdefabcdef&x=1')).toBe('/wp-json/spamfilter/v1/alert?key=[redacted]&x=1');
     expect(redactUrl('/wp-json/eventsuite/tickets/v1/qr?api_key=k&ticket_id=5&security_code=s')).toBe('/wp-json/eventsuite/tickets/v1/qr?api_key=[redacted]&ticket_id=5&security_code=[redacted]');

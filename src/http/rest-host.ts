@@ -33,7 +33,11 @@ const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'H
 
 function lowerHeaders(req: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  const raw = req.headers;
+  for (const k in raw) {
+    const v = raw[k];
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
   return out;
 }
 
@@ -49,11 +53,17 @@ function normaliseRoute(route: string): string {
   return trimmed === '' ? '/' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-function send(reply: FastifyReply, wire: WireResponse): FastifyReply {
+type Headers = Readonly<Record<string, string>>;
+
+/** Status and body of `wire`, with the header sets in order, a later value replacing an earlier one. */
+function send(reply: FastifyReply, wire: Omit<WireResponse, 'headers'>, ...headerSets: Headers[]): FastifyReply {
   reply.code(wire.status);
-  for (const [k, v] of Object.entries(wire.headers)) reply.header(k, v);
+  for (const headers of headerSets) for (const k in headers) reply.header(k, headers[k]);
   return reply.send(wire.body ?? '');
 }
+
+const JSON_TYPE: Headers = { 'Content-Type': 'application/json; charset=UTF-8' };
+const CLOSE: Headers = { Connection: 'close' };
 
 /** Registers the REST routes on Fastify. */
 export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): void {
@@ -69,7 +79,7 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const origin = headers.origin;
     const fixed = (noCache: boolean) => restHeaders(apiRoot, origin, noCache);
 
-    if (!METHODS.has(method)) return send(reply, { ...errorWire(CoreErrors.noRoute()), headers: { ...fixed(false), 'Content-Type': 'application/json; charset=UTF-8' } });
+    if (!METHODS.has(method)) return send(reply, errorWire(CoreErrors.noRoute()), fixed(false), JSON_TYPE);
 
     const route = routePath;
     const multipart = isMultipartRequest(request);
@@ -88,7 +98,7 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
           if (!(err instanceof RestError)) throw err;
           // The rest of the body is not read: close the connection after the answer.
           const wire = errorWire(err);
-          return send(reply, { ...wire, headers: { ...fixed(true), ...wire.headers, Connection: 'close' } });
+          return send(reply, wire, fixed(true), wire.headers, CLOSE);
         }
         if (Object.hasOwn(parsed.body, '_wpnonce')) outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip });
       }
@@ -97,19 +107,20 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
       const wire = errorWire(outcome);
       // A refused sign-in (429 too_many_failed_logins) says when to try again.
       const retryAfter = outcome.data?.retry_after;
-      const retry: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
-      return send(reply, { ...wire, headers: { ...fixed(true), ...wire.headers, ...retry } });
+      const retry: Headers = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
+      return send(reply, wire, fixed(true), wire.headers, retry);
     }
-    const base = { ...fixed(outcome.user !== null), ...outcome.headers };
+    const fixedHeaders = fixed(outcome.user !== null);
+    const userHeaders = outcome.headers;
 
     if (method === 'OPTIONS') {
       const found = discovery().optionsFor(route);
-      if (!found) return send(reply, { status: 200, headers: { ...base, 'Content-Type': 'application/json; charset=UTF-8' }, body: '[]' });
+      if (!found) return send(reply, { status: 200, body: '[]' }, fixedHeaders, userHeaders, JSON_TYPE);
       const req = createRestRequest({ method: 'OPTIONS', route, query, body: parsed.body, headers, user: outcome.user, auth: outcome.auth, ip: request.ip });
       req.urlParams = (discovery().registry.matchAll(route)[0]?.urlParams) ?? {};
       const allow = await dispatcher.allowHeader({ route: found.route, urlParams: req.urlParams }, req);
       const wire = await serveResponse(new RestResponse(found.data, 200, { Allow: allow }), { query, head: false, apiRoot, embed: async () => null });
-      return send(reply, { ...wire, headers: { ...base, ...wire.headers } });
+      return send(reply, wire, fixedHeaders, userHeaders, wire.headers);
     }
 
     const head = method === 'HEAD';
@@ -133,7 +144,7 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
       embed: (href) => embedFetch(href),
     });
     const extra = usedHeaderOverride && wire.status >= 400 && wire.status < 500 ? NO_CACHE : {};
-    return send(reply, { ...wire, headers: { ...base, ...extra, ...wire.headers } });
+    return send(reply, wire, fixedHeaders, userHeaders, extra, wire.headers);
 
     async function embedFetch(href: string): Promise<unknown> {
       if (!href.startsWith(apiRoot)) return null;

@@ -61,9 +61,8 @@ export class Dispatcher<C = unknown> {
     return this.#registry();
   }
 
-  /** Match, parse the JSON body, and check args. Never throws. */
-  prepare(req: RestRequest, method: HttpMethod = req.method): Prepared {
-    const found = this.registry.match(req.route, method);
+  /** Match (unless `found` is the match already made), parse the JSON body, and check args. Never throws. */
+  prepare(req: RestRequest, method: HttpMethod = req.method, found: RouteFound | null | undefined = this.registry.match(req.route, method) ?? null): Prepared {
     if (!found) return { req, error: CoreErrors.noRoute() };
     const { endpoint, ...match } = found;
     req.urlParams = match.urlParams;
@@ -121,11 +120,12 @@ export class Dispatcher<C = unknown> {
   async dispatch(req: RestRequest): Promise<RestResponse> {
     // A reusable signed-out answer is looked up before validation: only successes are kept, and the
     // key is the whole query, so the same request validates the same way.
-    const ttl = req.method === 'GET' && req.user === null ? this.registry.match(req.route, 'GET')?.endpoint.publicCacheMs : undefined;
+    const found = req.method === 'GET' && req.user === null ? (this.registry.match(req.route, 'GET') ?? null) : undefined;
+    const ttl = found?.endpoint.publicCacheMs;
     const key = ttl ? this.#cache.keyOf(req) : undefined;
     const cached = key ? this.#cache.get(key) : undefined;
     if (cached) return cached;
-    const prepared = this.prepare(req);
+    const prepared = this.prepare(req, req.method, found);
     let res = await this.execute(prepared);
     if (prepared.match) {
       res.headers.Allow = await this.allowHeader(prepared.match, req);
@@ -152,6 +152,8 @@ export class Dispatcher<C = unknown> {
 }
 
 const SAFE_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'OPTIONS']);
+
+type RouteFound = RouteMatch & { endpoint: EndpointDef };
 
 /** A RestResponse carrying an error body with the error's status. */
 export function errorResponse(error: RestError): RestResponse {

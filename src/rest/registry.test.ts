@@ -35,6 +35,17 @@ describe('Registry boot checks', () => {
     expect(() => build([route])).toThrow(RouteDeclarationError);
   });
 
+  it('matches a path no namespace prefixes against core routes and regex-named namespaces only, in registration order', () => {
+    const ep = { methods: READABLE, permission: allowAll, handler: () => 1 };
+    const core: RouteDef = { path: '/batch/v1', endpoints: [ep] };
+    const r = new Registry([core], [defineRoutes('x/v1', [{ path: '/a', endpoints: [ep] }]), defineRoutes('oembed/1.0', [{ path: '/embed', endpoints: [ep] }])], index);
+    expect(r.match('/BATCH/v1', 'GET')?.route.key).toBe('/batch/v1');
+    // The dot of `1.0` matches any character, as WordPress's regex does.
+    expect(r.match('/oembed/1x0/embed', 'GET')?.route.key).toBe('/oembed/1.0/embed');
+    expect(r.match('/X/V1/a', 'GET')?.route.key).toBe('/x/v1/a');
+    expect(r.match('/y/v1/a', 'GET')).toBeUndefined();
+  });
+
   it('is frozen after boot', () => {
     const r = build([]);
     expect(Object.isFrozen(r)).toBe(true);

@@ -85,6 +85,8 @@ export class Registry {
   /** Namespaces in registration order. */
   readonly namespaces: readonly string[];
   readonly #byNamespace = new Map<string, CompiledRoute[]>();
+  readonly #prefixes: readonly { prefix: string; routes: readonly CompiledRoute[] }[];
+  readonly #unprefixed: readonly CompiledRoute[];
   /** Changes whenever the route table changes; discovery caches key on it. */
   readonly version: number;
   static #versions = 0;
@@ -131,6 +133,10 @@ export class Registry {
     }
     this.routes = Object.freeze(compiled);
     this.namespaces = Object.freeze(names);
+    this.#prefixes = names.map((ns) => ({ prefix: `/${ns.toLowerCase()}/`, routes: this.#byNamespace.get(ns) ?? [] }));
+    // A path no namespace prefixes can only match a core route, or a route of a namespace whose
+    // name holds regex syntax (`oembed/1.0`: the dot matches any character, as in WordPress).
+    this.#unprefixed = compiled.filter((r) => r.namespace === '' || !/^[a-z0-9_/-]+$/i.test(r.namespace));
     this.version = ++Registry.#versions;
     Object.freeze(this);
   }
@@ -143,11 +149,12 @@ export class Registry {
   /** Routes to try for `path`: those of namespaces prefixing it, or every route when none does. */
   #candidates(path: string): readonly CompiledRoute[] {
     const lower = `${path.toLowerCase()}/`;
-    let candidates: CompiledRoute[] | undefined;
-    for (const ns of this.namespaces) {
-      if (lower.startsWith(`/${ns.toLowerCase()}/`)) (candidates ??= []).push(...(this.#byNamespace.get(ns) ?? []));
+    let candidates: readonly CompiledRoute[] | undefined;
+    for (const { prefix, routes } of this.#prefixes) {
+      if (!lower.startsWith(prefix)) continue;
+      candidates = candidates === undefined ? routes : [...candidates, ...routes];
     }
-    return candidates ?? this.routes;
+    return candidates ?? this.#unprefixed;
   }
 
   /** Every route matching `path` (any method), in registration order, WordPress style. */
