@@ -45,7 +45,7 @@ async function measureConfig(engine: string, workers: number, events: number, se
     if (page.events.length !== 10) throw new Error(`${engine}: the signed-in list holds ${page.events.length} events, not 10`);
 
     const main = await eventWithTicket(app.url, auth, 0, 1_000_000);
-    const poolSize = Number(process.env.BENCH_QR_ATTENDEES ?? Math.ceil(seconds * 1000));
+    const poolSize = Number(process.env.BENCH_QR_ATTENDEES ?? Math.ceil(seconds * 3000));
     const pool = await buyAttendees(app.url, auth, main.ticket, poolSize);
 
     const bare = await startServer('bare-server.ts', { BARE_SOURCE_URLS: listUrl });

@@ -5,7 +5,7 @@
  *
  * Setup goes through the routes a client uses: ten events with a paid ticket each (the first with
  * room for a million seats), then `POST /orders` checkouts paid offline and marked paid by the
- * administrator, which give the first ticket a pool of attendees (`BENCH_QR_ATTENDEES`, default 2,000
+ * administrator, which give the first ticket a pool of attendees (`BENCH_QR_ATTENDEES`, default 6,000
  * per second of load) and each other ticket a few. Each QR request checks in the next attendee of that
  * pool with its security code, as the check-in app does after a scan; each checkout request buys one
  * seat. Afterwards the attendees checked in and the seats sold are counted against the 201s received,
@@ -66,7 +66,7 @@ async function sameQueries(goal: string, url: string, headers: Record<string, st
 
 export async function run(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  const poolSize = Number(process.env.BENCH_QR_ATTENDEES ?? Math.ceil(seconds * 2000));
+  const poolSize = Number(process.env.BENCH_QR_ATTENDEES ?? Math.ceil(seconds * 6000));
   const key = crypto.randomBytes(4).toString('hex');
   const servers: Server[] = [];
   try {

@@ -20,10 +20,12 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL named prepared state
     expect(await prepared(d)).toEqual(['select $1::int * 2 as v']);
   });
 
-  it('connects with JIT compilation off and plans each execution for its values', async () => {
+  it('connects with JIT compilation and parallel workers off, and plans each execution for its values', async () => {
     const d = open();
-    expect((await sql<{ jit: string }>`show jit`.execute(d)).rows[0]!.jit).toBe('off');
-    expect((await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(d)).rows[0]!.plan_cache_mode).toBe('force_custom_plan');
+    const show = async (name: string) => Object.values((await sql<Record<string, string>>`show ${sql.raw(name)}`.execute(d)).rows[0]!)[0];
+    expect(await show('jit')).toBe('off');
+    expect(await show('max_parallel_workers_per_gather')).toBe('0');
+    expect(await show('plan_cache_mode')).toBe('force_custom_plan');
   });
 
   it('keeps working after a statement failed and after a rollback', async () => {
