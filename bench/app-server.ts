@@ -46,7 +46,7 @@ import { seedEvents } from '../src/namespaces/events/index.js';
 import { rebuildShopAnalytics } from '../src/namespaces/shop-analytics/index.js';
 import { OFFLINE_PAYMENTS_OPTION, seedOrders, setCheckinApiKey } from '../src/namespaces/tickets/index.js';
 import { openDatabase, ensureFirstAdmin } from '../src/server.js';
-import { withDbPlugin, type Db } from '../src/storage/db.js';
+import { engineOf, withDbPlugin, type Db } from '../src/storage/db.js';
 import { freePort } from '../src/test-support/net.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -199,6 +199,13 @@ function askWorkers(what: string, arg?: string): Promise<unknown[]> {
 function benchRoutes(app: App, ask: (what: string, arg?: string) => Promise<unknown[]>): void {
   app.get('/__bench/queries', async () => ({ queries: (await ask('queries')).reduce<number>((s, n) => s + Number(n), 0) }));
   app.get<{ Querystring: { gc?: string } }>('/__bench/memory', async (req) => ({ processes: await ask('memory', req.query.gc === '1' ? '1' : '0') }));
+  // PostgreSQL's planner statistics as autovacuum leaves them a minute after a bulk write (a suite that
+  // buys thousands of attendees just before its load asks for this; SQLite has no automatic ANALYZE).
+  app.post('/__bench/analyze', async () => {
+    const postgres = engineOf(app.ctx.config.databaseUrl) === 'postgres';
+    if (postgres) await sql`ANALYZE`.execute(app.ctx.db);
+    return { analyzed: postgres };
+  });
   app.get<{ Querystring: { dir?: string } }>('/__bench/heap-snapshot', async (req, reply) => {
     if (!req.query.dir) return reply.code(400).send({ error: 'dir: a folder' });
     return { files: await ask('heap-snapshot', req.query.dir) };
