@@ -13,7 +13,7 @@ import type { TicketRecord } from './tickets.repo.js';
 import { ATTENDEE_LIST_MARKERS, postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
-import { applyFilters, filtersShape, insertShape, type ListFilter as Filter } from './compiled-rows.js';
+import { applyFilters, filtersShape, includeOrder, insertShape, type ListFilter as Filter } from './compiled-rows.js';
 
 /**
  * What an attendee object shows (see `attendees.present.ts`): lists and ticket statistics load only
@@ -506,18 +506,9 @@ function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly un
       return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy('a.holder_name', dir).orderBy('a.attendee_id', 'asc') };
     case 'slug':
       return { key: `slug ${dir}`, parameters: [], apply: (query) => query.orderBy('ap.slug', dir).orderBy('a.attendee_id', 'asc') };
-    case 'include': {
-      const include = q.include;
-      if (!include?.length) break;
-      return {
-        key: `include ${include.length} ${dir}`,
-        parameters: [...include.flatMap((id, i) => [id, i]), include.length],
-        apply: (query) => {
-          const cases = sql.join(include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
-          return query.orderBy(sql`CASE a.attendee_id ${cases} ELSE ${include.length} END`, dir).orderBy('a.attendee_id', 'asc');
-        },
-      };
-    }
+    case 'include':
+      if (!q.include?.length) break;
+      return includeOrder('a.attendee_id', q.include, dir);
   }
   return { key: `id ${dir}`, parameters: [], apply: (query) => query.orderBy('a.attendee_id', dir) };
 }

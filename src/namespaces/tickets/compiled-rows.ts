@@ -5,6 +5,7 @@
  * another key order, or leaving a column out, compile a statement of their own instead of binding
  * values to the wrong placeholders. Filtered lists: each condition names itself and its values.
  */
+import { sql, type SelectQueryBuilder } from 'kysely';
 
 /** Shape and parameters of an insert of `rows` (each with the same keys) into `table`. */
 export function insertShape(table: string, rows: readonly Record<string, unknown>[]): { shape: string; parameters: unknown[] } {
@@ -36,4 +37,19 @@ export function applyFilters<Q>(query: Q, filters: readonly ListFilter<Q>[]): Q 
   let out = query;
   for (const f of filters) out = f.apply(out);
   return out;
+}
+
+/**
+ * The `orderby=include` order of a list: by the place of `id` in `include` (others last), then by `id`.
+ * `CASE id WHEN include[0] THEN 0 … ELSE n END`, binding each ID and place.
+ */
+export function includeOrder<Q extends SelectQueryBuilder<any, any, any>>(id: string, include: readonly number[], dir: 'asc' | 'desc'): ListFilter<Q> {
+  return {
+    key: `include ${include.length} ${dir}`,
+    parameters: [...include.flatMap((value, i) => [value, i]), include.length],
+    apply: (query) => {
+      const cases = sql.join(include.map((value, i) => sql`WHEN ${value} THEN ${i}`), sql` `);
+      return query.orderBy(sql`CASE ${sql.ref(id)} ${cases} ELSE ${include.length} END`, dir).orderBy(id, 'asc') as Q;
+    },
+  };
 }

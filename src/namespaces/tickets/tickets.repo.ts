@@ -13,7 +13,7 @@ import { containsPattern, ilike } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
-import { applyFilters, filtersShape, type ListFilter as Filter } from './compiled-rows.js';
+import { applyFilters, filtersShape, includeOrder, type ListFilter as Filter } from './compiled-rows.js';
 
 export type CapacityMode = 'own' | 'global' | 'capped' | '';
 
@@ -432,18 +432,9 @@ function listOrder(q: TicketListQuery): { key: string; parameters: readonly unkn
       return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy('tp.title', dir).orderBy('t.ticket_id', 'asc') };
     case 'slug':
       return { key: `slug ${dir}`, parameters: [], apply: (query) => query.orderBy('tp.slug', dir).orderBy('t.ticket_id', 'asc') };
-    case 'include': {
-      const include = q.include;
-      if (!include?.length) break;
-      return {
-        key: `include ${include.length} ${dir}`,
-        parameters: [...include.flatMap((id, i) => [id, i]), include.length],
-        apply: (query) => {
-          const cases = sql.join(include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
-          return query.orderBy(sql`CASE t.ticket_id ${cases} ELSE ${include.length} END`, dir).orderBy('t.ticket_id', 'asc');
-        },
-      };
-    }
+    case 'include':
+      if (!q.include?.length) break;
+      return includeOrder('t.ticket_id', q.include, dir);
   }
   return { key: `id ${dir}`, parameters: [], apply: (query) => query.orderBy('t.ticket_id', dir) };
 }
