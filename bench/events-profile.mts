@@ -16,8 +16,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SQLite from 'better-sqlite3';
 import { pino } from 'pino';
+import { startRecording, stopRecording } from './sql-timing.js';
 import { buildApp } from '../src/app.js';
 import { createApplicationPassword } from '../src/auth/index.js';
 import { loadConfig } from '../src/config.js';
@@ -36,27 +36,6 @@ function seededFile(): string {
   const newest = files.map((f) => path.join(cache, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
   if (!newest) throw new Error('no seeded 10,000-event database: run `npm run bench -- events` once, or set PROFILE_DB');
   return newest;
-}
-
-// ---- SQL statement timing.
-interface Stat { n: number; ms: number }
-let recording: Map<string, Stat> | undefined;
-const proto = Object.getPrototypeOf(new SQLite(':memory:').prepare('select 1'));
-for (const method of ['all', 'get', 'run', 'iterate'] as const) {
-  const original = proto[method];
-  proto[method] = function (this: { source: string }, ...args: unknown[]) {
-    if (!recording) return original.apply(this, args);
-    const t0 = process.hrtime.bigint();
-    try {
-      return original.apply(this, args);
-    } finally {
-      const key = this.source.replace(/\s+/g, ' ').slice(0, 160);
-      const s = recording.get(key) ?? { n: 0, ms: 0 };
-      s.n++;
-      s.ms += Number(process.hrtime.bigint() - t0) / 1e6;
-      recording.set(key, s);
-    }
-  };
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'events-profile-'));
@@ -123,11 +102,10 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 for (const [name, load] of chosen) {
-  recording = new Map();
+  startRecording();
   const R = 20;
   for (let i = 0; i < R; i++) await load();
-  const stats = [...recording.entries()];
-  recording = undefined;
+  const stats = [...stopRecording().entries()];
   const perRequest = stats.reduce((a, [, s]) => a + s.n, 0) / R;
   const sqlMs = stats.reduce((a, [, s]) => a + s.ms, 0) / R;
   const sorted = [...rounds.get(name)!].sort((a, b) => a - b);

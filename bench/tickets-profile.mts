@@ -17,8 +17,8 @@ import inspector from 'node:inspector/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { pino } from 'pino';
+import { startRecording, stopRecording } from './sql-timing.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { OFFLINE_PAYMENTS_OPTION, setCheckinApiKey } from '../src/namespaces/tickets/index.js';
@@ -31,28 +31,6 @@ const ONLY = process.env.PROFILE_ONLY?.split(',');
 const CPU_DIR = process.env.PROFILE_CPU;
 const session = CPU_DIR ? new inspector.Session() : undefined;
 session?.connect();
-
-// ---- SQL statement timing.
-interface Stat { n: number; ms: number }
-let recording: Map<string, Stat> | undefined;
-const proto = Object.getPrototypeOf(new SQLite(':memory:').prepare('select 1'));
-for (const method of ['all', 'get', 'run', 'iterate'] as const) {
-  const original = proto[method];
-  proto[method] = function (this: { source: string }, ...args: unknown[]) {
-    if (!recording) return original.apply(this, args);
-    const t0 = process.hrtime.bigint();
-    try {
-      return original.apply(this, args);
-    } finally {
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      const key = process.env.PROFILE_SQL ? this.source : this.source.replace(/\s+/g, ' ').slice(0, 160);
-      const s = recording.get(key) ?? { n: 0, ms: 0 };
-      s.n++;
-      s.ms += ms;
-      recording.set(key, s);
-    }
-  };
-}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tickets-profile-'));
 const config = loadConfig({ ...process.env, DATABASE_URL: path.join(dir, 'p.sqlite'), LOG_LEVEL: 'warn', SMTP_URL: '', REMOTE_PAYMENTS_URL: '' });
@@ -151,14 +129,13 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 for (const [name, load] of chosen) {
-  recording = new Map();
+  startRecording();
   const R = 20;
   for (let i = 0; i < R; i++) await load();
-  const stats = [...recording.entries()];
-  recording = new Map();
+  const stats = [...stopRecording().entries()];
+  startRecording();
   await runQueuedJobs();
-  const deferred = [...recording.values()].reduce((a, s) => a + s.n, 0) / R;
-  recording = undefined;
+  const deferred = [...stopRecording().values()].reduce((a, s) => a + s.n, 0) / R;
   const perRequest = stats.reduce((a, [, s]) => a + s.n, 0) / R;
   const sqlMs = stats.reduce((a, [, s]) => a + s.ms, 0) / R;
   const b = best.get(name)!;
