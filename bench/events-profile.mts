@@ -11,7 +11,6 @@
  * round, default 50; `PROFILE_ROUNDS`, default 10; `PROFILE_ONLY` a comma list of loads;
  * `PROFILE_CPU=dir` writes a V8 CPU profile of each load's first round, `dir/<load>.cpuprofile`).
  */
-import inspector from 'node:inspector/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { buildApp } from '../src/app.js';
 import { createApplicationPassword } from '../src/auth/index.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/server.js';
+import { measureRounds } from './profile-rounds.js';
 
 const N = Number(process.env.PROFILE_N ?? 50);
 const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 10);
@@ -75,32 +75,10 @@ const loads: Record<string, () => Promise<unknown>> = {
   filtered50: () => get(filtered[(next = (next + 7919) % filtered.length)]!),
 };
 
-const session = CPU_DIR ? new inspector.Session() : undefined;
-session?.connect();
 const chosen = Object.entries(loads).filter(([name]) => !ONLY || ONLY.includes(name));
 for (const [, load] of chosen) for (let i = 0; i < 30; i++) await load();
 // Rounds of N requests of each load in turn; the least and the median CPU time of a round are shown (the machine is shared).
-const rounds = new Map<string, number[]>();
-for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, load] of chosen) {
-    const profiling = session !== undefined && round === 0;
-    if (profiling) {
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
-    }
-    const cpu0 = process.cpuUsage();
-    for (let i = 0; i < N; i++) await load();
-    const used = process.cpuUsage(cpu0);
-    if (profiling) {
-      const { profile } = await session.post('Profiler.stop');
-      fs.mkdirSync(CPU_DIR!, { recursive: true });
-      fs.writeFileSync(path.join(CPU_DIR!, `${name}.cpuprofile`), JSON.stringify(profile));
-    }
-    const list = rounds.get(name) ?? [];
-    list.push((used.user + used.system) / 1000 / N);
-    rounds.set(name, list);
-  }
-}
+const rounds = await measureRounds(chosen, { rounds: ROUNDS, n: N, cpuDir: CPU_DIR });
 for (const [name, load] of chosen) {
   startRecording();
   const R = 20;
@@ -108,7 +86,7 @@ for (const [name, load] of chosen) {
   const stats = [...stopRecording().entries()];
   const perRequest = stats.reduce((a, [, s]) => a + s.n, 0) / R;
   const sqlMs = stats.reduce((a, [, s]) => a + s.ms, 0) / R;
-  const sorted = [...rounds.get(name)!].sort((a, b) => a - b);
+  const sorted = rounds.get(name)!.map((r) => r.cpuMs).sort((a, b) => a - b);
   process.stdout.write(`\n## ${name}: ${sorted[0]!.toFixed(3)} CPU ms/request least, ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)} median (${ROUNDS} rounds of ${N}), ${perRequest.toFixed(1)} statements, ${sqlMs.toFixed(3)} SQL ms/request\n`);
   for (const [sqlText, s] of stats.sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`  ${(s.n / R).toFixed(1)}× ${(s.ms / R).toFixed(3)} ms  ${sqlText}\n`);
 }

@@ -11,7 +11,6 @@
  * comma list of loads; `PROFILE_CPU=dir` writes a V8 CPU profile of each load's first timed round,
  * `dir/<load>.cpuprofile`, so give it a long one: `PROFILE_N=4000 PROFILE_ROUNDS=1`).
  */
-import inspector from 'node:inspector/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,13 +19,12 @@ import { destination, pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ensureFirstAdmin, openDatabase } from '../src/server.js';
+import { leastCpu, measureRounds } from './profile-rounds.js';
 
 const N = Number(process.env.PROFILE_N ?? 50);
 const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 150);
 const ONLY = process.env.PROFILE_ONLY?.split(',');
 const CPU_DIR = process.env.PROFILE_CPU;
-const session = CPU_DIR ? new inspector.Session() : undefined;
-session?.connect();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'floor-profile-'));
 const config = loadConfig({ ...process.env, DATABASE_URL: path.join(dir, 'p.sqlite'), LOG_LEVEL: 'warn', SMTP_URL: '', REMOTE_PAYMENTS_URL: '' });
@@ -67,27 +65,8 @@ const loads: Record<string, () => Promise<unknown>> = {
 
 const chosen = Object.entries(loads).filter(([name]) => !ONLY || ONLY.includes(name));
 for (const [, load] of chosen) for (let i = 0; i < 500; i++) await load();
-const best = new Map<string, number>();
-for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, load] of chosen) {
-    const profiling = session !== undefined && round === 0;
-    if (profiling) {
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
-    }
-    const cpu0 = process.cpuUsage();
-    for (let i = 0; i < N; i++) await load();
-    const used = process.cpuUsage(cpu0);
-    const us = (used.user + used.system) / N;
-    if (profiling) {
-      const { profile } = await session.post('Profiler.stop');
-      fs.mkdirSync(CPU_DIR!, { recursive: true });
-      fs.writeFileSync(path.join(CPU_DIR!, `${name}.cpuprofile`), JSON.stringify(profile));
-    }
-    if (!best.has(name) || us < best.get(name)!) best.set(name, us);
-  }
-}
-for (const [name] of chosen) process.stdout.write(`${name.padEnd(20)} ${best.get(name)!.toFixed(1).padStart(7)} CPU µs/request (least of ${ROUNDS} rounds of ${N})\n`);
+const samples = await measureRounds(chosen, { rounds: ROUNDS, n: N, cpuDir: CPU_DIR });
+for (const [name] of chosen) process.stdout.write(`${name.padEnd(20)} ${(leastCpu(samples.get(name)!).cpuMs * 1000).toFixed(1).padStart(7)} CPU µs/request (least of ${ROUNDS} rounds of ${N})\n`);
 
 await app.close();
 await bare.close();

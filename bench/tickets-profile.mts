@@ -13,7 +13,6 @@
  * round and are counted with it; their statements are shown apart, per request.
  */
 import crypto from 'node:crypto';
-import inspector from 'node:inspector/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,13 +23,12 @@ import { loadConfig } from '../src/config.js';
 import { OFFLINE_PAYMENTS_OPTION, setCheckinApiKey } from '../src/namespaces/tickets/index.js';
 import { ensureFirstAdmin, openDatabase } from '../src/server.js';
 import { EVENTS_PATH, TICKETS_NS as NS } from './ticket-setup.js';
+import { leastCpu, measureRounds } from './profile-rounds.js';
 
 const N = Number(process.env.PROFILE_N ?? 100);
 const POOL = Number(process.env.PROFILE_POOL ?? 3000);
 const ONLY = process.env.PROFILE_ONLY?.split(',');
 const CPU_DIR = process.env.PROFILE_CPU;
-const session = CPU_DIR ? new inspector.Session() : undefined;
-session?.connect();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tickets-profile-'));
 const config = loadConfig({ ...process.env, DATABASE_URL: path.join(dir, 'p.sqlite'), LOG_LEVEL: 'warn', SMTP_URL: '', REMOTE_PAYMENTS_URL: '' });
@@ -104,30 +102,7 @@ const chosen = Object.entries(loads).filter(([name]) => !ONLY || ONLY.includes(n
 for (const [, load] of chosen) for (let i = 0; i < 30; i++) await load();
 await runQueuedJobs();
 // Rounds of N requests of each load in turn; the least CPU time of a round counts (the machine is shared).
-const best = new Map<string, { cpu: number; wall: number }>();
-for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, load] of chosen) {
-    const profiling = session !== undefined && round === 0;
-    if (profiling) {
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
-    }
-    const cpu0 = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < N; i++) await load();
-    await runQueuedJobs();
-    const used = process.cpuUsage(cpu0);
-    const cpu = (used.user + used.system) / 1000 / N;
-    const wall = Number(process.hrtime.bigint() - t0) / 1e6 / N;
-    if (profiling) {
-      const { profile } = await session.post('Profiler.stop');
-      fs.mkdirSync(CPU_DIR!, { recursive: true });
-      fs.writeFileSync(path.join(CPU_DIR!, `${name}.cpuprofile`), JSON.stringify(profile));
-    }
-    const b = best.get(name);
-    if (!b || cpu < b.cpu) best.set(name, { cpu, wall });
-  }
-}
+const rounds = await measureRounds(chosen, { rounds: ROUNDS, n: N, cpuDir: CPU_DIR, afterRound: runQueuedJobs });
 for (const [name, load] of chosen) {
   startRecording();
   const R = 20;
@@ -138,8 +113,8 @@ for (const [name, load] of chosen) {
   const deferred = [...stopRecording().values()].reduce((a, s) => a + s.n, 0) / R;
   const perRequest = stats.reduce((a, [, s]) => a + s.n, 0) / R;
   const sqlMs = stats.reduce((a, [, s]) => a + s.ms, 0) / R;
-  const b = best.get(name)!;
-  process.stdout.write(`\n## ${name}: ${b.cpu.toFixed(3)} CPU ms/request (least of ${ROUNDS} rounds of ${N}; wall ${b.wall.toFixed(3)} ms), ${perRequest.toFixed(1)} statements, ${sqlMs.toFixed(3)} SQL ms/request; queued jobs ${deferred.toFixed(1)} statements/request\n`);
+  const b = leastCpu(rounds.get(name)!);
+  process.stdout.write(`\n## ${name}: ${b.cpuMs.toFixed(3)} CPU ms/request (least of ${ROUNDS} rounds of ${N}; wall ${b.wallMs.toFixed(3)} ms), ${perRequest.toFixed(1)} statements, ${sqlMs.toFixed(3)} SQL ms/request; queued jobs ${deferred.toFixed(1)} statements/request\n`);
   for (const [sqlText, s] of stats.sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`  ${(s.n / R).toFixed(1)}× ${(s.ms / R).toFixed(3)} ms  ${sqlText}\n`);
 }
 

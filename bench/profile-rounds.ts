@@ -1,0 +1,57 @@
+/**
+ * The timing loop of the in-process profiles (`*-profile.mts`): rounds of `n` requests of each load in
+ * turn, CPU and wall time per request for every round (the machine is shared: callers keep the least
+ * round, or the median), and with `cpuDir` a V8 CPU profile of each load's first round,
+ * `cpuDir/<load>.cpuprofile`.
+ */
+import inspector from 'node:inspector/promises';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface RoundSample {
+  cpuMs: number;
+  wallMs: number;
+}
+
+export interface RoundOptions {
+  rounds: number;
+  /** Requests per round. */
+  n: number;
+  cpuDir?: string;
+  /** Runs inside each timed round, after its requests (work they deferred, such as queued jobs). */
+  afterRound?: () => Promise<void>;
+}
+
+/** Per-request samples of every round, by load name. */
+export async function measureRounds(loads: readonly (readonly [string, () => Promise<unknown>])[], options: RoundOptions): Promise<Map<string, RoundSample[]>> {
+  const session = options.cpuDir ? new inspector.Session() : undefined;
+  session?.connect();
+  const samples = new Map<string, RoundSample[]>(loads.map(([name]) => [name, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [name, load] of loads) {
+      const profiling = session !== undefined && round === 0;
+      if (profiling) {
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+      }
+      const cpu0 = process.cpuUsage();
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < options.n; i++) await load();
+      await options.afterRound?.();
+      const used = process.cpuUsage(cpu0);
+      samples.get(name)!.push({ cpuMs: (used.user + used.system) / 1000 / options.n, wallMs: Number(process.hrtime.bigint() - t0) / 1e6 / options.n });
+      if (profiling) {
+        const { profile } = await session.post('Profiler.stop');
+        fs.mkdirSync(options.cpuDir!, { recursive: true });
+        fs.writeFileSync(path.join(options.cpuDir!, `${name}.cpuprofile`), JSON.stringify(profile));
+      }
+    }
+  }
+  session?.disconnect();
+  return samples;
+}
+
+/** The sample of least CPU time. */
+export function leastCpu(samples: readonly RoundSample[]): RoundSample {
+  return samples.reduce((best, s) => (s.cpuMs < best.cpuMs ? s : best));
+}
