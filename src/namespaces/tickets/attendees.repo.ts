@@ -1,19 +1,17 @@
 /**
  * @module namespaces/tickets/attendees.repo
- * Attendee queries: loading attendees with their posts, the filtered list (with the public-visibility
- * rules for callers without manage access), and check-in as one conditional UPDATE so two scanners
- * can never check the same attendee in twice.
+ * Attendee queries: loading attendees with their posts, writing them, and check-in as one conditional
+ * UPDATE so two scanners can never check the same attendee in twice. The filtered list is in
+ * `attendees-list.repo.ts`.
  */
-import { sql, type AliasedRawBuilder, type SqlBool } from 'kysely';
+import { sql, type AliasedRawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { PostRecord } from '../../content/posts.js';
-import { containsPattern, ilike } from '../../storage/dialect.js';
-import { ATTENDEE_TYPES, type ProviderSlug } from './providers.js';
+import type { ProviderSlug } from './providers.js';
 import type { TicketRecord } from './tickets.repo.js';
-import { ATTENDEE_LIST_MARKERS, postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
-import { safeOffset } from '../../rest/pagination.js';
+import { postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
-import { applyFilters, filtersShape, includeOrder, insertShape, type ListFilter as Filter } from './compiled-rows.js';
+import { insertShape } from './compiled-rows.js';
 
 /**
  * What an attendee object shows (see `attendees.present.ts`): lists and ticket statistics load only
@@ -67,7 +65,7 @@ export function parseInformation(text: string): Record<string, unknown> {
 }
 
 /** Attendees `a` joined with their posts `ap` and their order posts `op`. */
-function attendeesJoined(db: Db) {
+export function attendeesJoined(db: Db) {
   return db
     .selectFrom('ticket_attendees as a')
     .innerJoin('posts as ap', 'ap.id', 'a.attendee_id')
@@ -84,7 +82,7 @@ const LISTING_COLUMNS = [
 const LISTING_POST_COLUMNS = ['author', 'status', 'date', 'date_gmt', 'modified', 'modified_gmt'] as const;
 
 /** What a listing query selects (see {@link listingFromRow}). */
-function listingColumns(): AliasedRawBuilder<unknown, string>[] {
+export function listingColumns(): AliasedRawBuilder<unknown, string>[] {
   return [
     ...LISTING_COLUMNS.map((c) => sql.ref(`a.${c}`).as(c)),
     sql.ref('op.date').as('order_date'),
@@ -102,7 +100,7 @@ function attendeeColumns(): AliasedRawBuilder<unknown, string>[] {
   ];
 }
 
-function listingFromRow(r: Record<string, unknown>): AttendeeListing {
+export function listingFromRow(r: Record<string, unknown>): AttendeeListing {
   return {
     id: Number(r.attendee_id),
     ticketId: Number(r.ticket_id),
@@ -149,7 +147,7 @@ function attendeeFromRow(r: Record<string, unknown>): AttendeeRecord | undefined
 }
 
 /** What an attendee object shows of the ticket `t` (with its post `tp`), see {@link ticketOfRow}. */
-function attendeeTicketColumns(): AliasedRawBuilder<unknown, string>[] {
+export function attendeeTicketColumns(): AliasedRawBuilder<unknown, string>[] {
   return [
     sql.ref('tp.id').as('tp_id'), sql.ref('tp.title').as('tp_title'), sql.ref('tp.content').as('tp_content'),
     ...(['price', 'currency', 'start_local', 'end_local', 'sku'] as const).map((c) => sql.ref(`t.${c}`).as(`t_${c}`)),
@@ -157,7 +155,7 @@ function attendeeTicketColumns(): AliasedRawBuilder<unknown, string>[] {
 }
 
 /** The attendee's ticket selected with {@link attendeeTicketColumns}; undefined when it is gone. */
-function ticketOfRow(r: Record<string, unknown>): AttendeeTicket | undefined {
+export function ticketOfRow(r: Record<string, unknown>): AttendeeTicket | undefined {
   if (r.tp_id === null || r.tp_id === undefined || r.t_price === null || r.t_price === undefined) return undefined;
   return {
     price: r.t_price as string,
@@ -296,268 +294,4 @@ export async function attendeeIdsOfOrder(db: Db, orderId: number): Promise<numbe
 export async function touchAttendees(db: Db, ids: readonly number[], when: DatePair): Promise<void> {
   if (ids.length === 0) return;
   await db.updateTable('posts').set({ modified: when.local, modified_gmt: when.gmt }).where('id', 'in', [...ids]).execute();
-}
-
-// ---------------------------------------------------------------------------------------------
-// The list
-// ---------------------------------------------------------------------------------------------
-
-export interface AttendeeListQuery {
-  providers?: ProviderSlug[];
-  search?: string;
-  postIds?: number[];
-  excludePosts?: number[];
-  ticketIds?: number[];
-  excludeTickets?: number[];
-  afterGmt?: string;
-  beforeGmt?: string;
-  include?: number[];
-  exclude?: number[];
-  /** Event statuses; undefined = any. */
-  postStatuses?: readonly string[];
-  /** Attendee post statuses. */
-  statuses?: readonly string[];
-  /** Order statuses; undefined = any. */
-  orderStatuses?: readonly string[];
-  checkedIn?: boolean;
-  rsvpGoing?: string[];
-  priceMin?: number;
-  priceMax?: number;
-  attendeeInformation?: boolean;
-  name?: string;
-  email?: string;
-  /** Only attendees the public may see (no manage access). */
-  publicOnly?: boolean;
-  orderby: 'id' | 'date' | 'include' | 'title' | 'slug';
-  order: 'ASC' | 'DESC';
-  limit: number;
-  offset: number;
-}
-
-/** Order statuses that count as "public" (a completed order or a "going" RSVP). */
-export const PUBLIC_ORDER_STATUSES = Object.freeze(['completed', 'yes']);
-
-/** Attendees `a` with their posts `ap` and the posts they are for `ep`: what the list filters. */
-function listFrom(db: Db) {
-  return db
-    .selectFrom('ticket_attendees as a')
-    .innerJoin('posts as ap', 'ap.id', 'a.attendee_id')
-    .leftJoin('posts as ep', 'ep.id', 'a.post_id');
-}
-
-type ListQueryBuilder = ReturnType<typeof listFrom>;
-
-type ListFilter = Filter<ListQueryBuilder>;
-
-const none = sql<SqlBool>`1 = 0`;
-const noMatch: ListFilter = { key: 'none', parameters: [], apply: (query) => query.where(none) };
-
-/** `column IN list`, or no match for an empty list. */
-function inList(column: 'a.provider' | 'a.post_id' | 'a.ticket_id' | 'a.attendee_id', list: readonly unknown[]): ListFilter {
-  if (list.length === 0) return noMatch;
-  return { key: `${column} in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'in', list as never[]) };
-}
-
-/** `column NOT IN list` (nothing for an empty list). */
-function notInList(column: 'a.post_id' | 'a.ticket_id' | 'a.attendee_id', list: readonly number[] | undefined): ListFilter[] {
-  if (!list?.length) return [];
-  return [{ key: `${column} not in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'not in', [...list]) }];
-}
-
-/** A status column in a list of statuses (an empty list matches no status). */
-function statusIn(column: 'ep.status' | 'ap.status' | 'a.order_status', statuses: readonly string[]): ListFilter {
-  const list = statuses.length ? statuses : [''];
-  return { key: `${column} in ${list.length}`, parameters: list, apply: (query) => query.where(column, 'in', list) };
-}
-
-/** The list's conditions, in the order they bind their values. */
-function listFilters(db: Db, q: AttendeeListQuery): ListFilter[] {
-  const filters: ListFilter[] = [];
-  const compare = (column: 'ap.date_gmt' | 'a.checked_in' | 'a.price', op: '>=' | '<=' | '=', value: string | number) =>
-    filters.push({ key: `${column} ${op}`, parameters: [value], apply: (query) => query.where(column, op, value) });
-  const like = (key: string, columns: readonly ('a.holder_name' | 'a.holder_email' | 'a.purchaser_name')[], text: string) => {
-    const p = containsPattern(text);
-    filters.push({ key, parameters: columns.map(() => p), apply: (query) => query.where((eb) => eb.or(columns.map((c) => ilike(db, eb.ref(c), p)))) });
-  };
-  if (q.providers) filters.push(inList('a.provider', q.providers));
-  if (q.search) like('search', ['a.holder_name', 'a.holder_email', 'a.purchaser_name'], q.search);
-  if (q.postIds) filters.push(inList('a.post_id', q.postIds));
-  filters.push(...notInList('a.post_id', q.excludePosts));
-  if (q.ticketIds) filters.push(inList('a.ticket_id', q.ticketIds));
-  filters.push(...notInList('a.ticket_id', q.excludeTickets));
-  if (q.afterGmt) compare('ap.date_gmt', '>=', q.afterGmt);
-  if (q.beforeGmt) compare('ap.date_gmt', '<=', q.beforeGmt);
-  if (q.include) filters.push(inList('a.attendee_id', q.include));
-  filters.push(...notInList('a.attendee_id', q.exclude));
-  if (q.postStatuses) filters.push(statusIn('ep.status', q.postStatuses));
-  if (q.statuses) filters.push(statusIn('ap.status', q.statuses));
-  if (q.orderStatuses) filters.push(statusIn('a.order_status', q.orderStatuses));
-  if (q.checkedIn !== undefined) compare('a.checked_in', '=', q.checkedIn ? 1 : 0);
-  if (q.rsvpGoing) {
-    const wanted = q.rsvpGoing;
-    // Attendees of other providers carry no RSVP status and always match.
-    filters.push({
-      key: `rsvp going ${wanted.length}`,
-      parameters: ['rsvp', ...wanted],
-      apply: (query) => query.where((eb) => eb.or([eb('a.provider', '!=', 'rsvp'), ...(wanted.length ? [eb('a.order_status', 'in', wanted)] : [])])),
-    });
-  }
-  if (q.priceMin !== undefined) compare('a.price', '>=', q.priceMin);
-  if (q.priceMax !== undefined) compare('a.price', '<=', q.priceMax);
-  if (q.attendeeInformation === true) filters.push(noMatch);
-  if (q.name) like('name', ['a.holder_name'], q.name);
-  if (q.email) like('email', ['a.holder_email'], q.email);
-  if (q.publicOnly) {
-    const markers = ATTENDEE_LIST_MARKERS.map(containsPattern);
-    filters.push({
-      key: 'public',
-      parameters: ['publish', 0, ...PUBLIC_ORDER_STATUSES, 'publish', '', ...markers],
-      apply: (query) =>
-        query
-          .where('ap.status', '=', 'publish')
-          .where('a.optout', '=', 0)
-          .where('a.order_status', 'in', PUBLIC_ORDER_STATUSES)
-          .where('ep.status', '=', 'publish')
-          .where('ep.password', '=', '')
-          .where((eb) => eb.or(markers.map((m) => ilike(db, eb.ref('ep.content'), m)))),
-    });
-  }
-  return filters;
-}
-
-/** The list query with `filters` (built only when its shape is compiled). */
-function listBase(db: Db, filters: readonly ListFilter[]): ListQueryBuilder {
-  return applyFilters(listFrom(db), filters);
-}
-
-/**
- * The statuses attendee posts have, site-wide: per attendee type, the least status and then the next
- * above the last one found, each one index seek (`posts_type_status_date`), so a few seeks however
- * many attendees there are.
- */
-async function attendeePostStatuses(db: Db): Promise<Set<string>> {
-  const build = () => {
-    const anchors = sql.join(ATTENDEE_TYPES.map((t) => sql`SELECT ${sql.lit(t)} AS type, (SELECT MIN(p.status) FROM posts p WHERE p.type = ${sql.lit(t)}) AS status`), sql` UNION ALL `);
-    const query = sql<{ status: string }>`WITH RECURSIVE s(type, status) AS (
-    ${anchors}
-    UNION ALL
-    SELECT s.type, (SELECT MIN(p.status) FROM posts p WHERE p.type = s.type AND p.status > s.status) FROM s WHERE s.status IS NOT NULL
-  ) SELECT DISTINCT status FROM s WHERE status IS NOT NULL`;
-    return { compile: () => query.compile(db) };
-  };
-  const rows = await runCompiled(db, 'attendeePostStatuses', build, []);
-  return new Set(rows.map((r) => r.status));
-}
-
-/**
- * The total of a list filtered by event, ticket and statuses only (a manager's list of an event or a
- * ticket), without reading every attendee's post: when every status attendee posts have is one the
- * list takes, the attendee-status filter keeps them all, so the index of the event's (or ticket's)
- * attendees is counted alone, with the event's own status checked once. Undefined when the list has
- * other filters or some attendee post has a status the list leaves out (then the caller counts the
- * rows with their posts). Every attendee row has its post: the foreign key deletes it with the post.
- */
-async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | undefined> {
-  const { postIds, ticketIds, postStatuses, statuses, publicOnly, orderby, order, limit, offset, ...others } = q;
-  if (publicOnly || Object.values(others).some((v) => v !== undefined)) return undefined;
-  if (!postIds?.length && !ticketIds?.length) return undefined;
-  if (!statuses) return undefined;
-  for (const status of await attendeePostStatuses(db)) if (!statuses.includes(status)) return undefined;
-  const allowed = postStatuses ? (postStatuses.length ? postStatuses : ['']) : [];
-  const build = () => {
-    let query = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
-    if (postIds?.length && postStatuses) {
-      // The events named that have a status the list takes, looked up once (not once per attendee);
-      // they drive the walk through the attendees index.
-      query = query.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed));
-    } else if (postIds?.length) {
-      query = query.where('a.post_id', 'in', postIds);
-    }
-    if (ticketIds?.length) query = query.where('a.ticket_id', 'in', ticketIds);
-    if (!postIds?.length && postStatuses) {
-      query = query.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
-    }
-    return query;
-  };
-  const parameters = postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed];
-  const shape = `countByIndex:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
-  const [row] = await runCompiled(db, shape, build, parameters);
-  return Number(row?.n ?? 0);
-}
-
-/** A page of the list with `filters` as listings with their order dates and tickets, before its order. */
-function pageBase(db: Db, filters: readonly ListFilter[]) {
-  return listBase(db, filters)
-    .leftJoin('posts as op', 'op.id', 'a.order_id')
-    .leftJoin('ticket_details as t', 't.ticket_id', 'a.ticket_id')
-    .leftJoin('posts as tp', 'tp.id', 't.ticket_id')
-    .select([...listingColumns(), ...attendeeTicketColumns()]);
-}
-
-type PageQueryBuilder = ReturnType<typeof pageBase>;
-
-/** The page's order: its shape key, the values it binds and how to add it to the page query. */
-function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly unknown[]; apply: (query: PageQueryBuilder) => PageQueryBuilder } {
-  const dir = q.order === 'DESC' ? 'desc' : 'asc';
-  switch (q.orderby) {
-    case 'date':
-      return { key: `date ${dir}`, parameters: [], apply: (query) => query.orderBy('ap.date_gmt', dir).orderBy('a.attendee_id', 'asc') };
-    case 'title':
-      return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy('a.holder_name', dir).orderBy('a.attendee_id', 'asc') };
-    case 'slug':
-      return { key: `slug ${dir}`, parameters: [], apply: (query) => query.orderBy('ap.slug', dir).orderBy('a.attendee_id', 'asc') };
-    case 'include':
-      if (!q.include?.length) break;
-      return includeOrder('a.attendee_id', q.include, dir);
-  }
-  return { key: `id ${dir}`, parameters: [], apply: (query) => query.orderBy('a.attendee_id', dir) };
-}
-
-/**
- * One page of the list (what the attendee objects show, their tickets' part too) and the total number
- * of matches. Two queries:
- * an event's attendees run to thousands, and counting them alone (an index scan) is cheaper than
- * carrying them all through a window for `count(*) over ()`. Both are compiled once per shape (filters
- * present, list lengths, order).
- */
-export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ attendees: AttendeeListing[]; tickets: Map<number, AttendeeTicket>; total: number }> {
-  const filters = listFilters(db, q);
-  const { key: keys, parameters } = filtersShape(filters);
-  let total = await countByIndex(db, q);
-  if (total === undefined) {
-    const [row] = await runCompiled(db, `attendeeList:count:${keys}`, () => listBase(db, filters).select((eb) => eb.fn.countAll<number>().as('n')), parameters);
-    total = Number(row?.n ?? 0);
-  }
-  const tickets = new Map<number, AttendeeTicket>();
-  if (total === 0) return { attendees: [], tickets, total };
-  const order = listOrder(q);
-  const limit = q.limit;
-  const offset = safeOffset(q.offset);
-  const rows = await runCompiled<Record<string, unknown>>(
-    db,
-    `attendeeList:page:${order.key}:${keys}`,
-    () => order.apply(pageBase(db, filters)).limit(limit).offset(offset),
-    [...parameters, ...order.parameters, limit, offset],
-  );
-  for (const r of rows) {
-    const ticket = ticketOfRow(r);
-    if (ticket) tickets.set(Number(r.ticket_id), ticket);
-  }
-  return { attendees: rows.map(listingFromRow), tickets, total };
-}
-
-/** What attendee objects of tickets' attendees show, in ID order, optionally only the public ones (opted-in, going/completed). */
-export async function attendeesOfTickets(db: Db, ticketIds: readonly number[], publicOnly: boolean): Promise<AttendeeListing[]> {
-  if (ticketIds.length === 0) return [];
-  const ids = [...new Set(ticketIds)];
-  const build = () => {
-    let query = attendeesJoined(db).select(listingColumns()).where('a.ticket_id', 'in', ids);
-    if (publicOnly) {
-      query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
-    }
-    return query.orderBy('a.attendee_id');
-  };
-  const parameters = publicOnly ? [...ids, 0, 'publish', ...PUBLIC_ORDER_STATUSES] : ids;
-  const rows = await runCompiled<Record<string, unknown>>(db, `attendeesOfTickets:${ids.length}:${publicOnly}`, build, parameters);
-  return rows.map(listingFromRow);
 }
