@@ -79,8 +79,8 @@ function statementName(text: string): string {
 /**
  * Kysely runs every query unnamed, so PostgreSQL parses and analyses it each time, which for the
  * small queries of a page costs more than running them. Named, a statement is parsed once per
- * connection (and planned for each execution's values: `plan_cache_mode` below). Statements are per connection: pg sends the Parse only where this connection has
- * not prepared the name yet. Queries without parameters (transaction control, migrations with
+ * connection, and PostgreSQL's plan cache may keep a generic plan for it. Statements are per
+ * connection: pg sends the Parse only where this connection has not prepared the name yet. Queries without parameters (transaction control, migrations with
  * several statements) keep the simple protocol.
  */
 function prepareNamedStatements(client: pg.PoolClient): void {
@@ -159,12 +159,15 @@ export function createDb(options: DbOptions): Db {
       connectionTimeoutMillis: 10_000,
       // JIT compilation pays off for long analytical queries; for a request's short ones (a count
       // over a large table crosses its cost threshold) it adds tens of milliseconds of compiling.
-      // Prepared statements are still planned for their values each time: a generic plan cannot see
-      // how selective a post type or an ID list is (measured: no slower than letting PostgreSQL choose).
+      // Prepared statements run in PostgreSQL's default plan cache mode (`auto`, set here whatever the
+      // server's configuration says): after five executions a statement runs a generic plan unless
+      // that plan is estimated dearer than planning for the values. Planning each execution
+      // (`force_custom_plan`) cost a single event 1.8 ms of PostgreSQL CPU against 0.45 ms
+      // (bench/README.md, "PostgreSQL: prepared statements").
       // No parallel workers: starting them costs more than a request's queries take (the default
       // window's count at 100,000 events: 99 ms with two workers, 26 ms without), and they take the
       // cores concurrent requests need.
-      options: ['-c jit=off -c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0', ...(options.pgSchema ? [`-c search_path=${options.pgSchema}`] : [])].join(' '),
+      options: ['-c jit=off -c plan_cache_mode=auto -c max_parallel_workers_per_gather=0', ...(options.pgSchema ? [`-c search_path=${options.pgSchema}`] : [])].join(' '),
     });
     // A client losing its connection (PostgreSQL restarted, the backend terminated) must not crash
     // the process: idle ones are reported on the pool, checked-out ones on the client itself (pg
