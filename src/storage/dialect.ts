@@ -23,6 +23,8 @@ export function capabilities(db: Kysely<any>) {
      * triggers (SQLite), or `pg_trgm` GIN indexes on the columns, which `ILIKE` uses as it is (PostgreSQL).
      */
     postTextIndex: (pgsql ? 'pg_trgm' : 'fts5-trigram') as 'pg_trgm' | 'fts5-trigram',
+    /** A row trigger runs a PL/pgSQL function (PostgreSQL), or holds its statements itself (SQLite). */
+    triggerBodies: (pgsql ? 'plpgsql-function' : 'inline') as 'plpgsql-function' | 'inline',
   };
 }
 

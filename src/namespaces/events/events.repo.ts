@@ -346,6 +346,8 @@ async function runFiltered<R>(db: Db, name: string, parts: readonly FilterPart[]
 /** Number of events matching the filter (index-only on `event_details` for the default window). */
 export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
   const parts = filterParts(db, f);
+  const window = windowOnly(parts, f);
+  if (window) return countEventsInWindow(db, window);
   const [row] = needsPosts(f)
     ? await runFiltered(db, 'countEventsJoined', parts, (where) =>
         db
@@ -359,6 +361,67 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where((eb) => where(eb as unknown as EB)));
   return Number(row?.n ?? 0);
+}
+
+/** A filter of statuses, listing visibility and a closed window of UTC dates, and nothing else. */
+interface WindowOnly {
+  status: FilterPart;
+  hidden: FilterPart | undefined;
+  from: string;
+  to: string;
+}
+
+const WINDOW_PARTS = new Set(['h', 'e.start_utc>=', 'e.end_utc<=']);
+const DB_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** The filter as a {@link WindowOnly} when it is one: any other condition makes it undefined. */
+function windowOnly(parts: readonly FilterPart[], f: EventListFilter): WindowOnly | undefined {
+  const [status, ...rest] = parts;
+  const from = f.startsOnOrAfter;
+  const to = f.endsOnOrBefore;
+  if (!status?.shape?.startsWith('s') || from === undefined || to === undefined || !DB_DATE.test(from) || !DB_DATE.test(to)) return undefined;
+  if (!rest.every((p) => p.shape !== undefined && WINDOW_PARTS.has(p.shape))) return undefined;
+  return { status, hidden: rest.find((p) => p.shape === 'h'), from, to };
+}
+
+/** `YYYY-MM-DD` of the UTC day after `day`. */
+function dayAfter(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The total of a {@link WindowOnly} filter in one statement whose cost does not grow with the window:
+ * events starting on a day after the window's first and ending on a day before its last are summed
+ * from `event_window_days`; those starting on the first day, and those ending on the last day (having
+ * started after the first), are counted row by row from the start and end indexes. The three sets are
+ * disjoint and together are every event of the window.
+ */
+async function countEventsInWindow(db: Db, w: WindowOnly): Promise<number> {
+  const firstDay = w.from.slice(0, 10);
+  const lastDay = w.to.slice(0, 10);
+  const secondDayStart = `${dayAfter(firstDay)} 00:00:00`;
+  const lastDayStart = `${lastDay} 00:00:00`;
+  const anyStatus = w.status.shape === 'sAny';
+  const hiddenValues = w.hidden?.values ?? [];
+  const where = (eb: EB) => eb.and([w.status.build(eb), ...(w.hidden ? [w.hidden.build(eb)] : [])]);
+  const rows = await runCompiled(db, `countEventsInWindow:${w.status.shape}${w.hidden ? ',h' : ''}`, () => {
+    const cells = db
+      .selectFrom('event_window_days as c')
+      .select((eb) => eb.fn.sum<number>('c.n').as('n'))
+      .where('c.status', anyStatus ? 'not in' : 'in', w.status.values as string[])
+      .$if(w.hidden !== undefined, (q) => q.where('c.hidden', '=', 0))
+      .where('c.start_day', '>', firstDay)
+      .where('c.end_day', '<', lastDay);
+    const events = () => db.selectFrom('event_details as e').select((eb) => eb.fn.countAll<number>().as('n')).where((eb) => where(eb as unknown as EB));
+    return cells
+      .unionAll(events().where('e.start_utc', '>=', w.from).where('e.start_utc', '<', secondDayStart).where('e.end_utc', '<=', w.to))
+      .unionAll(events().where('e.end_utc', '>=', lastDayStart).where('e.end_utc', '<=', w.to).where('e.start_utc', '>=', secondDayStart));
+  }, [
+    ...w.status.values, ...hiddenValues, firstDay, lastDay,
+    ...w.status.values, ...hiddenValues, w.from, secondDayStart, w.to,
+    ...w.status.values, ...hiddenValues, lastDayStart, w.to, secondDayStart,
+  ]);
+  return rows.reduce((sum, r) => sum + Number(r.n ?? 0), 0);
 }
 
 /**

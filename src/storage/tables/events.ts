@@ -93,8 +93,22 @@ export interface EventImportUidsTable {
   imported_gmt: string;
 }
 
+/**
+ * Events per status, listing visibility, UTC start day and UTC end day (`YYYY-MM-DD`), kept by triggers
+ * on `event_details`: archive totals over wide windows sum these (`countEventsInWindow`).
+ */
+export interface EventWindowDaysTable {
+  status: string;
+  /** `hide_from_listings` of the events counted. */
+  hidden: number;
+  start_day: string;
+  end_day: string;
+  n: number;
+}
+
 export interface EventTables {
   event_details: EventDetailsTable;
+  event_window_days: EventWindowDaysTable;
   event_venues: EventVenuesTable;
   event_organizers: EventOrganizersTable;
   venue_details: VenueDetailsTable;
