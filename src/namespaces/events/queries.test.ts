@@ -109,8 +109,10 @@ describe.each(DIALECTS)('event queries on %s', (engine) => {
     const dispatcher = new Dispatcher(t.app.registry, ctx, pino({ level: 'silent' }));
     await dispatcher.dispatch(createRestRequest({ method: 'GET', route: '/eventsuite/events/v1/events', query: {} }));
     const compiled = recorder.nodes.map((node) => t.db.getExecutor().compileQuery(node, { queryId: 'x' } as never)).filter((q) => /from "event_details" as "e"/.test(q.sql));
-    // The total, the page's IDs (both on a window index) and the page's rows by primary key.
-    expect(compiled.length).toBe(3);
+    // The total (one statement: the day cells, and its first and last day's events, each counted on a
+    // window index, recorded apart too), the page's IDs (on a window index) and its rows by primary key.
+    expect(compiled.length).toBe(5);
+    expect(compiled.filter((q) => /from "event_window_days" as "c"/.test(q.sql))).toHaveLength(1);
     for (const q of compiled) {
       const plan = await t.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]));
       const lines = plan.rows.map((r) => r.detail);
