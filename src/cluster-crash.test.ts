@@ -1,7 +1,7 @@
 /**
  * `kill -9` of one worker of `serve --workers 2` in the middle of a checkout, on each engine. Worker 1
- * is held inside its second checkout's transaction (seats reserved, order and items written, no
- * attendee yet: a test-only crash point armed in that worker only) while concurrent checkouts load
+ * is held inside its second checkout's transaction (order and items written, no attendee and no
+ * seat yet: a test-only crash point armed in that worker only) while concurrent checkouts load
  * both workers, and is killed there. The primary forks a replacement; the other worker answers all
  * along; only requests in flight on the killed worker's connections fail (a network error, never a
  * 5xx); the replacement sells the last seats and then says sold out. After: every order whole or

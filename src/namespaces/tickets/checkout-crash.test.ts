@@ -1,6 +1,6 @@
 /**
  * `kill -9` of the server in the middle of checkouts, on each engine. First at a known moment: inside
- * the checkout transaction, seats reserved and the order and its items written but no attendee yet
+ * the checkout transaction, the order and its items written but no attendee and no seat yet
  * (test-only crash point). Then at a seeded random moment under a load of concurrent checkouts. After
  * each: every order has all its items and attendees or does not exist, every seat taken has its
  * attendee, no order twice; the restarted server sells, and at the end exactly the capacity is sold.
@@ -25,8 +25,8 @@ describe.each(DIALECTS)('kill -9 during checkouts on %s', (engine) => {
   afterAll(() => site?.destroy());
 
   it('leaves every order whole or absent, at a known moment and at a random one, and sells exactly the capacity after', async () => {
-    // 1. Killed inside the transaction: two orders went through, the third holds its seats and its
-    //    items but has no attendees yet (on PostgreSQL further ones are inside theirs too).
+    // 1. Killed inside the transaction: two orders went through, the third has its order and
+    //    items but no attendees and no seats yet (on PostgreSQL further ones are inside theirs too).
     const first = await startServer(site.url, { EVENTSUITE_TEST_CRASH_POINT: 'checkout.order-written', EVENTSUITE_TEST_CRASH_SKIP: '2' });
     const done: Promise<{ status: number | string; id?: number }>[] = [];
     for (let i = 0; i < 2; i++) done.push(checkout(first.base, tickets, i));

@@ -1,8 +1,9 @@
 /**
  * @module namespaces/tickets/orders.service
- * Checkout and the order lifecycle. A checkout reserves every seat with one conditional UPDATE per
- * row inside one transaction (tickets in ID order, then shared capacity), writes the order, its items
- * and its attendees, and only then talks to the payment gateway, outside the transaction. Orders go
+ * Checkout and the order lifecycle. A checkout writes the order, its items and its attendees, then
+ * reserves every seat with one conditional UPDATE per row (tickets in ID order, then shared
+ * capacity), all in one transaction, and only then talks to a payment gateway that calls out, outside
+ * the transaction. Orders go
  * `pending` → `completed`, `refunded` or `cancelled`; each change is one conditional UPDATE on the
  * current status, and seats go back to sale when an order is cancelled or refunded.
  */
@@ -131,12 +132,13 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
 
   const testMode = (await ctx.options.get<string>(PAYMENTS_TEST_MODE_OPTION, 'no')) === 'yes';
 
-  // ---- Reserve seats and write the order, all or nothing.
+  // ---- Write the order and reserve its seats, all or nothing. The seats are reserved last: on
+  // PostgreSQL the reservation's row lock on each ticket is held until the commit, so every statement
+  // after it would keep the checkouts of that ticket waiting. Nothing is charged before the seats are
+  // held: a gateway asked inside the transaction before them makes no call out.
   let written: PlacedOrder & { payment: PaymentResult | undefined };
   try {
     written = await ctx.db.transaction().execute(async (trx) => {
-      if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, !settled);
-      if (input.coupon) await claimCoupon(trx, input.coupon, now.gmt);
       const post = await insertPostRecord(trx, {
         type: provider.orderType,
         status: 'publish',
@@ -145,7 +147,8 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
         when: now,
       });
       const id = post.id;
-      const payment = paysInside ? await gateway.createPayment(paymentRequest(id)) : undefined;
+      const paysBeforeSeats = paysInside && gateway.callsOut === false;
+      let payment = paysBeforeSeats ? await gateway.createPayment(paymentRequest(id)) : undefined;
       const status: OrderStatus = settled ? 'completed' : 'pending';
       const details = {
         order_key: key,
@@ -200,6 +203,14 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
       // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
       if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
       await recordOrderChange(ctx, trx, { orderId: id, from: null, to: status });
+      if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, !settled);
+      if (input.coupon) await claimCoupon(trx, input.coupon, now.gmt);
+      if (paysInside && !paysBeforeSeats) {
+        payment = await gateway.createPayment(paymentRequest(id));
+        await setOrderPayment(trx, id, payment.ref, payment.redirectUrl, now.gmt);
+        details.gateway_ref = payment.ref;
+        details.payment_url = payment.redirectUrl;
+      }
       const order: OrderRecord = {
         id,
         key,
