@@ -20,7 +20,7 @@ import { createApplicationPassword, createUser } from './auth/index.js';
  */
 export async function openDatabase(config: Pick<Config, 'databaseUrl'> & Partial<Pick<Config, 'databasePreparedStatements'>>, options: { pgSchema?: string } = {}): Promise<Db> {
   const pgSchema = options.pgSchema ?? searchPathSchema(config.databaseUrl);
-  const db = createDb({ url: config.databaseUrl, preparedStatements: config.databasePreparedStatements ?? true, ...options, ...(pgSchema ? { pgSchema } : {}) });
+  const db = createDb({ url: config.databaseUrl, preparedStatements: config.databasePreparedStatements ?? true, backgroundCheckpoints: true, ...options, ...(pgSchema ? { pgSchema } : {}) });
   try {
     await migrateToLatest(db, pgSchema);
   } catch (err) {

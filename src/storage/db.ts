@@ -10,6 +10,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export type Db = Kysely<Database>;
 export type Engine = 'sqlite' | 'postgres';
@@ -26,6 +27,8 @@ export interface DbOptions {
    * pooler that does not keep them per client (PgBouncer in transaction mode before 1.21).
    */
   preparedStatements?: boolean;
+  /** SQLite file: checkpoint the WAL on a background thread (`wal-checkpointer.ts`); servers do. */
+  backgroundCheckpoints?: boolean;
 }
 
 // Postgres returns int8 (counts, sums) as text; all our values fit a JS number.
@@ -105,12 +108,25 @@ function prepareNamedStatements(client: pg.PoolClient): void {
  * turns from reading to writing (several server processes, instances migrating together).
  */
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(readonly sqlite: SQLite.Database) {
+  /** Running from the driver's first use to its destruction (Kysely destroys only a used driver). */
+  checkpointer: WalCheckpointer | undefined;
+
+  constructor(readonly sqlite: SQLite.Database, private readonly checkpointFile?: string) {
     super({ database: withStatementCache(sqlite) });
   }
 
   override createDriver(): Driver {
     const driver = super.createDriver();
+    const init = driver.init.bind(driver);
+    driver.init = async () => {
+      await init();
+      if (this.checkpointFile) this.checkpointer = startWalCheckpointer(this.checkpointFile);
+    };
+    const destroy = driver.destroy.bind(driver);
+    driver.destroy = async () => {
+      await this.checkpointer?.stop();
+      await destroy();
+    };
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
@@ -138,6 +154,13 @@ const pools = new WeakMap<Db, pg.Pool>();
 /** The connection pool behind a PostgreSQL database (for LISTEN, which needs a connection of its own). */
 export function pgPoolOf(db: Db): pg.Pool | undefined {
   return pools.get(db);
+}
+
+const dialects = new WeakMap<Db, ImmediateSqliteDialect>();
+
+/** The background WAL checkpointer of a SQLite database opened with `backgroundCheckpoints` (once used). */
+export function walCheckpointerOf(db: Db): WalCheckpointer | undefined {
+  return dialects.get(db)?.checkpointer;
 }
 
 /** `db` with a Kysely plugin added, keeping its PostgreSQL pool known (LISTEN/NOTIFY still work). */
@@ -197,5 +220,10 @@ export function createDb(options: DbOptions): Db {
   // missed that cache and read their pages with a system call each (its count 235 → 88 ms). The
   // mapped pages are the operating system's page cache, shared by workers, counted as file-backed RSS.
   sqlite.pragma('mmap_size = 2147418112');
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
+  const background = options.backgroundCheckpoints === true && file !== ':memory:';
+  if (background) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  const dialect = new ImmediateSqliteDialect(sqlite, background ? path.resolve(file) : undefined);
+  const db = new Kysely<Database>({ dialect });
+  dialects.set(db, dialect);
+  return db;
 }
