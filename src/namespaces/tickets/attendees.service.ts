@@ -4,13 +4,12 @@
  * attendees by hand (a seat is taken atomically, like a sale), status changes with their seat
  * accounting, and check-in — from the site (update route) or the app (QR route) — exactly once.
  */
-import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import { getPost } from '../../content/posts.js';
 import type { RestError } from '../../rest/errors.js';
 import type { Db } from '../../storage/db.js';
 import { getAttendee, insertAttendeeDetails, markCheckedIn, clearCheckIn, type AttendeeRecord } from './attendees.repo.js';
-import { nowPair } from './common.js';
+import { nowPair, randomHex } from './common.js';
 import { TicketErrors } from './errors.js';
 import { insertPost, showsAttendeeList, updatePost } from './posts.repo.js';
 import { normaliseStatus, providerBySlug, type TicketProvider } from './providers.js';
@@ -19,7 +18,7 @@ import { priceValue } from './money.js';
 
 /** A new per-attendee security code (what the QR code and the check-in app carry). */
 export function newSecurityCode(): string {
-  return crypto.randomBytes(5).toString('hex');
+  return randomHex(5);
 }
 
 /** Statuses that hold a seat: a "going" RSVP, a completed or pending order. */
