@@ -11,6 +11,8 @@ import path from 'node:path';
 export interface RoundSample {
   cpuMs: number;
   wallMs: number;
+  /** CPU ms per request of the database server's processes, when `serverCpuMs` is given. */
+  serverCpuMs?: number;
 }
 
 export interface RoundOptions {
@@ -20,6 +22,25 @@ export interface RoundOptions {
   cpuDir?: string;
   /** Runs inside each timed round, after its requests (work they deferred, such as queued jobs). */
   afterRound?: () => Promise<void>;
+  /** The database server's CPU time so far, in ms (PostgreSQL: {@link postgresCpuMs}). */
+  serverCpuMs?: () => number;
+}
+
+/** CPU time, in ms, of every process of the local user `postgres` (read from `/proc`; Linux). */
+export function postgresCpuMs(): number {
+  const tick = 10; // ms per clock tick (USER_HZ 100)
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (!/^\(postgres\)$/.test(stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1))) continue;
+      total += (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
 }
 
 /** Per-request samples of every round, by load name. */
@@ -34,12 +55,15 @@ export async function measureRounds(loads: readonly (readonly [string, () => Pro
         await session.post('Profiler.enable');
         await session.post('Profiler.start');
       }
+      const server0 = options.serverCpuMs?.();
       const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < options.n; i++) await load();
       await options.afterRound?.();
       const used = process.cpuUsage(cpu0);
-      samples.get(name)!.push({ cpuMs: (used.user + used.system) / 1000 / options.n, wallMs: Number(process.hrtime.bigint() - t0) / 1e6 / options.n });
+      const sample: RoundSample = { cpuMs: (used.user + used.system) / 1000 / options.n, wallMs: Number(process.hrtime.bigint() - t0) / 1e6 / options.n };
+      if (server0 !== undefined) sample.serverCpuMs = (options.serverCpuMs!() - server0) / options.n;
+      samples.get(name)!.push(sample);
       if (profiling) {
         const { profile } = await session.post('Profiler.stop');
         fs.mkdirSync(options.cpuDir!, { recursive: true });

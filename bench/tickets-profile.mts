@@ -8,7 +8,10 @@
  *
  * `npx tsx bench/tickets-profile.mts` (env: `PROFILE_N` requests per round, default 100; `PROFILE_ROUNDS`, default 5;
  * `PROFILE_POOL` attendees of the main ticket, default 3000; `PROFILE_ONLY` a comma list of loads;
- * `PROFILE_CPU=dir` writes a V8 CPU profile of each load's timed requests, `dir/<load>.cpuprofile`).
+ * `PROFILE_CPU=dir` writes a V8 CPU profile of each load's timed requests, `dir/<load>.cpuprofile`;
+ * `PROFILE_ENGINE=postgres` runs on a fresh schema of `BENCH_PG_URL` (default the local `test`
+ * database), dropped at the end, and adds PostgreSQL's CPU per request, read from `/proc`; SQL
+ * statements are timed on SQLite only).
  * Jobs the requests queued (due or not: an analytics sync after checkouts) run inside each timed
  * round and are counted with it; their statements are shown apart, per request.
  */
@@ -16,6 +19,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { pino } from 'pino';
 import { startRecording, stopRecording } from './sql-timing.js';
 import { buildApp } from '../src/app.js';
@@ -23,7 +28,7 @@ import { loadConfig } from '../src/config.js';
 import { OFFLINE_PAYMENTS_OPTION, setCheckinApiKey } from '../src/namespaces/tickets/index.js';
 import { ensureFirstAdmin, openDatabase } from '../src/server.js';
 import { EVENTS_PATH, TICKETS_NS as NS } from './ticket-setup.js';
-import { leastCpu, measureRounds } from './profile-rounds.js';
+import { leastCpu, measureRounds, postgresCpuMs } from './profile-rounds.js';
 
 const N = Number(process.env.PROFILE_N ?? 100);
 const POOL = Number(process.env.PROFILE_POOL ?? 3000);
@@ -31,8 +36,21 @@ const ONLY = process.env.PROFILE_ONLY?.split(',');
 const CPU_DIR = process.env.PROFILE_CPU;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tickets-profile-'));
-const config = loadConfig({ ...process.env, DATABASE_URL: path.join(dir, 'p.sqlite'), LOG_LEVEL: 'warn', SMTP_URL: '', REMOTE_PAYMENTS_URL: '' });
-const db = await openDatabase(config);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const pgSchema = process.env.PROFILE_ENGINE === 'postgres' ? `tickets_profile_${process.pid}` : undefined;
+if (pgSchema) await pgAdmin(`CREATE SCHEMA ${pgSchema}`);
+const config = loadConfig({ ...process.env, DATABASE_URL: pgSchema ? PG_URL : path.join(dir, 'p.sqlite'), LOG_LEVEL: 'warn', SMTP_URL: '', REMOTE_PAYMENTS_URL: '' });
+const db = await openDatabase(config, pgSchema ? { pgSchema } : {});
+
+async function pgAdmin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 const app = await buildApp({ config, db, logger: pino({ level: 'warn' }) });
 const admin = (await ensureFirstAdmin(app.ctx))!;
 const auth = { authorization: `Basic ${Buffer.from(`${admin.login}:${admin.appPassword.replace(/ /g, '')}`).toString('base64')}` };
@@ -102,7 +120,8 @@ const chosen = Object.entries(loads).filter(([name]) => !ONLY || ONLY.includes(n
 for (const [, load] of chosen) for (let i = 0; i < 30; i++) await load();
 await runQueuedJobs();
 // Rounds of N requests of each load in turn; the least CPU time of a round counts (the machine is shared).
-const rounds = await measureRounds(chosen, { rounds: ROUNDS, n: N, cpuDir: CPU_DIR, afterRound: runQueuedJobs });
+if (pgSchema) await sql`ANALYZE`.execute(db);
+const rounds = await measureRounds(chosen, { rounds: ROUNDS, n: N, cpuDir: CPU_DIR, afterRound: runQueuedJobs, ...(pgSchema ? { serverCpuMs: postgresCpuMs } : {}) });
 for (const [name, load] of chosen) {
   startRecording();
   const R = 20;
@@ -114,11 +133,13 @@ for (const [name, load] of chosen) {
   const perRequest = stats.reduce((a, [, s]) => a + s.n, 0) / R;
   const sqlMs = stats.reduce((a, [, s]) => a + s.ms, 0) / R;
   const b = leastCpu(rounds.get(name)!);
-  process.stdout.write(`\n## ${name}: ${b.cpuMs.toFixed(3)} CPU ms/request (least of ${ROUNDS} rounds of ${N}; wall ${b.wallMs.toFixed(3)} ms), ${perRequest.toFixed(1)} statements, ${sqlMs.toFixed(3)} SQL ms/request; queued jobs ${deferred.toFixed(1)} statements/request\n`);
+  const server = b.serverCpuMs === undefined ? '' : `, PostgreSQL ${b.serverCpuMs.toFixed(3)} CPU ms/request`;
+  process.stdout.write(`\n## ${name}: ${b.cpuMs.toFixed(3)} CPU ms/request (least of ${ROUNDS} rounds of ${N}; wall ${b.wallMs.toFixed(3)} ms${server}), ${perRequest.toFixed(1)} statements, ${sqlMs.toFixed(3)} SQL ms/request; queued jobs ${deferred.toFixed(1)} statements/request\n`);
   for (const [sqlText, s] of stats.sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`  ${(s.n / R).toFixed(1)}× ${(s.ms / R).toFixed(3)} ms  ${sqlText}\n`);
 }
 
 await app.close();
 await db.destroy();
+if (pgSchema && !process.env.PROFILE_KEEP) await pgAdmin(`DROP SCHEMA ${pgSchema} CASCADE`);
 if (process.env.PROFILE_KEEP) process.stdout.write(`kept ${dir}\n`);
 else fs.rmSync(dir, { recursive: true, force: true });
