@@ -83,8 +83,9 @@ function statementName(text: string): string {
  * Kysely runs every query unnamed, so PostgreSQL parses and analyses it each time, which for the
  * small queries of a page costs more than running them. Named, a statement is parsed once per
  * connection, and PostgreSQL's plan cache may keep a generic plan for it. Statements are per
- * connection: pg sends the Parse only where this connection has not prepared the name yet. Queries without parameters (transaction control, migrations with
- * several statements) keep the simple protocol.
+ * connection: pg sends the Parse only where this connection has not prepared the name yet. Queries
+ * without parameters (transaction control, migrations with several statements) keep the simple
+ * protocol.
  */
 function prepareNamedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
