@@ -4,7 +4,9 @@
  * statements one request runs (better-sqlite3's Statement methods timed), for the list of 10 (default
  * filters), one event (a different one each request) and filtered pages of 50 (`categories` ×
  * `start_date` × `page`, a different combination each request, as the events suite sends them, so the
- * count cache never answers). Runs on a private copy of the events suite's seeded 10,000-event file.
+ * count cache never answers) and a search for one word of the seeded titles (`search`, spelled anew
+ * each request, for the same reason; meant for the million-event file, as the search suite runs it).
+ * Runs on a private copy of the events suite's seeded 10,000-event file.
  *
  * `npx tsx bench/events-profile.mts` (env: `PROFILE_DB` the seeded SQLite file, default the newest
  * `bench/.cache/events-10000-*.sqlite` (`npm run bench -- events` makes it); `PROFILE_N` requests per
@@ -69,7 +71,16 @@ for (let d = 0; d < 60; d++) {
 // A fixed stride through them, so consecutive requests differ in every parameter.
 let single = 0;
 let next = 0;
+// Words of the seeded titles, each spelled in a new upper/lower-case way by every request (the
+// search is case-insensitive), so the count cache never answers: 45 words × 64 spellings.
+const WORDS = ['spring', 'summer', 'autumn', 'winter', 'harbour', 'riverside', 'downtown', 'village', 'poetry', 'pottery', 'robotics', 'photography', 'garden', 'cycling', 'history', 'science', 'comedy', 'festival', 'meetup', 'market', 'concert', 'screening', 'tasting', 'showcase'];
+let searches = 0;
+const spelled = (word: string, mask: number) => [...word].map((c, i) => (i < 6 && mask & (1 << i) ? c.toUpperCase() : c)).join('');
 const loads: Record<string, () => Promise<unknown>> = {
+  search: () => {
+    const n = searches++;
+    return get(`${EVENTS}?search=${spelled(WORDS[n % WORDS.length]!, Math.floor(n / WORDS.length) % 64)}`);
+  },
   list10: () => get(`${EVENTS}?per_page=10`),
   single: () => get(`${EVENTS}/${ids[single++ % ids.length]}`),
   filtered50: () => get(filtered[(next = (next + 7919) % filtered.length)]!),

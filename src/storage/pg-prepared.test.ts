@@ -11,13 +11,26 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL named prepared state
   });
   // One connection, so every query and the look at pg_prepared_statements share a session.
   const open = (preparedStatements?: boolean) => (db = createDb({ url: TEST_PG_URL, poolSize: 1, preparedStatements }));
-  const prepared = async (d: Db) => (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(d)).rows.map((r) => r.statement);
+  // This look is a read, so it is prepared too: it leaves itself out.
+  const prepared = async (d: Db) =>
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements where statement not like '%pg_prepared_statements%'`.execute(d)).rows.map((r) => r.statement);
   const double = (d: Db, n: number) => sql<{ v: number }>`select ${n}::int * 2 as v`.execute(d).then((r) => r.rows[0]!.v);
 
   it('prepares a parameterised query once per connection and reuses it', async () => {
     const d = open();
     for (let n = 1; n <= 5; n++) expect(await double(d, n)).toBe(2 * n);
     expect(await prepared(d)).toEqual(['select $1::int * 2 as v']);
+  });
+
+  it('prepares a read without parameters too, and runs other statements without parameters unnamed', async () => {
+    const d = open();
+    await sql`create temporary table prepared_probe (n int)`.execute(d);
+    await sql.raw('insert into prepared_probe values (1); insert into prepared_probe values (2)').execute(d);
+    for (let i = 0; i < 3; i++) expect((await sql<{ n: number }>`select sum(n)::int as n from prepared_probe`.execute(d)).rows[0]!.n).toBe(3);
+    await d.transaction().execute(async (tx) => {
+      expect((await sql<{ n: number }>`with t as (select n from prepared_probe) select count(*)::int as n from t`.execute(tx)).rows[0]!.n).toBe(2);
+    });
+    expect((await prepared(d)).sort()).toEqual(['select sum(n)::int as n from prepared_probe', 'with t as (select n from prepared_probe) select count(*)::int as n from t']);
   });
 
   it('connects with JIT compilation and parallel workers off, and lets PostgreSQL keep generic plans', async () => {

@@ -11,7 +11,7 @@ import { ATTENDEE_LIST_MARKERS } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
 import { applyFilters, filtersShape, includeOrder, type ListFilter as Filter } from './compiled-rows.js';
-import { attendeesJoined, attendeeTicketColumns, listingColumns, listingFromRow, ticketOfRow, type AttendeeListing, type AttendeeTicket } from './attendees.repo.js';
+import { attendeesJoined, attendeeTicketPacked, listingColumns, listingFromRow, ticketOfPacked, type AttendeeListing, type AttendeeTicket } from './attendees.repo.js';
 
 export interface AttendeeListQuery {
   providers?: ProviderSlug[];
@@ -198,11 +198,7 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
 
 /** A page of the list with `filters` as listings with their order dates and tickets, before its order. */
 function pageBase(db: Db, filters: readonly ListFilter[]) {
-  return listBase(db, filters)
-    .leftJoin('posts as op', 'op.id', 'a.order_id')
-    .leftJoin('ticket_details as t', 't.ticket_id', 'a.ticket_id')
-    .leftJoin('posts as tp', 'tp.id', 't.ticket_id')
-    .select([...listingColumns(), ...attendeeTicketColumns()]);
+  return listBase(db, filters).select([...listingColumns(), attendeeTicketPacked(db)]);
 }
 
 type PageQueryBuilder = ReturnType<typeof pageBase>;
@@ -251,7 +247,7 @@ export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ 
     [...parameters, ...order.parameters, limit, offset],
   );
   for (const r of rows) {
-    const ticket = ticketOfRow(r);
+    const ticket = ticketOfPacked(r.ticket);
     if (ticket) tickets.set(Number(r.ticket_id), ticket);
   }
   return { attendees: rows.map(listingFromRow), tickets, total };
