@@ -9,16 +9,28 @@ import pg from 'pg';
 import type { Db } from './db.js';
 import { pgPoolOf } from './db.js';
 
+/**
+ * The schema of each pool's connections, asked once: a pool's connections all open on one search path,
+ * and a notice follows every write, so asking each time was a round trip per write.
+ */
+const schemas = new WeakMap<pg.Pool, Promise<string>>();
+
 /** The channel of this database's schema (instances on other schemas of the same server do not hear it). */
-async function channelOf(db: Db, name: string): Promise<string> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return `es_${name}_${crypto.createHash('sha256').update(rows[0]?.schema ?? '').digest('hex').slice(0, 16)}`;
+async function channelOf(db: Db, pool: pg.Pool, name: string): Promise<string> {
+  let schema = schemas.get(pool);
+  if (!schema) {
+    schema = sql<{ schema: string }>`select current_schema() as schema`.execute(db).then(({ rows }) => rows[0]?.schema ?? '');
+    schemas.set(pool, schema);
+    schema.catch(() => schemas.delete(pool));
+  }
+  return `es_${name}_${crypto.createHash('sha256').update(await schema).digest('hex').slice(0, 16)}`;
 }
 
 /** Sends `payload` to every listener of `name` (other processes included; at most 8000 bytes). */
 export async function notify(db: Db, name: string, payload: string): Promise<void> {
-  if (!pgPoolOf(db)) return;
-  await sql`select pg_notify(${await channelOf(db, name)}, ${payload})`.execute(db);
+  const pool = pgPoolOf(db);
+  if (!pool) return;
+  await sql`select pg_notify(${await channelOf(db, pool, name)}, ${payload})`.execute(db);
 }
 
 /**
@@ -28,7 +40,7 @@ export async function notify(db: Db, name: string, payload: string): Promise<voi
 export async function listen(db: Db, name: string, onMessage: (payload: string) => void, onReconnect: () => void = () => {}): Promise<() => Promise<void>> {
   const pool = pgPoolOf(db);
   if (!pool) return async () => {};
-  const channel = await channelOf(db, name);
+  const channel = await channelOf(db, pool, name);
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
