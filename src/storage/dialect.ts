@@ -83,11 +83,44 @@ export function withIdColumn<T extends string, C extends string>(db: Kysely<any>
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
 
-/** Case-insensitive LIKE: `ILIKE` on PostgreSQL, `LIKE` (ASCII case-insensitive) on SQLite. */
+/**
+ * Case-insensitive LIKE: `ILIKE` on PostgreSQL, `LIKE` (ASCII case-insensitive) on SQLite.
+ *
+ * SQLite refuses a LIKE pattern longer than 50,000 bytes ("LIKE or GLOB pattern too complex"), which a
+ * search sent in a body can exceed; such a `%text%` is asked as `instr` of the lower-cased texts,
+ * which finds the same rows (SQLite's `lower` folds ASCII only, as its LIKE does). A compiled query
+ * reused with other values must take the form and the bound value from {@link ilikeBinding}.
+ */
 export function ilike(db: Kysely<any>, column: Expression<any>, pattern: string): RawBuilder<boolean> {
-  return isPostgres(db)
-    ? sql<boolean>`${column} ILIKE ${pattern} ESCAPE '\\'`
-    : sql<boolean>`${column} LIKE ${pattern} ESCAPE '\\'`;
+  if (isPostgres(db)) return sql<boolean>`${column} ILIKE ${pattern} ESCAPE '\\'`;
+  const { form, value } = ilikeBinding(db, pattern);
+  return form === 'instr' ? sql<boolean>`instr(lower(${column}), lower(${value})) > 0` : sql<boolean>`${column} LIKE ${value} ESCAPE '\\'`;
+}
+
+/** The form {@link ilike} takes for `pattern` and the one value it binds. */
+export function ilikeBinding(db: Kysely<any>, pattern: string): { form: 'like' | 'instr'; value: string } {
+  const long = !isPostgres(db) && pattern.length > SQLITE_LIKE_PATTERN_MAX / 3 && Buffer.byteLength(pattern) > SQLITE_LIKE_PATTERN_MAX;
+  const text = long ? containedText(pattern) : undefined;
+  return text === undefined ? { form: 'like', value: pattern } : { form: 'instr', value: text };
+}
+
+/** SQLite's default `SQLITE_MAX_LIKE_PATTERN_LENGTH`, in bytes. */
+const SQLITE_LIKE_PATTERN_MAX = 50_000;
+
+/** The text of a {@link containsPattern} (`%…%` with no wildcard between), unescaped; otherwise undefined. */
+function containedText(pattern: string): string | undefined {
+  if (pattern.length < 2 || !pattern.startsWith('%') || !pattern.endsWith('%')) return undefined;
+  let text = '';
+  const inner = pattern.slice(1, -1);
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]!;
+    if (c === '%' || c === '_') return undefined;
+    if (c === '\\') {
+      if (i + 1 >= inner.length) return undefined;
+      text += inner[++i];
+    } else text += c;
+  }
+  return text;
 }
 
 /** Escapes `%`, `_` and `\` for a LIKE pattern used with {@link ilike}. */

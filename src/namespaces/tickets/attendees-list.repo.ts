@@ -5,7 +5,7 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { containsPattern, ilike } from '../../storage/dialect.js';
+import { containsPattern, ilike, ilikeBinding } from '../../storage/dialect.js';
 import { ATTENDEE_TYPES, type ProviderSlug } from './providers.js';
 import { ATTENDEE_LIST_MARKERS } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
@@ -88,7 +88,8 @@ function listFilters(db: Db, q: AttendeeListQuery): ListFilter[] {
     filters.push({ key: `${column} ${op}`, parameters: [value], apply: (query) => query.where(column, op, value) });
   const like = (key: string, columns: readonly ('a.holder_name' | 'a.holder_email' | 'a.purchaser_name')[], text: string) => {
     const p = containsPattern(text);
-    filters.push({ key, parameters: columns.map(() => p), apply: (query) => query.where((eb) => eb.or(columns.map((c) => ilike(db, eb.ref(c), p)))) });
+    const bound = ilikeBinding(db, p);
+    filters.push({ key: `${key} ${bound.form}`, parameters: columns.map(() => bound.value), apply: (query) => query.where((eb) => eb.or(columns.map((c) => ilike(db, eb.ref(c), p)))) });
   };
   if (q.providers) filters.push(inList('a.provider', q.providers));
   if (q.search) like('search', ['a.holder_name', 'a.holder_email', 'a.purchaser_name'], q.search);

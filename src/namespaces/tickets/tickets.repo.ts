@@ -9,7 +9,7 @@ import type { Db } from '../../storage/db.js';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
 import { postColumnsAs, postFromRow } from './posts.repo.js';
 import { PROVIDERS, TICKET_TYPES } from './providers.js';
-import { containsPattern, ilike } from '../../storage/dialect.js';
+import { containsPattern, ilike, ilikeBinding } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
@@ -367,7 +367,8 @@ function listFilters(db: Db, q: TicketListQuery): ListFilter[] {
     filters.push({ key: `${column} ${op}`, parameters: ['', value], apply: (query) => query.where((eb) => eb.or([eb(column, '=', ''), eb(column, op, value)])) });
   if (q.search) {
     const pattern = containsPattern(q.search);
-    filters.push({ key: 'search', parameters: [pattern, pattern], apply: (query) => query.where((eb) => eb.or([ilike(db, eb.ref('tp.title'), pattern), ilike(db, eb.ref('tp.content'), pattern)])) });
+    const bound = ilikeBinding(db, pattern);
+    filters.push({ key: `search ${bound.form}`, parameters: [bound.value, bound.value], apply: (query) => query.where((eb) => eb.or([ilike(db, eb.ref('tp.title'), pattern), ilike(db, eb.ref('tp.content'), pattern)])) });
   }
   if (q.includePosts) filters.push(inList('t.post_id', q.includePosts));
   filters.push(...notInList('t.post_id', q.excludePosts));
