@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { createTestDb, DIALECTS, type TestDb } from '../storage/test-db.js';
 import {
   dateDetails, nextFreeSlug, normaliseZone, parseDateTime, postDatePair, sanitizeTitle, siteTimeZone, siteTimeZoneSetting,
-  uniquePostSlug, wpautop, zoneAbbreviation, renderContent,
+  uniquePostSlug, wpautop, zoneAbbreviation, renderContent, MAX_SLUG_LENGTH,
 } from './posts.js';
 
 const NOW = new Date('2025-04-02T15:30:00Z'); // a Wednesday
@@ -121,5 +121,19 @@ describe.each(DIALECTS)('uniquePostSlug on %s', (engine) => {
     await t.db.insertInto('posts').values([{ ...row, type: 'tribe_venue', slug: 'a_b' }, { ...row, type: 'tribe_venue', slug: 'a_b-2' }, { ...row, type: 'tribe_venue', slug: 'axb-3' }]).execute();
     expect(await uniquePostSlug(t.db, 'tribe_venue', 'a_b')).toBe('a_b-3');
     expect(await uniquePostSlug(t.db, 'tribe_venue', 'axb')).toBe('axb');
+  });
+
+  it('numbers a title too long for a slug again and again (the base is cut to fit the suffix)', async () => {
+    const row = { status: 'publish', title: 't', content: '', excerpt: '', author: 0, parent: 0, password: '', menu_order: 0, date: '2025-01-01 00:00:00', date_gmt: '2025-01-01 00:00:00', modified: '2025-01-01 00:00:00', modified_gmt: '2025-01-01 00:00:00', image_url: '' };
+    const title = 'Long title '.repeat(25);
+    const slugs: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const slug = await uniquePostSlug(t.db, 'tribe_organizer', title);
+      slugs.push(slug);
+      await t.db.insertInto('posts').values({ ...row, type: 'tribe_organizer', slug }).execute();
+    }
+    expect(new Set(slugs).size).toBe(4);
+    expect(slugs.every((s) => s.length <= MAX_SLUG_LENGTH)).toBe(true);
+    expect(slugs.slice(1).map((s) => s.slice(-2))).toEqual(['-2', '-3', '-4']);
   });
 });

@@ -9,7 +9,7 @@
  * @example
  * const slug = await uniquePostSlug(db, 'tribe_events', 'Spring Fair'); // 'spring-fair' or 'spring-fair-2'
  */
-import type { Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
 import type { Db } from '../storage/db.js';
 import type { PostsTable } from '../storage/tables/core.js';
 import { startsWith } from '../storage/dialect.js';
@@ -50,6 +50,17 @@ export function sanitizeTitle(title: string): string {
     .replace(/-+$/, '');
 }
 
+/**
+ * The slugs {@link nextFreeSlug} may give for `base`: `base` itself and every candidate, which keeps
+ * the whole base while a suffix (`-` and up to ten digits) fits, and otherwise cuts it (trailing
+ * dashes dropped), so every candidate begins with the base's first `MAX_SLUG_LENGTH - 12` characters.
+ */
+export function slugFamily(eb: ExpressionBuilder<any, any>, base: string): Expression<SqlBool> {
+  const trimmed = base.replace(/-+$/, '');
+  const prefix = base.length <= MAX_SLUG_LENGTH - 12 ? `${trimmed}-` : base.slice(0, MAX_SLUG_LENGTH - 12).replace(/-+$/, '');
+  return eb.or([eb('slug', '=', base), startsWith(eb.ref('slug'), prefix)]);
+}
+
 /** A slug made unique by appending `-N`, as `wp_unique_post_slug` does; `taken` lists the used slugs. */
 export function nextFreeSlug(base: string, taken: ReadonlySet<string>): string {
   if (!taken.has(base)) return base;
@@ -66,12 +77,11 @@ export function nextFreeSlug(base: string, taken: ReadonlySet<string>): string {
  */
 export async function uniquePostSlug(db: Db, type: string, desired: string, excludeId?: number, fallback = 'post'): Promise<string> {
   const base = sanitizeTitle(desired) || sanitizeTitle(fallback) || 'post';
-  const prefix = base.slice(0, MAX_SLUG_LENGTH - 12);
   let query = db
     .selectFrom('posts')
     .select('slug')
     .where('type', '=', type)
-    .where((eb) => eb.or([eb('slug', '=', base), startsWith(eb.ref('slug'), `${prefix}-`)]));
+    .where((eb) => slugFamily(eb, base));
   if (excludeId !== undefined) query = query.where('id', '!=', excludeId);
   const rows = await query.execute();
   return nextFreeSlug(base, new Set(rows.map((r) => r.slug)));

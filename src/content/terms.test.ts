@@ -30,6 +30,18 @@ describe.each(DIALECTS)('content/terms on %s', (engine) => {
     expect(resolved).toEqual({ ids: [music.id, child.id], unknown: ['nope', '999999'] });
   });
 
+  it('numbers long slugs again and again (different names, one slug near the longest)', async () => {
+    const long = '9'.repeat(195);
+    const slugs: string[] = [];
+    for (const name of [long, `${long}!`, `${long}?`, `${long}.`]) slugs.push((await createTerm(t.db, 'tag', { name })).slug);
+    expect(new Set(slugs).size).toBe(4);
+    expect(slugs.slice(1).map((s) => s.slice(-2))).toEqual(['-2', '-3', '-4']);
+    // Underscores are literal (the slug's family is a range, not a LIKE pattern).
+    const underscored: string[] = [];
+    for (const name of ['a_b', 'a_b!', 'a_b?']) underscored.push((await createTerm(t.db, 'tag', { name })).slug);
+    expect(underscored).toEqual(['a_b', 'a_b-2', 'a_b-3']);
+  });
+
   it('assigns terms to posts, counts published posts only, and batch-loads terms', async () => {
     const a = await createTerm(t.db, 'cat', { name: 'Alpha' });
     const b = await createTerm(t.db, 'cat', { name: 'Beta' });

@@ -14,9 +14,9 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
-import { packedColumns, startsWith, unpackRow } from '../storage/dialect.js';
+import { packedColumns, unpackRow } from '../storage/dialect.js';
 import { runCompiled } from '../storage/compiled-queries.js';
-import { nextFreeSlug, sanitizeTitle, MAX_SLUG_LENGTH } from './posts.js';
+import { nextFreeSlug, sanitizeTitle, slugFamily } from './posts.js';
 
 /** A term as stored. */
 export interface TermRecord {
@@ -102,12 +102,11 @@ export async function resolveTermRefs(db: Db, taxonomy: string, refs: readonly s
 /** A slug unique within `taxonomy`, from `desired` (or the name when empty). */
 export async function uniqueTermSlug(db: Db, taxonomy: string, desired: string, excludeId?: number): Promise<string> {
   const base = sanitizeTitle(desired) || 'term';
-  const prefix = base.slice(0, MAX_SLUG_LENGTH - 12).replace(/[\\%_]/g, (m) => `\\${m}`);
   let q = db
     .selectFrom('terms')
     .select('slug')
     .where('taxonomy', '=', taxonomy)
-    .where((eb) => eb.or([eb('slug', '=', base), startsWith(eb.ref('slug'), `${prefix}-`)]));
+    .where((eb) => slugFamily(eb, base));
   if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
   const rows = await q.execute();
   return nextFreeSlug(base, new Set(rows.map((r) => r.slug)));
