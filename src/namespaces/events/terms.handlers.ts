@@ -130,14 +130,16 @@ export function listTermsHandler(taxonomy: string) {
       const pattern = containsPattern(p.search);
       q = q.where((eb) => eb.or([ilike(ctx.db, eb.ref('t.name'), pattern), ilike(ctx.db, eb.ref('t.slug'), pattern)]));
     }
-    if (req.has('include')) q = q.where('t.id', 'in', parseIdList(p.include));
-    if (req.has('exclude')) {
-      const ex = parseIdList(p.exclude);
-      if (ex.length > 0) q = q.where('t.id', 'not in', ex);
-    }
+    // An empty list filters nothing, as `get_terms` ignores an empty `include`, `exclude` or `slug`
+    // (and PostgreSQL refuses `IN ()`).
+    const include = req.has('include') ? parseIdList(p.include) : [];
+    if (include.length > 0) q = q.where('t.id', 'in', include);
+    const exclude = req.has('exclude') ? parseIdList(p.exclude) : [];
+    if (exclude.length > 0) q = q.where('t.id', 'not in', exclude);
     // `parent` is declared on categories only, so its type is not known here.
     if (req.has('parent') && taxonomy === CATEGORY_TAXONOMY) q = q.where('t.parent', '=', Number(p.parent));
-    if (req.has('slug')) q = q.where('t.slug', 'in', parseList(p.slug));
+    const slugs = req.has('slug') ? parseList(p.slug) : [];
+    if (slugs.length > 0) q = q.where('t.slug', 'in', slugs);
     if (postId !== undefined) {
       q = q.where((eb) => eb.exists(ctx.db.selectFrom('term_relationships as tr').select(sql.lit(1).as('one')).where('tr.post_id', '=', postId).where('tr.term_id', '=', sql.ref<number>('t.id'))));
     }
