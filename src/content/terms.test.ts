@@ -30,6 +30,12 @@ describe.each(DIALECTS)('content/terms on %s', (engine) => {
     expect(resolved).toEqual({ ids: [music.id, child.id], unknown: ['nope', '999999'] });
   });
 
+  it('compares names case-insensitively beyond ASCII, as the originals\' collation does', async () => {
+    const term = await createTerm(t.db, 'tag', { name: 'Évènement' });
+    await expect(createTerm(t.db, 'tag', { name: 'évènement' })).rejects.toBeInstanceOf(TermExistsError);
+    expect((await getTermByName(t.db, 'tag', 'ÉVÈNEMENT', 0))?.id).toBe(term.id);
+  });
+
   it('numbers long slugs again and again (different names, one slug near the longest)', async () => {
     const long = '9'.repeat(195);
     const slugs: string[] = [];

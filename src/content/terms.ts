@@ -14,7 +14,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
-import { packedColumns, unpackRow } from '../storage/dialect.js';
+import { caseFolded, packedColumns, unpackRow } from '../storage/dialect.js';
 import { runCompiled } from '../storage/compiled-queries.js';
 import { nextFreeSlug, sanitizeTitle, slugFamily } from './posts.js';
 
@@ -70,7 +70,7 @@ export async function getTermByName(db: Db, taxonomy: string, name: string, pare
   if (parent !== undefined) q = q.where('parent', '=', parent);
   const row = await q.orderBy('id').executeTakeFirst();
   if (row) return toTerm(row);
-  let qi = db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where(sql`lower(name)`, '=', name.toLowerCase());
+  let qi = db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where(caseFolded(db, sql.ref('name')), '=', name.toLowerCase());
   if (parent !== undefined) qi = qi.where('parent', '=', parent);
   const rowi = await qi.orderBy('id').executeTakeFirst();
   return rowi ? toTerm(rowi) : undefined;
@@ -131,7 +131,7 @@ export async function createTerm(db: Db, taxonomy: string, input: TermInput): Pr
     .select('id')
     .where('taxonomy', '=', taxonomy)
     .where('parent', '=', parent)
-    .where(sql`lower(name)`, '=', name.toLowerCase())
+    .where(caseFolded(db, sql.ref('name')), '=', name.toLowerCase())
     .executeTakeFirst();
   if (existing) throw new TermExistsError(Number(existing.id));
   for (let attempt = 0; ; attempt++) {
@@ -145,7 +145,7 @@ export async function createTerm(db: Db, taxonomy: string, input: TermInput): Pr
     if (row) return { id: Number(row.id), taxonomy, name, slug, description: input.description ?? '', parent, count: 0 };
     // Another process took the slug meanwhile (no error: a PostgreSQL transaction would be aborted):
     // the same term created concurrently, or another term, and then the next free slug.
-    const same = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('parent', '=', parent).where(sql`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
+    const same = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('parent', '=', parent).where(caseFolded(db, sql.ref('name')), '=', name.toLowerCase()).executeTakeFirst();
     if (same) throw new TermExistsError(Number(same.id));
     if (attempt >= 3) throw new Error(`no free slug for the term "${name}"`);
   }
@@ -178,7 +178,7 @@ export async function updateTerm(db: Db, term: TermRecord, changes: Partial<Term
       .select('id')
       .where('taxonomy', '=', term.taxonomy)
       .where('parent', '=', next.parent)
-      .where(sql`lower(name)`, '=', next.name.toLowerCase())
+      .where(caseFolded(db, sql.ref('name')), '=', next.name.toLowerCase())
       .where('id', '!=', term.id)
       .executeTakeFirst();
     if (clash) throw new TermExistsError(Number(clash.id));

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
+import { foldCase, SQLITE_CASE_FOLD } from './dialect.js';
 
 export type Db = Kysely<Database>;
 export type Engine = 'sqlite' | 'postgres';
@@ -229,6 +230,7 @@ export function createDb(options: DbOptions): Db {
   // missed that cache and read their pages with a system call each (its count 235 → 88 ms). The
   // mapped pages are the operating system's page cache, shared by workers, counted as file-backed RSS.
   sqlite.pragma('mmap_size = 2147418112');
+  sqlite.function(SQLITE_CASE_FOLD, { deterministic: true }, foldCase);
   const background = options.backgroundCheckpoints === true && file !== ':memory:';
   if (background) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const dialect = new ImmediateSqliteDialect(sqlite, background ? path.resolve(file) : undefined);

@@ -133,6 +133,24 @@ export function containsPattern(text: string): string {
   return `%${likeEscape(text)}%`;
 }
 
+/** SQLite's name of {@link caseFolded}'s function, registered on every connection (`storage/db.ts`). */
+export const SQLITE_CASE_FOLD = 'eventsuite_lower';
+
+/** JavaScript's lower case of a text (SQLite's own `lower` folds ASCII letters only). */
+export function foldCase(value: unknown): unknown {
+  return typeof value === 'string' ? value.toLowerCase() : value;
+}
+
+/**
+ * `value` in lower case for case-insensitive equality: `lower` on PostgreSQL; on SQLite the application
+ * function {@link foldCase}, since SQLite's `lower` leaves `É` as it is, so `Évènement` and `évènement`
+ * were two names there and one on PostgreSQL. Not for indexes or large scans (a JavaScript call a row).
+ */
+export function caseFolded(db: Kysely<any>, value: Expression<any> | string): RawBuilder<string> {
+  const v = typeof value === 'string' ? sql`${value}` : value;
+  return isPostgres(db) ? sql<string>`lower(${v})` : sql<string>`${sql.raw(SQLITE_CASE_FOLD)}(${v})`;
+}
+
 /**
  * `column` begins with `prefix`, as a range (`>= prefix` and `<` the next string) so the column's
  * index answers it on both engines. Columns compared this way use bytewise order: SQLite's default,

@@ -5,7 +5,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { PostRecord } from '../../content/posts.js';
-import { containsPattern, ilike, packedColumns, unpackRow } from '../../storage/dialect.js';
+import { caseFolded, containsPattern, ilike, packedColumns, unpackRow } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import { ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
 import type { NewPostRow } from './events.repo.js';
@@ -259,7 +259,7 @@ export async function existingLinkedIds(db: Db, kind: LinkedKind, ids: readonly 
  * collation (utf8mb4_unicode_ci) compares them.
  */
 export async function findDuplicate(db: Db, kind: LinkedKind, title: string, description?: string): Promise<number | undefined> {
-  const same = (column: 'title' | 'content', value: string) => sql<SqlBool>`lower(${sql.ref(column)}) = lower(${value})`;
+  const same = (column: 'title' | 'content', value: string) => sql<SqlBool>`${caseFolded(db, sql.ref(column))} = ${value.toLowerCase()}`;
   let q = db.selectFrom('posts').select('id').where('type', '=', linkedType(kind)).where(same('title', title)).where('status', '!=', 'trash');
   if (description !== undefined && description !== '') q = q.where(same('content', description));
   const row = await q.orderBy('id').executeTakeFirst();

@@ -115,6 +115,10 @@ describe.each(DIALECTS)('venue and organizer routes on %s', (engine) => {
       const b = await post('/venues', { venue: 'CASE hall' });
       expect(b.status).toBe(201);
       expect(b.body.id).toBe(a.body.id);
+      // Beyond ASCII too (SQLite's own lower() leaves É as it is).
+      const c = await post('/venues', { venue: 'Élysée Hall' });
+      const d = await post('/venues', { venue: 'élysée HALL' });
+      expect(d.body.id).toBe(c.body.id);
     });
 
     it('unlinks a trashed venue or organizer from its events, and never shows a trashed one in event JSON', async () => {
