@@ -146,9 +146,8 @@ export function foldCase(value: unknown): unknown {
  * function {@link foldCase}, since SQLite's `lower` leaves `É` as it is, so `Évènement` and `évènement`
  * were two names there and one on PostgreSQL. Not for indexes or large scans (a JavaScript call a row).
  */
-export function caseFolded(db: Kysely<any>, value: Expression<any> | string): RawBuilder<string> {
-  const v = typeof value === 'string' ? sql`${value}` : value;
-  return isPostgres(db) ? sql<string>`lower(${v})` : sql<string>`${sql.raw(SQLITE_CASE_FOLD)}(${v})`;
+export function caseFolded(db: Kysely<any>, value: Expression<any>): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`lower(${value})` : sql<string>`${sql.raw(SQLITE_CASE_FOLD)}(${value})`;
 }
 
 /**
