@@ -13,6 +13,7 @@ import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely'
 import type { Db } from '../storage/db.js';
 import type { PostsTable } from '../storage/tables/core.js';
 import { startsWith } from '../storage/dialect.js';
+import { MAX_SLUG_LENGTH, sanitizeTitle, truncateSlug } from './slugs.js';
 
 export * from './post-dates.js';
 export { firstOccurrence, parseDateTime } from './date-parse.js';
@@ -21,43 +22,13 @@ export { firstOccurrence, parseDateTime } from './date-parse.js';
 // Slugs
 // ---------------------------------------------------------------------------------------------
 
-/** Longest slug WordPress stores (`post_name` is varchar(200)). */
-export const MAX_SLUG_LENGTH = 200;
-
-/**
- * WordPress `sanitize_title_with_dashes` for the ASCII subset: tags and entities stripped, accents
- * removed, lower-cased, dots and typographic dashes become dashes, other punctuation is dropped,
- * whitespace becomes a dash, dashes are collapsed and trimmed. Characters without an ASCII form are
- * dropped.
- */
-export function sanitizeTitle(title: string): string {
-  return title
-    .replace(/<[^>]*>/g, '')
-    .replace(/&[a-z0-9#]+;/gi, '')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .replace(/æ/gi, 'ae')
-    .replace(/ø/gi, 'o')
-    .replace(/đ/gi, 'd')
-    .replace(/ł/gi, 'l')
-    .toLowerCase()
-    .replace(/[.\u00a0\u2013\u2014\/]/g, '-')
-    .replace(/[^a-z0-9_\s-]+/g, '')
-    .replace(/[\s-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, MAX_SLUG_LENGTH)
-    .replace(/-+$/, '');
-}
-
 /**
  * The slugs {@link nextFreeSlug} may give for `base`: `base` itself and every candidate, which keeps
  * the whole base while a suffix (`-` and up to ten digits) fits, and otherwise cuts it (trailing
  * dashes dropped), so every candidate begins with the base's first `MAX_SLUG_LENGTH - 12` characters.
  */
 export function slugFamily(eb: ExpressionBuilder<any, any>, base: string): Expression<SqlBool> {
-  const trimmed = base.replace(/-+$/, '');
-  const prefix = base.length <= MAX_SLUG_LENGTH - 12 ? `${trimmed}-` : base.slice(0, MAX_SLUG_LENGTH - 12).replace(/-+$/, '');
+  const prefix = base.length <= MAX_SLUG_LENGTH - 12 ? `${base.replace(/-+$/, '')}-` : truncateSlug(base, MAX_SLUG_LENGTH - 12);
   return eb.or([eb('slug', '=', base), startsWith(eb.ref('slug'), prefix)]);
 }
 
@@ -66,7 +37,7 @@ export function nextFreeSlug(base: string, taken: ReadonlySet<string>): string {
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
-    const candidate = `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
+    const candidate = `${truncateSlug(base, MAX_SLUG_LENGTH - suffix.length)}${suffix}`;
     if (!taken.has(candidate)) return candidate;
   }
 }

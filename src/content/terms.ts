@@ -16,7 +16,8 @@ import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
 import { caseFolded, packedColumns, unpackRow } from '../storage/dialect.js';
 import { runCompiled } from '../storage/compiled-queries.js';
-import { nextFreeSlug, sanitizeTitle, slugFamily } from './posts.js';
+import { nextFreeSlug, slugFamily } from './posts.js';
+import { sanitizeTitle } from './slugs.js';
 
 /** A term as stored. */
 export interface TermRecord {
@@ -58,7 +59,7 @@ export async function getTerm(db: Db, taxonomy: string, id: number): Promise<Ter
   return (await getTermsByIds(db, [id], taxonomy)).get(id);
 }
 
-/** One term of `taxonomy` by exact slug. */
+/** One term of `taxonomy` by exact (stored, sanitized) slug. */
 export async function getTermBySlug(db: Db, taxonomy: string, slug: string): Promise<TermRecord | undefined> {
   const row = await db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
   return row ? toTerm(row) : undefined;
@@ -85,14 +86,16 @@ export async function resolveTermRefs(db: Db, taxonomy: string, refs: readonly s
   const unknown: string[] = [];
   if (refs.length === 0) return { ids, unknown };
   const numeric = refs.filter((r) => /^\d+$/.test(r)).map(Number);
-  const slugs = [...new Set(refs)];
+  // CASE: `get_term_by('slug')` sanitizes what it is given, so `Music` and `музыка` find their terms.
+  const slugOf = new Map(refs.map((r) => [r, sanitizeTitle(r)]));
+  const slugs = [...new Set(slugOf.values())];
   const [bySlug, byId] = await Promise.all([
     runCompiled(db, `termIdsBySlug:${slugs.length}`, () => db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', taxonomy).where('slug', 'in', slugs), [taxonomy, ...slugs]),
     getTermsByIds(db, numeric, taxonomy),
   ]);
   const slugMap = new Map(bySlug.map((r) => [r.slug, Number(r.id)]));
   for (const ref of refs) {
-    const id = slugMap.get(ref) ?? (/^\d+$/.test(ref) ? byId.get(Number(ref))?.id : undefined);
+    const id = slugMap.get(slugOf.get(ref)!) ?? (/^\d+$/.test(ref) ? byId.get(Number(ref))?.id : undefined);
     if (id === undefined) unknown.push(ref);
     else if (!ids.includes(id)) ids.push(id);
   }

@@ -5,6 +5,7 @@
  */
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
+import { pathSlug } from '../../content/slugs.js';
 import { ilike, containsPattern, countPostTextCandidates, packedColumns, postTextCandidates, unpackRow } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
@@ -155,9 +156,9 @@ export async function getEvent(db: Db, id: number): Promise<EventRecord | undefi
   return (await getEventsByIds(db, [id])).get(id);
 }
 
-/** The ID of the event whose slug is exactly `slug`. */
+/** The ID of the event a by-slug path names (`get_page_by_path`: written or percent-encoded, see {@link pathSlug}). */
 export async function findEventIdBySlug(db: Db, slug: string): Promise<number | undefined> {
-  const row = await db.selectFrom('posts').select('id').where('type', '=', EVENT_TYPE).where('slug', '=', slug).executeTakeFirst();
+  const row = await db.selectFrom('posts').select('id').where('type', '=', EVENT_TYPE).where('slug', '=', pathSlug(slug)).executeTakeFirst();
   return row ? Number(row.id) : undefined;
 }
 

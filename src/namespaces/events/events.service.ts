@@ -16,6 +16,7 @@ import {
 import {
   createTerm, getTermByName, getTermBySlug, recountTerms, setPostTerms, termIdsOfPosts, termsOfPosts, TermExistsError,
 } from '../../content/terms.js';
+import { sanitizeTitle } from '../../content/slugs.js';
 import type { RestRequest, RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { can, canEditPost, canReadPost, CATEGORY_TAXONOMY, EVENT_TYPE, hasManageAccess, TAG_TAXONOMY } from './caps.js';
@@ -156,7 +157,7 @@ async function resolveTermIds(db: Db, taxonomy: string, refs: readonly string[])
       const row = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', '=', Number(ref)).executeTakeFirst();
       id = row ? Number(row.id) : undefined;
     }
-    id ??= (await getTermByName(db, taxonomy, ref))?.id ?? (await getTermBySlug(db, taxonomy, ref))?.id;
+    id ??= (await getTermByName(db, taxonomy, ref))?.id ?? (await getTermBySlug(db, taxonomy, sanitizeTitle(ref)))?.id;
     if (id === undefined) {
       try {
         id = (await createTerm(db, taxonomy, { name: ref })).id;

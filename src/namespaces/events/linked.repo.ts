@@ -5,6 +5,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { PostRecord } from '../../content/posts.js';
+import { pathSlug } from '../../content/slugs.js';
 import { caseFolded, containsPattern, ilike, packedColumns, unpackRow } from '../../storage/dialect.js';
 import type { Db } from '../../storage/db.js';
 import { ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
@@ -240,9 +241,9 @@ export function linkedType(kind: LinkedKind): typeof VENUE_TYPE | typeof ORGANIZ
   return kind === 'venue' ? VENUE_TYPE : ORGANIZER_TYPE;
 }
 
-/** The ID of the venue/organizer whose slug is exactly `slug`. */
+/** The ID of the venue/organizer a by-slug path names (`get_page_by_path`: written or percent-encoded, see {@link pathSlug}). */
 export async function findLinkedIdBySlug(db: Db, kind: LinkedKind, slug: string): Promise<number | undefined> {
-  const row = await db.selectFrom('posts').select('id').where('type', '=', linkedType(kind)).where('slug', '=', slug).executeTakeFirst();
+  const row = await db.selectFrom('posts').select('id').where('type', '=', linkedType(kind)).where('slug', '=', pathSlug(slug)).executeTakeFirst();
   return row ? Number(row.id) : undefined;
 }
 

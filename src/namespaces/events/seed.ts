@@ -11,7 +11,8 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
-import { normaliseZone, renderContent, sanitizeTitle, siteTimeZone, siteTimeZoneSetting, toDbDate } from '../../content/posts.js';
+import { normaliseZone, renderContent, siteTimeZone, siteTimeZoneSetting, toDbDate } from '../../content/posts.js';
+import { sanitizeTitle } from '../../content/slugs.js';
 import { zoneAbbr } from './zone-names.js';
 import { recountTaxonomy } from '../../content/terms.js';
 import type { Db } from '../../storage/db.js';

@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
 import { createTerm, deleteTerm, getTerm, TermExistsError, updateTerm, type TermRecord } from '../../content/terms.js';
+import { sanitizeTitle } from '../../content/slugs.js';
 import { parseIdList, parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { containsPattern, ilike } from '../../storage/dialect.js';
@@ -139,7 +140,8 @@ export function listTermsHandler(taxonomy: string) {
     // `parent` is declared on categories only, so its type is not known here.
     if (req.has('parent') && taxonomy === CATEGORY_TAXONOMY) q = q.where('t.parent', '=', Number(p.parent));
     const slugs = req.has('slug') ? parseList(p.slug) : [];
-    if (slugs.length > 0) q = q.where('t.slug', 'in', slugs);
+    // CASE: `WP_Term_Query` sanitizes the slugs it is given, so `?slug=Music` finds `music`.
+    if (slugs.length > 0) q = q.where('t.slug', 'in', slugs.map(sanitizeTitle));
     if (postId !== undefined) {
       q = q.where((eb) => eb.exists(ctx.db.selectFrom('term_relationships as tr').select(sql.lit(1).as('one')).where('tr.post_id', '=', postId).where('tr.term_id', '=', sql.ref<number>('t.id'))));
     }

@@ -12,6 +12,7 @@ import type { AppContext } from '../../app-context.js';
 import { pathSegment, type PermalinkTarget } from '../../config.js';
 import type { PostTypes } from '../../content/post-types.js';
 import type { PostRecord } from '../../content/posts.js';
+import { pathSlug } from '../../content/slugs.js';
 
 export type { PermalinkTarget };
 
@@ -32,25 +33,11 @@ export function authorArchiveUrl(ctx: Pick<AppContext, 'urls'>, nicename: string
 }
 
 /** What a URL of this site names, before looking at the database. */
-export type PermalinkQuery = { kind: 'id'; id: number } | { kind: 'slug'; type: string; slugs: string[] };
+export type PermalinkQuery = { kind: 'id'; id: number } | { kind: 'slug'; type: string; slug: string };
 
 function comparableHost(host: string): string {
   const h = host.toLowerCase();
   return h.startsWith('www.') ? h.slice(4) : h;
-}
-
-/** Slug spellings to look for: as written, percent-decoded, and lower-cased encoded (how WordPress stores non-ASCII slugs). */
-function slugCandidates(segment: string): string[] {
-  const out = new Set<string>([segment]);
-  try {
-    const decoded = decodeURIComponent(segment);
-    out.add(decoded);
-    out.add(encodeURIComponent(decoded).toLowerCase());
-  } catch {
-    // a malformed escape matches only as written
-  }
-  out.add(segment.toLowerCase());
-  return [...out].filter((s) => s !== '');
 }
 
 /**
@@ -81,7 +68,7 @@ export function parsePermalink(home: string, types: PostTypes, raw: string): Per
   if (path === '' || path === '/') {
     for (const { type } of types.embeddable()) {
       const v = url.searchParams.get(type);
-      if (v) return { kind: 'slug', type, slugs: slugCandidates(v) };
+      if (v) return { kind: 'slug', type, slug: pathSlug(v) };
     }
     return undefined;
   }
@@ -90,8 +77,8 @@ export function parsePermalink(home: string, types: PostTypes, raw: string): Per
   const def = types.byPermalinkBase(m[1]!.toLowerCase());
   if (def === undefined || !types.embeddable().includes(def)) return undefined;
   const type = def.type;
-  const slugs = slugCandidates(m[2]!);
-  return slugs.length > 0 ? { kind: 'slug', type, slugs } : undefined;
+  const slug = pathSlug(m[2]!);
+  return slug !== '' ? { kind: 'slug', type, slug } : undefined;
 }
 
 /**
@@ -108,6 +95,6 @@ export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls' | 'ar
     .where('status', '=', 'publish')
     .where('password', '=', '')
     .where('type', 'in', types.embeddable().map((d) => d.type));
-  query = target.kind === 'id' ? query.where('id', '=', target.id) : query.where('type', '=', target.type).where('slug', 'in', target.slugs);
+  query = target.kind === 'id' ? query.where('id', '=', target.id) : query.where('type', '=', target.type).where('slug', '=', target.slug);
   return query.orderBy('id').limit(1).executeTakeFirst();
 }

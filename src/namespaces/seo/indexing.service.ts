@@ -5,6 +5,7 @@
  * indexable yet, so a client repeats it until a batch comes back short.
  */
 import type { AppContext } from '../../app-context.js';
+import { pathSegment } from '../../config.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from '../events/index.js';
 import { permalinkFor } from '../oembed/index.js';
 import { ANALYSED_TYPES } from './analysis/analyse.job.js';
@@ -60,7 +61,7 @@ async function insertIndexables(ctx: AppContext, rows: NewIndexable[]): Promise<
 }
 
 export function termPermalink(ctx: AppContext, taxonomy: string, slug: string): string {
-  return taxonomy === CATEGORY_TAXONOMY ? `${ctx.urls.home}/events/category/${encodeURIComponent(slug)}/` : `${ctx.urls.home}/tag/${encodeURIComponent(slug)}/`;
+  return taxonomy === CATEGORY_TAXONOMY ? `${ctx.urls.home}/events/category/${pathSegment(slug)}/` : `${ctx.urls.home}/tag/${pathSegment(slug)}/`;
 }
 
 export async function indexPosts(ctx: AppContext, limit = INDEXING_LIMITS.posts): Promise<IndexableObject[]> {

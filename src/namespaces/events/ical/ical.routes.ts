@@ -12,7 +12,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import type { Authenticator } from '../../../auth/types.js';
-import { sanitizeTitle, siteTimeZoneSetting } from '../../../content/posts.js';
+import { siteTimeZoneSetting } from '../../../content/posts.js';
+import { sanitizeTitle } from '../../../content/slugs.js';
 import type { Dispatcher } from '../../../rest/dispatch.js';
 import { valueOf } from '../../../rest/serve.js';
 import { invalidParam, RestError } from '../../../rest/errors.js';

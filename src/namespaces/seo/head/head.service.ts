@@ -7,6 +7,8 @@
  */
 import type { AppContext } from '../../../app-context.js';
 import { getTermBySlug } from '../../../content/terms.js';
+import { pathSlug } from '../../../content/slugs.js';
+import { pathSegment } from '../../../config.js';
 import { resolvePermalink } from '../../oembed/index.js';
 import { plainText } from '../analysis/text.js';
 import { getPostMeta, getSeoOption, META_KEYS } from '../store.js';
@@ -134,10 +136,10 @@ async function archivePage(ctx: AppContext, path: string): Promise<Page | undefi
       return { kind: 'archive', title: 'Events Archive', description: '', url, ogType: 'website', noindex: false, pageType: 'CollectionPage', crumbs: [{ name: 'Events' }] };
     }
     if (rest[0] === 'category' && rest.length >= 2) {
-      const term = await getTermBySlug(ctx.db, 'tribe_events_cat', decodeURIComponent(rest[1]!));
+      const term = await getTermBySlug(ctx.db, 'tribe_events_cat', pathSlug(rest[1]!));
       if (!term) return undefined;
       return {
-        kind: 'term', title: `${term.name} Archives`, description: trimDescription(term.description), url: `${home}/events/category/${encodeURIComponent(term.slug)}/`,
+        kind: 'term', title: `${term.name} Archives`, description: trimDescription(term.description), url: `${home}/events/category/${pathSegment(term.slug)}/`,
         ogType: 'website', noindex: false, pageType: 'CollectionPage', crumbs: [{ name: 'Events', url: `${home}/events/` }, { name: term.name }],
       };
     }
@@ -145,10 +147,10 @@ async function archivePage(ctx: AppContext, path: string): Promise<Page | undefi
   }
   const tag = /^\/tag\/([^/]+)\/?$/.exec(path);
   if (tag) {
-    const term = await getTermBySlug(ctx.db, 'post_tag', decodeURIComponent(tag[1]!));
+    const term = await getTermBySlug(ctx.db, 'post_tag', pathSlug(tag[1]!));
     if (!term) return undefined;
     return {
-      kind: 'term', title: `${term.name} Archives`, description: trimDescription(term.description), url: `${home}/tag/${encodeURIComponent(term.slug)}/`,
+      kind: 'term', title: `${term.name} Archives`, description: trimDescription(term.description), url: `${home}/tag/${pathSegment(term.slug)}/`,
       ogType: 'website', noindex: false, pageType: 'CollectionPage', crumbs: [{ name: term.name }],
     };
   }
