@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { siteTimeZone } from '../../content/posts.js';
 import { allEvents, countEvents, eventSlice, type CalEvent, type Caller } from './events-source.js';
-import type { ViewRequest } from './view-url.js';
+import { archiveFilter, type ViewRequest } from './view-url.js';
 
 export interface MonthDay {
   date: string;
@@ -90,8 +90,8 @@ const day = (s: string) => s.slice(0, 10);
 const isMultiday = (e: CalEvent) => e.all_day || day(e.start_date) !== day(e.end_date);
 const order = (a: CalEvent, b: CalEvent) => Number(b.sticky || b.featured) - Number(a.sticky || a.featured) || a.start_date.localeCompare(b.start_date) || a.id - b.id;
 
-function searchQuery(req: ViewRequest): Record<string, unknown> {
-  return req.search ? { search: req.search } : {};
+function filterQuery(req: ViewRequest): Record<string, unknown> {
+  return { ...archiveFilter(req.archive), ...(req.search ? { search: req.search } : {}) };
 }
 
 export async function monthModel(ctx: AppContext, caller: Caller, req: ViewRequest, s: ViewSettings): Promise<MonthModel> {
@@ -103,7 +103,7 @@ export async function monthModel(ctx: AppContext, caller: Caller, req: ViewReque
   const gridStart = first.minus({ days: (first.weekday - sow + 7) % 7 });
   const gridEnd = last.plus({ days: (sow + 6 - last.weekday + 7) % 7 });
   const events = await allEvents(ctx, caller, {
-    ...searchQuery(req), ends_after: gridStart.toFormat('yyyy-MM-dd 00:00:00'), starts_before: gridEnd.toFormat('yyyy-MM-dd 23:59:59'), strict_dates: 'true',
+    ...filterQuery(req), ends_after: gridStart.toFormat('yyyy-MM-dd 00:00:00'), starts_before: gridEnd.toFormat('yyyy-MM-dd 23:59:59'), strict_dates: 'true',
   });
   const days: MonthDay[] = [];
   const rows: (CalEvent | null)[] = [];
@@ -140,7 +140,7 @@ export async function listModel(ctx: AppContext, caller: Caller, req: ViewReques
   const today = await todayOf(ctx);
   const reference = req.date ? DateTime.fromISO(req.date.length === 7 ? `${req.date}-01` : req.date, { zone: today.zone }) : DateTime.fromJSDate(ctx.now()).setZone(today.zone);
   const at = reference.toFormat('yyyy-MM-dd HH:mm:ss');
-  const base = { ...searchQuery(req), strict_dates: 'true' };
+  const base = { ...filterQuery(req), strict_dates: 'true' };
   if (!req.past) {
     const from = (req.page - 1) * s.perPage;
     // One more than the page holds decides whether there is a next page.
@@ -159,7 +159,7 @@ export async function dayModel(ctx: AppContext, caller: Caller, req: ViewRequest
   const today = await todayOf(ctx);
   const d = req.date ? DateTime.fromISO(req.date, { zone: today.zone }) : today;
   const date = d.toFormat('yyyy-MM-dd');
-  const events = await allEvents(ctx, caller, { ...searchQuery(req), ends_after: `${date} 00:00:00`, starts_before: `${date} 23:59:59`, strict_dates: 'true' });
+  const events = await allEvents(ctx, caller, { ...filterQuery(req), ends_after: `${date} 00:00:00`, starts_before: `${date} 23:59:59`, strict_dates: 'true' });
   const groups = new Map<string, CalEvent[]>();
   const slot = (e: CalEvent) => (e.all_day || day(e.start_date) < date ? 'all-day' : e.start_date.slice(11, 16));
   for (const e of [...events].sort((a, b) => slot(a).localeCompare(slot(b)) || order(a, b))) groups.set(slot(e), [...(groups.get(slot(e)) ?? []), e]);

@@ -1,7 +1,7 @@
 /**
  * @module namespaces/calendar-views/pages
  * The calendar's public pages: the views (`/events/…`, rendered by the same code as the REST route,
- * with both view nonces embedded), the single event page (`/event/<slug>/`, with its JSON-LD) and the
+ * with both view nonces embedded; under `/events/category/<slug>/` and `/tag/<slug>/` for one term), the single event page (`/event/<slug>/`, with its JSON-LD) and the
  * venue and organizer pages listing their upcoming events. Every page works without JavaScript.
  * `/events/` and `/event/<slug>/` are the feed's URLs too: the events area serves them and hands the
  * requests without `ical` to {@link calendarPages}.
@@ -131,10 +131,11 @@ export const calendarPages: CalendarPageHandlers = {
   single: (request, reply, host) => eventPage(host, request, reply),
 };
 
-/** Registers the view pages under `/events/…` and the venue and organizer pages. */
+/** Registers the view pages under `/events/…` (term archives included), the tag archive, and the venue and organizer pages. */
 export function registerCalendarPages(app: FastifyInstance, host: PageHost): void {
   useDispatcher(host.ctx, host.dispatcher);
   app.get('/events/*', (request, reply) => viewPage(host, request, reply));
+  app.get('/tag/*', (request, reply) => viewPage(host, request, reply));
   for (const kind of ['venue', 'organizer'] as const) {
     const handler = (request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) => linkedPage(host, kind, request, reply);
     app.get(`/${kind}/:slug/`, handler);

@@ -14,6 +14,8 @@ import { viewUrl, type ViewRequest, type ViewSlug } from './view-url.js';
 
 export interface RenderEnv {
   home: string;
+  /** The term archive the view shows (see {@link ViewRequest.archive}); '' for all events. */
+  archive: string;
   restUrl: string;
   siteName: string;
   dateFormat: string;
@@ -83,9 +85,9 @@ function monthBody(m: MonthModel, env: RenderEnv): string {
     const cells = m.days.slice(i, i + 7).map((d) => {
       const multi = d.multiday_events.map((e) => (e ? `<div class="tribe-events-calendar-month__multiday-event" data-event-id="${e.id}"><a href="${esc(e.url)}">${esc(e.title)}</a></div>` : '<div class="tribe-events-calendar-month__multiday-event-hidden"></div>')).join('');
       const single = d.events.map((e) => `<div class="tribe-events-calendar-month__calendar-event" data-event-id="${e.id}"><a href="${esc(e.url)}">${e.all_day ? '' : `<time>${esc(phpDate(env.timeFormat, dt(e.start_date)))}</time> `}${esc(e.title)}</a></div>`).join('');
-      const more = d.more_events > 0 ? `<div class="tribe-events-calendar-month__more-events">${link(viewUrl(env.home, { view: 'day', date: d.date }), `+ ${d.more_events} More`, 'tribe-events-calendar-month__more-events-link')}</div>` : '';
+      const more = d.more_events > 0 ? `<div class="tribe-events-calendar-month__more-events">${link(viewUrl(env, { view: 'day', date: d.date }), `+ ${d.more_events} More`, 'tribe-events-calendar-month__more-events-link')}</div>` : '';
       const cls = ['tribe-events-calendar-month__day', d.in_month ? '' : 'tribe-events-calendar-month__day--other-month', d.is_today ? 'tribe-events-calendar-month__day--current' : '', d.is_past ? 'tribe-events-calendar-month__day--past' : ''].filter(Boolean).join(' ');
-      return `<td class="${cls}" data-date="${d.date}"><div class="tribe-events-calendar-month__day-date">${link(viewUrl(env.home, { view: 'day', date: d.date }), String(Number(d.day_number)), 'tribe-events-calendar-month__day-date-link')}</div>${multi}${single}${more}</td>`;
+      return `<td class="${cls}" data-date="${d.date}"><div class="tribe-events-calendar-month__day-date">${link(viewUrl(env, { view: 'day', date: d.date }), String(Number(d.day_number)), 'tribe-events-calendar-month__day-date-link')}</div>${multi}${single}${more}</td>`;
     });
     weeks.push(`<tr class="tribe-events-calendar-month__week">${cells.join('')}</tr>`);
   }
@@ -126,31 +128,31 @@ export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): 
   if (model.kind === 'month') {
     const first = dt(`${model.month}-01 00:00:00`);
     return {
-      title: first.toFormat('LLLL yyyy'), url: viewUrl(env.home, { view: 'month', date: model.month, search }),
-      prevUrl: viewUrl(env.home, { view: 'month', date: model.prevMonth, search }), nextUrl: viewUrl(env.home, { view: 'month', date: model.nextMonth, search }),
+      title: first.toFormat('LLLL yyyy'), url: viewUrl(env, { view: 'month', date: model.month, search }),
+      prevUrl: viewUrl(env, { view: 'month', date: model.prevMonth, search }), nextUrl: viewUrl(env, { view: 'month', date: model.nextMonth, search }),
       prevLabel: dt(`${model.prevMonth}-01 00:00:00`).toFormat('LLLL'), nextLabel: dt(`${model.nextMonth}-01 00:00:00`).toFormat('LLLL'),
-      todayUrl: viewUrl(env.home, { view: 'month', search }),
+      todayUrl: viewUrl(env, { view: 'month', search }),
       messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" this month.` : 'There are no upcoming events this month.'] : [],
     };
   }
   if (model.kind === 'day') {
     return {
-      title: phpDate(env.dateFormat, dt(`${model.date} 00:00:00`)), url: viewUrl(env.home, { view: 'day', date: model.date, search }),
-      prevUrl: viewUrl(env.home, { view: 'day', date: model.prevDate, search }), nextUrl: viewUrl(env.home, { view: 'day', date: model.nextDate, search }),
-      prevLabel: 'Previous Day', nextLabel: 'Next Day', todayUrl: viewUrl(env.home, { view: 'day', search }),
+      title: phpDate(env.dateFormat, dt(`${model.date} 00:00:00`)), url: viewUrl(env, { view: 'day', date: model.date, search }),
+      prevUrl: viewUrl(env, { view: 'day', date: model.prevDate, search }), nextUrl: viewUrl(env, { view: 'day', date: model.nextDate, search }),
+      prevLabel: 'Previous Day', nextLabel: 'Next Day', todayUrl: viewUrl(env, { view: 'day', search }),
       messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" on this day.` : 'No events scheduled for this day.'] : [],
     };
   }
   const upcoming = !model.past;
   const prevUrl = upcoming
-    ? model.page > 1 ? viewUrl(env.home, { view: 'list', page: model.page - 1, search, date: req.date }) : viewUrl(env.home, { view: 'list', past: true, search, date: req.date })
-    : model.hasPrev ? viewUrl(env.home, { view: 'list', past: true, page: model.page + 1, search, date: req.date }) : '';
+    ? model.page > 1 ? viewUrl(env, { view: 'list', page: model.page - 1, search, date: req.date }) : viewUrl(env, { view: 'list', past: true, search, date: req.date })
+    : model.hasPrev ? viewUrl(env, { view: 'list', past: true, page: model.page + 1, search, date: req.date }) : '';
   const nextUrl = upcoming
-    ? model.hasNext ? viewUrl(env.home, { view: 'list', page: model.page + 1, search, date: req.date }) : ''
-    : model.page > 1 ? viewUrl(env.home, { view: 'list', past: true, page: model.page - 1, search, date: req.date }) : viewUrl(env.home, { view: 'list', search, date: req.date });
+    ? model.hasNext ? viewUrl(env, { view: 'list', page: model.page + 1, search, date: req.date }) : ''
+    : model.page > 1 ? viewUrl(env, { view: 'list', past: true, page: model.page - 1, search, date: req.date }) : viewUrl(env, { view: 'list', search, date: req.date });
   return {
-    title: upcoming ? 'Upcoming' : 'Past Events', url: viewUrl(env.home, { view: 'list', page: model.page, past: model.past, search, date: req.date }),
-    prevUrl, nextUrl, prevLabel: 'Previous Events', nextLabel: 'Next Events', todayUrl: viewUrl(env.home, { view: 'list', search }),
+    title: upcoming ? 'Upcoming' : 'Past Events', url: viewUrl(env, { view: 'list', page: model.page, past: model.past, search, date: req.date }),
+    prevUrl, nextUrl, prevLabel: 'Previous Events', nextLabel: 'Next Events', todayUrl: viewUrl(env, { view: 'list', search }),
     messages: model.events.length === 0 ? [search ? `There were no results found for "${search}".` : upcoming ? 'There are no upcoming events.' : 'There are no past events.'] : [],
   };
 }
@@ -160,7 +162,7 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
   const events = model.kind === 'month' ? model.events : model.events;
   const publicViews: Record<string, unknown> = {};
   const labels: Record<ViewSlug, string> = { month: 'Month', list: 'List', day: 'Day' };
-  for (const v of env.enabledViews) publicViews[v] = { view_class: `Tribe\\Events\\Views\\V2\\Views\\${labels[v]}_View`, view_url: viewUrl(env.home, { view: v }), view_label: labels[v] };
+  for (const v of env.enabledViews) publicViews[v] = { view_class: `Tribe\\Events\\Views\\V2\\Views\\${labels[v]}_View`, view_url: viewUrl(env, { view: v }), view_label: labels[v] };
   const base: Record<string, unknown> = {
     slug: req.view, title: `${nav.title} – ${env.siteName}`, events: events.map((e) => e.id), url: nav.url, prev_url: nav.prevUrl, next_url: nav.nextUrl,
     url_event_date: req.date, bar: { keyword: req.search, date: req.date }, today: env.now.toFormat('yyyy-MM-dd 00:00:00'), now: env.now.toFormat('yyyy-MM-dd HH:mm:ss'),
@@ -182,7 +184,7 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
       mobile_messages: [], grid_start_date: model.gridStart,
       days: Object.fromEntries(model.days.map((d) => [d.date, {
         ...d, events: d.events.map((e) => e.id), featured_events: d.featured_events.map((e) => e.id),
-        multiday_events: d.multiday_events.map((e) => (e ? e.id : false)), day_url: viewUrl(env.home, { view: 'day', date: d.date }),
+        multiday_events: d.multiday_events.map((e) => (e ? e.id : false)), day_url: viewUrl(env, { view: 'day', date: d.date }),
       }])),
     });
   }
@@ -196,7 +198,7 @@ export function renderContainer(model: ViewModel, req: ViewRequest, env: RenderE
   const nav = navigation(model, req, env);
   const data = viewData(model, req, env, nav);
   const body = model.kind === 'month' ? monthBody(model, env) : model.kind === 'list' ? listBody(model, env) : dayBody(model, env);
-  const views = env.enabledViews.map((v) => `<li class="tribe-events-c-view-selector__list-item${v === req.view ? ' tribe-events-c-view-selector__list-item--active' : ''}">${link(viewUrl(env.home, { view: v, search: req.search }), v[0]!.toUpperCase() + v.slice(1), 'tribe-events-c-view-selector__list-item-link')}</li>`).join('');
+  const views = env.enabledViews.map((v) => `<li class="tribe-events-c-view-selector__list-item${v === req.view ? ' tribe-events-c-view-selector__list-item--active' : ''}">${link(viewUrl(env, { view: v, search: req.search }), v[0]!.toUpperCase() + v.slice(1), 'tribe-events-c-view-selector__list-item-link')}</li>`).join('');
   const events = model.kind === 'month' ? model.events : model.events;
   return `<div class="tribe-common tribe-events tribe-events-view tribe-events-view--${req.view}" data-js="tribe-events-view" data-view-rest-url="${esc(env.restUrl)}" data-view-rest-method="POST" data-view-manage-url="${env.shouldManageUrl ? '1' : '0'}" data-view-breakpoint-pointer="tribe-events-view-${req.view}">
 <div class="tribe-common-l-container tribe-events-l-container">
@@ -204,7 +206,7 @@ export function renderContainer(model: ViewModel, req: ViewRequest, env: RenderE
 ${jsonLd(events)}
 <script data-js="tribe-events-view-data" type="application/json">${jsonForScript(data)}</script>
 <header class="tribe-events-header">
-<form class="tribe-events-c-events-bar" method="get" action="${esc(viewUrl(env.home, { view: req.view }))}" data-js="tribe-events-view-form" role="search">
+<form class="tribe-events-c-events-bar" method="get" action="${esc(viewUrl(env, { view: req.view }))}" data-js="tribe-events-view-form" role="search">
 <label for="tribe-events-search">Search for events</label>
 <input type="search" id="tribe-events-search" name="tribe-bar-search" value="${esc(req.search)}" placeholder="Search for events">
 <label for="tribe-events-date">Date</label>

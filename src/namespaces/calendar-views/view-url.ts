@@ -3,8 +3,11 @@
  * The calendar's public URLs, both ways: a URL (the page being navigated to) → the view it shows, and a
  * view → its URL. `/events/` (default view), `/events/month/` and `/events/month/2026-05/`,
  * `/events/list/` (`/page/N/`, `?eventDisplay=past`), `/events/today/` and `/events/2026-05-10/` (day);
- * `tribe-bar-search`, `tribe-bar-date` and `paged` from the query.
+ * `tribe-bar-search`, `tribe-bar-date` and `paged` from the query. Each of them also under a term
+ * archive, `/events/category/<slug>/…` and `/events/tag/<slug>/…` (the `url` the category and tag
+ * routes give), and the tag archive `/tag/<slug>/` shows the list of that tag's events.
  */
+import { pathSlug } from '../../content/slugs.js';
 
 export const VIEWS = ['month', 'list', 'day'] as const;
 export type ViewSlug = (typeof VIEWS)[number];
@@ -18,6 +21,21 @@ export interface ViewRequest {
   page: number;
   search: string;
   past: boolean;
+  /** The term archive shown: `category/<slug>` or `tag/<slug>` (slug as stored), or '' for all events. */
+  archive: string;
+}
+
+/** Where the calendar's URLs start: the site's home and, under a term archive, that archive. */
+export interface CalendarBase {
+  home: string;
+  archive?: string;
+}
+
+/** The REST list filter of a term archive (`categories` or `tags` by slug). */
+export function archiveFilter(archive: string): Record<string, string> {
+  const [kind, slug] = archive.split('/');
+  if (!slug) return {};
+  return kind === 'category' ? { categories: slug } : { tags: slug };
 }
 
 const MONTH = /^(\d{4})-(\d{2})$/;
@@ -56,10 +74,22 @@ export function parseViewUrl(rawUrl: string, home: string, defaultView: ViewSlug
   let path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname.replace(/^\//, '');
   path = path.replace(/\/+$/, '');
   const parts = path.split('/').filter((p) => p !== '');
-  if (parts[0] !== 'events') return undefined;
+  let archive = '';
+  let rest: string[];
+  if (parts[0] === 'tag' && parts[1] !== undefined) {
+    archive = `tag/${pathSlug(parts[1])}`;
+    rest = ['list', ...parts.slice(2)];
+  } else if (parts[0] !== 'events') {
+    return undefined;
+  } else if ((parts[1] === 'category' || parts[1] === 'tag') && parts[2] !== undefined) {
+    archive = `${parts[1]}/${pathSlug(parts[2])}`;
+    rest = parts.slice(3);
+  } else {
+    rest = parts.slice(1);
+  }
+  if (archive.endsWith('/')) return undefined;
   const q = url.searchParams;
-  const req: ViewRequest = { view: defaultView, date: '', page: 1, search: q.get('tribe-bar-search')?.trim() ?? '', past: q.get('eventDisplay') === 'past' };
-  const rest = parts.slice(1);
+  const req: ViewRequest = { view: defaultView, date: '', page: 1, search: q.get('tribe-bar-search')?.trim() ?? '', past: q.get('eventDisplay') === 'past', archive };
   const pageAt = rest.indexOf('page');
   if (pageAt >= 0) {
     const n = Number(rest[pageAt + 1]);
@@ -106,11 +136,12 @@ export function parseViewUrl(rawUrl: string, home: string, defaultView: ViewSlug
   return req;
 }
 
-/** The URL of a view (what links and the browser's address bar show). */
-export function viewUrl(home: string, v: Partial<ViewRequest> & { view: ViewSlug }): string {
-  let path = `${home}/events/${v.view}/`;
+/** The URL of a view (what links and the browser's address bar show), under `base`'s term archive if any. */
+export function viewUrl(base: CalendarBase, v: Partial<ViewRequest> & { view: ViewSlug }): string {
+  const root = base.archive ? `${base.home}/events/${base.archive}/` : `${base.home}/events/`;
+  let path = `${root}${v.view}/`;
   if (v.view === 'month' && v.date) path += `${v.date.slice(0, 7)}/`;
-  if (v.view === 'day') path = v.date ? `${home}/events/${v.date}/` : `${home}/events/today/`;
+  if (v.view === 'day') path = v.date ? `${root}${base.archive ? 'day/' : ''}${v.date}/` : `${root}today/`;
   if (v.view === 'list' && v.page && v.page > 1) path += `page/${v.page}/`;
   const q = new URLSearchParams();
   if (v.view === 'list' && v.date) q.set('tribe-bar-date', v.date);

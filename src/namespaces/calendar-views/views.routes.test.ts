@@ -16,7 +16,7 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
       ids[key] = res.body.id;
       return res.body;
     };
-    const jazz = await make('jazz', { title: 'Jazz <night>', start_date: '2026-05-14 20:00:00', end_date: '2026-05-14 23:00:00', venue: { venue: 'Blue Room', city: 'Leeds' }, cost: '10' });
+    const jazz = await make('jazz', { title: 'Jazz <night>', start_date: '2026-05-14 20:00:00', end_date: '2026-05-14 23:00:00', venue: { venue: 'Blue Room', city: 'Leeds' }, cost: '10', categories: ['Live Music'], tags: ['Late Night'] });
     venueSlug = new URL(jazz.venue.url).pathname.split('/')[2]!;
     await make('fest', { title: 'Folk festival', start_date: '2026-05-29 10:00:00', end_date: '2026-06-02 18:00:00' });
     await make('market', { title: 'Market day', start_date: '2026-05-14', end_date: '2026-05-14', all_day: true });
@@ -116,6 +116,35 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect((await page('/events/')).statusCode).toBe(200);
     expect((await page('/events/nothing/here/at/all/')).statusCode).toBe(404);
     expect((await page('/events/month/2026-13/')).statusCode).toBe(404);
+  });
+
+  it('category and tag archives: the term URLs the API gives show that term\'s events, and their links stay in the archive', async () => {
+    const jazz = (await t.request('GET', `/eventsuite/events/v1/events/${ids.jazz}`)).body;
+    const category = (await t.request('GET', `/eventsuite/events/v1/categories/${jazz.categories[0].id}`)).body;
+    const tag = (await t.request('GET', `/eventsuite/events/v1/tags/${jazz.tags[0].id}`)).body;
+    expect(category.url).toBe(`${t.ctx.urls.home}/events/category/live-music/`);
+    expect(tag.url).toBe(`${t.ctx.urls.home}/tag/late-night/`);
+    for (const url of [category.url, tag.url]) {
+      const archive = await page(`${new URL(url).pathname}?tribe-bar-date=2026-05-01`);
+      expect(archive.statusCode, url).toBe(200);
+      expect(viewDataOf(archive.body).events, url).toEqual([ids.jazz]);
+    }
+    const list = viewDataOf((await page('/events/category/live-music/list/?tribe-bar-date=2026-05-01')).body);
+    expect(list).toMatchObject({ slug: 'list', events: [ids.jazz] });
+    expect(list.url).toBe(`${t.ctx.urls.home}/events/category/live-music/list/?tribe-bar-date=2026-05-01`);
+    const month = viewDataOf((await page('/events/category/live-music/month/2026-05/')).body);
+    expect(month.events).toEqual([ids.jazz]);
+    expect(month.next_url).toBe(`${t.ctx.urls.home}/events/category/live-music/month/2026-06/`);
+    expect(month.days['2026-05-14'].day_url).toBe(`${t.ctx.urls.home}/events/category/live-music/day/2026-05-14/`);
+    expect(viewDataOf((await page(new URL(month.days['2026-05-14'].day_url).pathname)).body).events).toEqual([ids.jazz]);
+    const tagMonth = viewDataOf((await page('/events/tag/late-night/month/2026-05/')).body);
+    expect(tagMonth.events).toEqual([ids.jazz]);
+    const nonce = noncesOf((await page('/events/')).body)._tec_view_rest_nonce_secondary;
+    const rest = await t.request('POST', VIEWS, { form: { url: `${t.ctx.urls.home}/events/category/live-music/month/2026-05/`, _tec_view_rest_nonce_secondary: nonce } });
+    expect(rest.status).toBe(200);
+    expect(viewDataOf(rest.text).events).toEqual([ids.jazz]);
+    expect((await page('/events/category/no-such-category/')).statusCode).toBe(404);
+    expect((await page('/tag/no-such-tag/')).statusCode).toBe(404);
   });
 
   it('event, venue and organizer pages; the feed and embed URLs still answer as before', async () => {

@@ -50,10 +50,10 @@ export async function buildModel(ctx: AppContext, caller: Caller, req: ViewReque
   return listModel(ctx, caller, req, settings);
 }
 
-export async function renderEnv(ctx: AppContext, input: Partial<RenderInput>): Promise<RenderEnv> {
+export async function renderEnv(ctx: AppContext, input: Partial<RenderInput>, archive = ''): Promise<RenderEnv> {
   const zone = await siteTimeZone(ctx.options);
   return {
-    home: ctx.urls.home, restUrl: ctx.urls.rest(`/${VIEWS_NS}/html`), siteName: String(await ctx.options.get('blogname')),
+    home: ctx.urls.home, archive, restUrl: ctx.urls.rest(`/${VIEWS_NS}/html`), siteName: String(await ctx.options.get('blogname')),
     dateFormat: String(await ctx.options.get('date_format')), timeFormat: String(await ctx.options.get('time_format')),
     startOfWeek: (await viewSettings(ctx)).startOfWeek, enabledViews: await enabledViews(ctx), shouldManageUrl: input.shouldManageUrl ?? true,
     isInitialLoad: input.initialLoad ?? false, prevUrl: input.prevUrl ?? '', now: DateTime.fromJSDate(ctx.now()).setZone(zone),
@@ -65,5 +65,5 @@ export async function renderView(ctx: AppContext, caller: Caller, input: RenderI
   const req = await viewRequestFor(ctx, input);
   if (!req) return undefined;
   const model = await buildModel(ctx, caller, req);
-  return { html: renderContainer(model, req, await renderEnv(ctx, input)), req, model };
+  return { html: renderContainer(model, req, await renderEnv(ctx, input, req.archive)), req, model };
 }
