@@ -5,7 +5,7 @@
  * generated from these.
  */
 import { DateTime } from 'luxon';
-import { POST_STATUSES, DB_FORMAT } from '../../content/posts.js';
+import { ANY_STATUSES, POST_STATUSES, DB_FORMAT } from '../../content/posts.js';
 import { parseIdList, parseList, phpIntval } from '../../rest/php-query.js';
 import { paginationArgs, type PaginationOptions } from '../../rest/pagination.js';
 import type { ArgSchema, RestRequest } from '../../rest/route.js';
@@ -22,16 +22,24 @@ const asList = (v: unknown) => parseList(v);
 /** An arg whose own `sanitize` passes the value through as sent (its handler parses it). */
 const passThrough = (arg: ArgSchema): ArgSchema => arg;
 
-/** `filter_post_status_list`: non-editors may only ask for `publish`; editors any registered status. */
+/**
+ * `filter_post_status_list`: non-editors may only ask for `publish`; editors any registered status,
+ * or `any`.
+ */
 function statusList(type: CalendarPostType) {
   return (value: unknown, req: RestRequest): boolean => {
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) return false;
     const list = parseList(value);
     if (list.length === 0) return false;
     if (!can(req.user, type, 'edit')) return list.length === 1 && list[0] === 'publish';
-    return list.every((s) => (POST_STATUSES as readonly string[]).includes(s));
+    // CASE: the originals' own `rest_url` for an editor carries `status=any` (every status but the
+    // trash) and then refuse it when followed; we take it, so the link they hand out works.
+    return list.every((s) => s === 'any' || (POST_STATUSES as readonly string[]).includes(s));
   };
 }
+
+/** A status list with `any` spelled out. */
+const asStatusList = (v: unknown) => [...new Set(parseList(v).flatMap((s) => (s === 'any' ? [...ANY_STATUSES] : [s])))];
 
 /**
  * Page sizes of the calendar's lists: `posts_per_page` when the client sends none, larger values
@@ -108,7 +116,7 @@ export function eventArchiveArgs() {
     venue: { description: 'Events should be assigned one of the specified venue IDs', type: 'array', items: { type: 'integer' }, validate: isPositiveIntList, sanitize: parseIdList },
     organizer: { description: 'Events should be assigned one of the specified organizer IDs', type: 'array', items: { type: 'integer' }, validate: isPositiveIntList, sanitize: parseIdList },
     featured: { description: 'Events should be filtered by their featured status', type: 'boolean' },
-    status: typedArg<string[]>({ description: 'The event post status', type: 'string', format: 'string', validate: statusList('tribe_events'), sanitize: asList }),
+    status: typedArg<string[]>({ description: 'The event post status', type: 'string', format: 'string', validate: statusList('tribe_events'), sanitize: asStatusList }),
     geoloc: { description: 'Requires Events Calendar Pro. Events should be filtered by whether their venue has geolocation data', type: 'boolean' },
     geoloc_lat: { description: 'Requires Events Calendar Pro. Events should be filtered by their venue latitude location, must also provide geoloc_lng', type: 'number', format: 'double' },
     geoloc_lng: { description: 'Requires Events Calendar Pro. Events should be filtered by their venue longitude location, must also provide geoloc_lat', type: 'number', format: 'double' },
@@ -217,7 +225,7 @@ export function linkedArchiveArgs(kind: 'venue' | 'organizer') {
     event: { description: `Limit results to ${plural} associated with the specified event`, type: 'integer', validate: isPositiveInt },
     has_events: { description: `Limit results to ${plural} that have events`, validate: (v) => typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number' },
     only_with_upcoming: { default: false, description: `Limit results to ${plural} that have upcoming events` },
-    status: typedArg<string[]>({ description: `The ${kind} post status`, type: 'string', validate: statusList(kind === 'venue' ? 'tribe_venue' : 'tribe_organizer'), sanitize: asList }),
+    status: typedArg<string[]>({ description: `The ${kind} post status`, type: 'string', validate: statusList(kind === 'venue' ? 'tribe_venue' : 'tribe_organizer'), sanitize: asStatusList }),
   });
 }
 

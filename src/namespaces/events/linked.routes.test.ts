@@ -157,6 +157,23 @@ describe.each(DIALECTS)('venue and organizer routes on %s', (engine) => {
       expect(await list(editor)).toEqual(names.sort());
     });
 
+    it('answers the rest_url it gives an editor (status=any: every status but the trash); others may not ask for any', async () => {
+      const draft = await post('/venues', { venue: 'Any Status Draft Hall', status: 'draft' });
+      for (const plural of ['venues', 'organizers', 'events']) {
+        const first = await t.request('GET', `${NS}/${plural}`, { as: t.admin, query: { per_page: 50 } });
+        expect(first.status).toBe(200);
+        expect(first.body.rest_url).toContain('status=any');
+        const url = new URL(first.body.rest_url);
+        const again = await t.request('GET', url.pathname.replace(t.ctx.config.apiPath, ''), { as: t.admin, query: Object.fromEntries(url.searchParams) });
+        expect(again.status, plural).toBe(200);
+        expect(again.body[plural]).toEqual(first.body[plural]);
+      }
+      const drafts = await t.request('GET', `${NS}/venues`, { as: t.admin, query: { status: 'any', search: 'Any Status Draft' } });
+      expect(drafts.body.venues.map((v: Json) => v.id)).toEqual([draft.body.id]);
+      expect((await t.request('GET', `${NS}/venues`, { as: subscriber, query: { status: 'any' } })).status).toBe(400);
+      expect((await t.request('GET', `${NS}/venues`, { query: { status: 'any' } })).status).toBe(400);
+    });
+
     it('matches venue search words in any order across the fields, state/province included', async () => {
       const v = await post('/venues', { venue: 'Harbour Lights', city: 'Halifax', stateprovince: 'Nova Scotia', country: 'Canada' });
       const found = async (search: string) => (await t.request('GET', `${NS}/venues`, { query: { search } })).body.venues?.map((x: Json) => x.id) ?? [];
