@@ -12,6 +12,8 @@ import { configurationRouteDefs } from './configuration.routes.js';
 import { headRouteDefs } from './head.routes.js';
 import { rememberDispatcher } from './head/public-rest.js';
 import { indexingRouteDefs, SEO_NS } from './indexing.routes.js';
+import { integrationsScreen } from './integrations.screen.js';
+import { SEO_POST_LIST_FILTERS } from './post-list-filters.js';
 import { ranktoolARouteDefs } from './ranktools/ranktool-a.routes.js';
 import { ranktoolBRouteDefs } from './ranktools/ranktool-b.routes.js';
 import { scoresRouteDefs } from './scores.routes.js';
@@ -38,6 +40,7 @@ export const seoArea = defineArea({
   schedules: [{ name: 'seo.analyse-stale', kind: ANALYSE_JOB, every: '5m' }],
   // The head builder reads other areas' public representations through the dispatcher.
   pages: (_app, host) => rememberDispatcher(host.ctx, host.dispatcher),
+  contributes: { adminScreens: integrationsScreen, postListFilters: SEO_POST_LIST_FILTERS },
 });
 
 export { SEO_NS };

@@ -6,6 +6,7 @@ import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-
 import { insertPost } from '../oembed/oembed-fixtures.js';
 import { runAnalyseJob, stalePostIds } from './analysis/analyse.job.js';
 import { seoService } from './index.js';
+import { signInForTest } from '../../auth/test-sessions.js';
 
 const NS = '/seo/v1';
 const GOOD_CONTENT = (kp: string) =>
@@ -117,6 +118,32 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
     it('needs wpseo_manage_options and contentType', async () => {
       expect((await t.request('GET', `${NS}/seo_scores`, { query: { contentType: 'tribe_events' }, as: editor })).status).toBe(403);
       expect((await t.request('GET', `${NS}/seo_scores`, { as: t.admin })).body.code).toBe('rest_missing_callback_param');
+    });
+  });
+
+  describe('the admin links of the groups', () => {
+    const listed = async (link: string) => {
+      const session = await signInForTest(t.ctx, t.admin.id);
+      const res = await t.app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search, headers: { cookie: session.cookie } });
+      expect(res.statusCode, link).toBe(200);
+      return [...res.body.matchAll(/post\.php\?post=(\d+)/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+    };
+
+    it('open the posts screen listing exactly the posts of each group', async () => {
+      for (const route of ['seo_scores', 'readability_scores']) {
+        for (const query of [{ contentType: 'tribe_events' }, { contentType: 'tribe_events', taxonomy: 'tribe_events_cat', term: categoryId }] as Record<string, string | number>[]) {
+          const res = await t.request('GET', `${NS}/${route}`, { query: { ...query, troubleshooting: 'true' }, as: t.admin });
+          for (const group of res.body.scores) {
+            const expected = group.ids ? String(group.ids).split(',').map(Number).sort((a: number, b: number) => a - b) : [];
+            expect(await listed(group.links.view), `${route} ${group.name}`).toEqual(expected);
+          }
+        }
+      }
+    });
+
+    it('the statistics links open too', async () => {
+      const res = await t.request('GET', `${NS}/statistics`, { as: t.admin });
+      for (const s of res.body.seo_scores) expect((await listed(s.link)).length, s.seo_rank).toBeGreaterThan(0);
     });
   });
 

@@ -21,6 +21,7 @@ import { profileRouteDefs } from './profile.routes.js';
 import { taskRouteDefs } from './tasks.routes.js';
 import { registerThemeStylesheet } from './themes.page.js';
 import { themeRouteDefs } from './themes.routes.js';
+import { extensionsScreen } from './extensions.screen.js';
 
 export const SHOP_ADMIN_NS = 'shop-admin';
 
@@ -54,6 +55,7 @@ export const shopAdminArea = defineArea({
   },
   jobs: { [EXTENSION_JOB_KIND]: runExtensionJob },
   contributes: {
+    adminScreens: extensionsScreen,
     apiGate: comingSoonApiGate,
     pageGate: comingSoonPageGate,
     pageStylesheet: '/theme.css',

@@ -11,6 +11,9 @@ import { MARKETPLACE_AUTH_OPTION } from './profile.service.js';
 
 const TIMEOUT_MS = 10_000;
 
+/** The admin screen the marketplace sends the browser back to (`admin.php?page=…`). */
+export const EXTENSIONS_SCREEN = 'eventsuite-extensions';
+
 async function post(ctx: AppContext, path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const endpoint = ctx.config.remotes.marketplace;
   if (!endpoint) throw ShopAdminErrors.marketplaceNotConfigured();
@@ -36,7 +39,7 @@ async function post(ctx: AppContext, path: string, body: Record<string, unknown>
 }
 
 export async function requestMarketplaceConnect(ctx: AppContext): Promise<unknown> {
-  const redirect = `${ctx.urls.admin}admin.php?page=eventsuite-extensions&marketplace-connect=finish`;
+  const redirect = `${ctx.urls.admin}admin.php?page=${EXTENSIONS_SCREEN}&marketplace-connect=finish`;
   const data = await post(ctx, '/oauth/request_token', { home_url: ctx.urls.home, redirect_uri: redirect });
   const token = data.request_token;
   if (typeof token !== 'string' || token === '') throw ShopAdminErrors.marketplaceConnect('The marketplace answered without a request token.');

@@ -4,6 +4,8 @@ import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-
 import { freePort } from '../../test-support/net.js';
 import { addTicket, makePost, startGateway, startMailBox, type FakeGateway, type MailBox } from '../tickets/fixtures.case.js';
 import { clearSpecCache } from './remote-specs.js';
+import { signInForTest } from '../../auth/test-sessions.js';
+import { MARKETPLACE_AUTH_OPTION } from './profile.service.js';
 
 const NS = '/shop-admin';
 
@@ -138,6 +140,32 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       expect((await t.request('GET', `${NS}/onboarding/profile`, { as: manager })).body.wccom_connected).toBe(true);
       const refused = await t.request('POST', `${NS}/plugins/finish-marketplace-connect`, { as: t.admin, json: { request_token: 'forged' } });
       expect(refused.body.code).toBe('woocommerce_rest_helper_connect');
+    });
+  });
+
+  describe('marketplace connect in the browser', () => {
+    it('Connect on the extensions screen goes to the marketplace, which sends the browser back to finish', async () => {
+      await t.ctx.options.set(MARKETPLACE_AUTH_OPTION, {});
+      const { cookie } = await signInForTest(t.ctx, t.admin.id);
+      const screen = (url: string, form?: Record<string, string>) => t.app.inject({
+        method: form ? 'POST' : 'GET', url: url.replace('http://example.test', ''),
+        headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) }, ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+      });
+      const nonce = (html: string) => /name="_wpnonce" value="([^"]+)"/.exec(html)![1]!;
+      const first = await screen('/wp-admin/admin.php?page=eventsuite-extensions');
+      expect(first.body).toContain('Not connected to the marketplace');
+      const go = await screen('/wp-admin/admin.php?page=eventsuite-extensions', { _wpnonce: nonce(first.body), do: 'connect' });
+      expect(go.statusCode).toBe(302);
+      const approve = new URL(String(go.headers.location));
+      expect(`${approve.origin}${approve.pathname}`).toBe(`${remotes.url}/oauth/authorize`);
+      // The owner approves at the marketplace, which sends the browser back to the redirect URI.
+      const back = await screen(approve.searchParams.get('redirect_uri')!);
+      expect(back.statusCode).toBe(200);
+      expect(back.body).toContain('Finish connecting');
+      const done = await screen('/wp-admin/admin.php?page=eventsuite-extensions', { _wpnonce: nonce(back.body), do: 'finish' });
+      expect(done.statusCode).toBe(302);
+      expect((await screen(String(done.headers.location))).body).toContain('Connected to the marketplace');
+      expect((await t.request('GET', `${NS}/onboarding/profile`, { as: manager })).body.wccom_connected).toBe(true);
     });
   });
 

@@ -18,6 +18,7 @@ import { reportItemRouteDefs } from './report-items.routes.js';
 import { reportIndexRouteDefs } from './reports.routes.js';
 import { statsRouteDefs } from './stats.routes.js';
 import { queueOrderSync, runSyncJob, scheduleOrderSync, syncQueuedOrders, SYNC_JOB } from './sync.service.js';
+import { analyticsScreen } from './analytics.screen.js';
 
 /**
  * The routes with every read syncing the queued orders first, so a report shows each committed order.
@@ -47,7 +48,7 @@ export const shopAnalyticsArea = defineArea({
   // A sweep for orders queued by a process that stopped before it scheduled their sync.
   schedules: [{ name: SYNC_JOB, kind: SYNC_JOB, every: '5m' }],
   settings: { [EXCLUDED_STATUSES_OPTION]: { default: [...DEFAULT_EXCLUDED_STATUSES], description: 'Order statuses left out of analytics.' } },
-  contributes: { orderChanging: (trx, change) => queueOrderSync(trx, change.orderId), orderChanged: (ctx) => scheduleOrderSync(ctx) },
+  contributes: { adminScreens: analyticsScreen, orderChanging: (trx, change) => queueOrderSync(trx, change.orderId), orderChanged: (ctx) => scheduleOrderSync(ctx) },
 });
 
 export { rebuildShopAnalytics } from './import.service.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, type TestApp, type TestUser } from '../../test-support/harness.js';
 import { startReportShop } from './fixtures.case.js';
+import { signInForTest } from '../../auth/test-sessions.js';
 
 const NS = '/shop-analytics';
 const price = (amount: string) => `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">&#x24;</span>${amount}</bdi></span>`;
@@ -31,6 +32,21 @@ describe.each(DIALECTS)('shop-analytics leaderboards and reports on %s', (engine
     expect(coupons.rows).toEqual([[expect.objectContaining({ value: 'five' }), { display: '2', value: 2, format: 'number' }, { display: price('10.00'), value: 10, format: 'currency' }]]);
     expect(categories.rows).toEqual([[expect.objectContaining({ value: 'Music' }), expect.objectContaining({ value: 2 }), expect.objectContaining({ value: 60 })]]);
     expect(products.rows.map((r: any) => [r[0].value, r[1].value, r[2].value])).toEqual([['Lecture', 4, 40], ['Stalls', 2, 60]]);
+  });
+
+  it('each leaderboard link opens the analytics screen narrowed to that one item', async () => {
+    const res = await t.request('GET', `${NS}/leaderboards`, { as: t.admin });
+    const { cookie } = await signInForTest(t.ctx, t.admin.id);
+    const expected: Record<string, string> = { customers: 'zed', coupons: 'five', categories: 'Music', products: 'Lecture' };
+    for (const board of res.body) {
+      const href = /href='([^']+)'/.exec(board.rows[0][0].display)![1]!.replace(/&amp;/g, '&');
+      const screen = await t.app.inject({ method: 'GET', url: href.replace('http://example.test', ''), headers: { cookie } });
+      expect(screen.statusCode, href).toBe(200);
+      const cells = [...screen.body.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((m) => m[1]);
+      expect(cells, board.id).toEqual([expected[board.id]]);
+    }
+    const all = await t.app.inject({ method: 'GET', url: '/wp-admin/admin.php?page=wc-admin&path=/analytics/products', headers: { cookie } });
+    expect([...all.body.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((m) => m[1]).sort()).toEqual(['Lecture', 'Stalls']);
   });
 
   it('restricts to after/before and per_page; one leaderboard by name; allowed lists them without rows', async () => {

@@ -62,20 +62,37 @@ export async function authorizationUrl(_req: RestRequest, ctx: AppContext) {
   return { status: 200, url: client.authorizationUrl({ code_challenge: challenge, code_challenge_method: 'S256' }) };
 }
 
+/**
+ * Exchanges the code the ranking tool sent back (with the PKCE verifier of the authorization URL) and
+ * stores the tokens and the website. Used by the route and by the integrations screen the tool
+ * redirects the browser to.
+ */
+export async function connectRanktoolB(ctx: AppContext, client: OAuthClient, code: string, websiteId: string): Promise<{ tokens: unknown } | { error: string }> {
+  try {
+    const verifier = await getSeoOption<string>(ctx, VERIFIER_KEY);
+    const tokens = await client.exchangeCode(code, verifier ? { code_verifier: verifier } : {});
+    await setSeoOption(ctx, 'wincher_tokens', tokens);
+    await setSeoOption(ctx, 'wincher_website_id', websiteId);
+    return { tokens };
+  } catch (e) {
+    if (!(e instanceof OAuthError)) throw e;
+    return { error: `${SEO_MESSAGES.authFailed}: ${e.message}` };
+  }
+}
+
+/** The ranking tool's client, when the integration is on and its endpoint configured. */
+export async function ranktoolBClient(ctx: AppContext): Promise<OAuthClient | undefined> {
+  if ((await getSeoOption<boolean>(ctx, 'wincher_integration_active')) !== true) return undefined;
+  return clientOf(ctx);
+}
+
 export async function authenticate(req: RestRequest, ctx: AppContext) {
   if ((await getSeoOption<boolean>(ctx, 'wincher_integration_active')) !== true) return CoreErrors.noRoute();
   const client = clientOf(ctx);
   if (!client) return notConfigured();
-  try {
-    const verifier = await getSeoOption<string>(ctx, VERIFIER_KEY);
-    const tokens = await client.exchangeCode(String(req.params.code), verifier ? { code_verifier: verifier } : {});
-    await setSeoOption(ctx, 'wincher_tokens', tokens);
-    await setSeoOption(ctx, 'wincher_website_id', String(req.params.websiteId));
-    return { tokens, status: 200 };
-  } catch (e) {
-    const reason = e instanceof OAuthError ? e.message : String(e);
-    return respond({ tokens: [], error: `${SEO_MESSAGES.authFailed}: ${reason}`, status: 401 }, { status: 401 });
-  }
+  const outcome = await connectRanktoolB(ctx, client, String(req.params.code), String(req.params.websiteId));
+  if ('error' in outcome) return respond({ tokens: [], error: outcome.error, status: 401 }, { status: 401 });
+  return { tokens: outcome.tokens, status: 200 };
 }
 
 function keyphraseList(value: unknown): string[] {

@@ -6,6 +6,7 @@ import { freePort } from '../../../test-support/net.js';
 import { insertPost } from '../../oembed/oembed-fixtures.js';
 import { seoService } from '../index.js';
 import { getSeoOption, setSeoOption } from '../store.js';
+import { signInForTest } from '../../../auth/test-sessions.js';
 
 const NS = '/seo/v1';
 
@@ -179,6 +180,32 @@ describe.each(DIALECTS)('seo/v1 ranking tools on %s', (engine) => {
       expect(auth.status).toBe(200);
       expect(auth.body.tokens.access_token).toMatch(/^A\d+$/);
       expect(await getSeoOption(t.ctx, 'wincher_website_id')).toBe('77');
+    });
+
+    it('the integrations screen the tool sends the browser back to finishes the connection', async () => {
+      await setSeoOption(t.ctx, 'wincher_website_id', '');
+      await setSeoOption(t.ctx, 'wincher_tokens', []);
+      const start = await t.request('GET', `${NS}/ranktool-b/authorization-url`, { as: t.admin });
+      const authorize = new URL(start.body.url);
+      tools.setChallenge(authorize.searchParams.get('code_challenge')!);
+      const back = new URL(authorize.searchParams.get('redirect_uri')!);
+      expect(back.pathname + back.search).toBe('/wp-admin/admin.php?page=wpseo_integrations');
+      const { cookie } = await signInForTest(t.ctx, t.admin.id);
+      const screen = (url: string, form?: Record<string, string>) => t.app.inject({
+        method: form ? 'POST' : 'GET', url, headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) }, ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+      });
+      const landing = await screen(`${back.pathname}${back.search}&code=good&websiteId=77`);
+      expect(landing.statusCode).toBe(200);
+      expect(landing.body).toContain('Finish connecting rank tracking');
+      const nonce = /name="_wpnonce" value="([^"]+)"/.exec(landing.body)![1]!;
+      const refused = await screen(`${back.pathname}${back.search}`, { _wpnonce: nonce, code: 'bad', websiteId: '77' });
+      expect(refused.body).toContain('The code is not valid');
+      const done = await screen(`${back.pathname}${back.search}`, { _wpnonce: nonce, code: 'good', websiteId: '77' });
+      expect(done.statusCode).toBe(302);
+      expect(await getSeoOption(t.ctx, 'wincher_website_id')).toBe('77');
+      const shown = await screen(String(done.headers.location).replace('http://example.test', ''));
+      expect(shown.body).toContain('Rank tracking is connected.');
+      expect(shown.body).toMatch(/Rank tracking \(ranking tool B\)<\/td><td>on<\/td><td>connected/);
     });
 
     it('account limit and upgrade campaign', async () => {
