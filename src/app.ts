@@ -35,6 +35,7 @@ import { redactUrl } from './http/log-redact.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerPostPages } from './http/post-pages.js';
 import { startInvalidation } from './storage/invalidation.js';
 import { restHeaders } from './http/headers.js';
 import { errorWire } from './rest/serve.js';
@@ -208,6 +209,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerRestHost(app, { apiPath: config.apiPath, apiRoot: urls.apiRoot, bodyLimit: config.bodyLimit, dispatcher, discovery: getDiscovery, authenticator, home: (req, reply) => serveHomePage(ctx, req, reply) });
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
   registerHealthRoutes(app, ctx);
+  registerPostPages(app, ctx);
 
   // ---- Area pages, each in its own scope that answers 404 while the area is off.
   const host: PageHost = { ctx, authenticator, dispatcher };

@@ -13,6 +13,7 @@ import type { SiteUser } from '../auth/users.js';
 import { createNonce, verifyNonce } from '../auth/nonces.js';
 import { CORE_POST_TYPES, type PostTypeDef } from '../content/post-types.js';
 import { ANY_STATUSES, getPost, postDatePair, siteTimeZone, type PostRecord } from '../content/posts.js';
+import { ksesPost, ksesTitle } from '../content/kses.js';
 import { pathSlug } from '../content/slugs.js';
 import { diePage, esc, layout, notice, redirect, requestParams, sendPage, str } from './html.js';
 import { adminUrl, pageSession, sessionSubject, signInUrlFor, siteName } from './session.js';
@@ -39,9 +40,9 @@ const TERM_QUERY_VARS: Readonly<Record<string, string>> = Object.freeze({ tribe_
 const EDITABLE_TYPES = new Set(CORE_POST_TYPES.map((d) => d.type));
 const NONCE_ACTION = (id: number) => `update-post_${id}`;
 
-/** `edit_posts`, `edit_others_tribe_events`, … of a type. */
+/** `edit_posts`, `edit_pages`, `edit_others_tribe_events`, … of a type. */
 function capOf(def: PostTypeDef, primitive: 'edit' | 'edit_others' | 'read_private' | 'publish'): string {
-  return `${primitive}_${def.capabilityType ?? 'post'}s`;
+  return `${primitive}_${def.capabilityType ?? (def.type === 'page' ? 'page' : 'post')}s`;
 }
 
 /** `map_meta_cap('edit_post')`: the post's author needs the type's edit capability, others `edit_others_*` too. */
@@ -151,9 +152,13 @@ export async function editPost(ctx: AppContext, request: FastifyRequest, reply: 
       flash = notice('error', 'Choose a status.');
     } else {
       const when = postDatePair(ctx.now(), await siteTimeZone(ctx.options));
+      // As `kses_init_filters` on save: markup is filtered for users who may not post unfiltered HTML.
+      const trusted = user.can('unfiltered_html');
+      const title = (form.post_title ?? '').slice(0, 10_000);
+      const content = (form.content ?? '').slice(0, 1_000_000);
       await ctx.db
         .updateTable('posts')
-        .set({ title: (form.post_title ?? '').slice(0, 10_000), content: (form.content ?? '').slice(0, 1_000_000), status: status!, modified: when.local, modified_gmt: when.gmt })
+        .set({ title: trusted ? title : ksesTitle(title), content: trusted ? content : ksesPost(content), status: status!, modified: when.local, modified_gmt: when.gmt })
         .where('id', '=', id)
         .execute();
       return redirect(reply, adminUrl(ctx, 'post.php', { post: String(id), action: 'edit', message: '1' }));

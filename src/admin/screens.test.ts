@@ -94,6 +94,32 @@ describe.each(DIALECTS)('admin screens on %s', (engine) => {
       expect((await page(url, 'contributor')).statusCode).toBe(403);
     });
 
+    it('filters the markup of users without unfiltered_html, and holds back what they may not publish', async () => {
+      const author = await t.createUser('author');
+      cookies.author = (await signInForTest(t.ctx, author.id)).cookie;
+      const own = Number((await t.db.insertInto('posts').values({
+        type: 'post', status: 'draft', slug: 'note', title: 'Note', content: '', excerpt: '', author: author.id, parent: 0, password: '',
+        menu_order: 0, date: '2030-01-01 00:00:00', date_gmt: '2030-01-01 00:00:00', modified: '2030-01-01 00:00:00', modified_gmt: '2030-01-01 00:00:00', image_url: '',
+      }).returning('id').executeTakeFirstOrThrow()).id);
+      const url = `post.php?post=${own}&action=edit`;
+      const form = await page(url, 'author');
+      expect(form.statusCode).toBe(200);
+      await page(url, 'author', { _wpnonce: nonceOf(form.body), post_title: 'Note<script>x()</script>', content: '<p onclick="x()">Hi</p><script>steal()</script>', status: 'publish' });
+      const row = await t.db.selectFrom('posts').select(['title', 'content', 'status']).where('id', '=', own).executeTakeFirstOrThrow();
+      expect(row.content).not.toContain('<script');
+      expect(row.content).not.toContain('onclick');
+      expect(row.title).not.toContain('<script');
+      expect(row.status).toBe('publish');
+      expect((await page(`post.php?post=${homepage}&action=edit`, 'author')).statusCode).toBe(403);
+      const contributorPost = Number((await t.db.insertInto('posts').values({
+        type: 'post', status: 'draft', slug: 'c-note', title: 'C', content: '', excerpt: '', author: contributor.id, parent: 0, password: '',
+        menu_order: 0, date: '2030-01-01 00:00:00', date_gmt: '2030-01-01 00:00:00', modified: '2030-01-01 00:00:00', modified_gmt: '2030-01-01 00:00:00', image_url: '',
+      }).returning('id').executeTakeFirstOrThrow()).id);
+      const cform = await page(`post.php?post=${contributorPost}&action=edit`, 'contributor');
+      await page(`post.php?post=${contributorPost}&action=edit`, 'contributor', { _wpnonce: nonceOf(cform.body), post_title: 'C', content: '', status: 'publish' });
+      expect((await t.db.selectFrom('posts').select('status').where('id', '=', contributorPost).executeTakeFirstOrThrow()).status).toBe('pending');
+    });
+
     it('shows an area\'s post without a form, refuses a POST to it, and 404s what does not exist', async () => {
       const ev = await page(`post.php?post=${published}&action=edit`, 'admin');
       expect(ev.statusCode).toBe(200);

@@ -8,6 +8,7 @@ import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
 import { renderContent } from '../content/posts.js';
 import { stylesheetLinks } from '../site-hooks.js';
+import { servePostById } from './post-pages.js';
 
 /** The page chosen as the front page (`show_on_front` = `page`), if it is published. */
 async function frontPage(ctx: AppContext): Promise<{ title: string; content: string } | undefined> {
@@ -18,7 +19,9 @@ async function frontPage(ctx: AppContext): Promise<{ title: string; content: str
 }
 
 /** Answers `GET /` (no `rest_route`). */
-export async function serveHomePage(ctx: AppContext, _request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function serveHomePage(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const single = await servePostById(ctx, request, reply);
+  if (single) return single;
   const name = String(await ctx.options.get('blogname'));
   const description = String(await ctx.options.get('blogdescription'));
   const { apiRoot, home, admin } = ctx.urls;

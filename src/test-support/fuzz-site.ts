@@ -5,7 +5,7 @@
  * order, a subscriber; and the pool of their IDs by the route segment that names them.
  */
 import type { TestApp, TestUser } from './harness.js';
-import { addTicket, makePost, NS as TICKETS } from '../namespaces/tickets/fixtures.case.js';
+import { addTicket, NS as TICKETS } from '../namespaces/tickets/fixtures.case.js';
 import type { IdPool } from './route-fuzz.js';
 
 const EVENTS = '/eventsuite/events/v1';
@@ -37,7 +37,7 @@ export async function seedFuzzSite(t: TestApp): Promise<FuzzSite> {
   const tag = await created(t, `${EVENTS}/tags`, { name: 'Fuzz tag' });
   const form = await created(t, '/contact-form/v1/contact-forms', { title: 'Fuzz form', context: 'save', form: '[text* your-name] [email* your-email] [submit]' });
 
-  const post = await makePost(t, { title: 'Fuzz ticketed' });
+  const post = (await event('publish', 'Fuzz ticketed')).id as number;
   const ticket = await addTicket(t, post, { provider: 'rsvp', name: 'Door', price: '' });
   const attendeeName = 'Fuzz Attendee Private';
   const attendeeEmail = 'fuzz.attendee.private@example.test';
