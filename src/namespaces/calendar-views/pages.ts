@@ -1,8 +1,9 @@
 /**
  * @module namespaces/calendar-views/pages
  * The calendar's public pages: the views (`/events/…`, rendered by the same code as the REST route,
- * with both view nonces embedded; under `/events/category/<slug>/` and `/tag/<slug>/` for one term), the single event page (`/event/<slug>/`, with its JSON-LD) and the
- * venue and organizer pages listing their upcoming events. Every page works without JavaScript.
+ * with both view nonces embedded; `/events/category/<slug>/…` and `/tag/<slug>/` show one term's
+ * events), the single event page (`/event/<slug>/`, with its JSON-LD) and the venue and organizer
+ * pages listing their upcoming events. Every page works without JavaScript.
  * `/events/` and `/event/<slug>/` are the feed's URLs too: the events area serves them and hands the
  * requests without `ical` to {@link calendarPages}.
  */
