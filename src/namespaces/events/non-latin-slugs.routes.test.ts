@@ -58,6 +58,13 @@ describe.each(DIALECTS)('slugs of non-Latin titles on %s', (engine) => {
     const ical = await t.app.inject({ method: 'GET', url: `${path}?ical=1` });
     expect(ical.statusCode).toBe(200);
     expect(ical.body).toContain('SUMMARY:Концерт в парке');
+    const venuePage = await t.app.inject({ method: 'GET', url: new URL(ev.venue.url).pathname });
+    expect(venuePage.statusCode).toBe(200);
+    expect(venuePage.body).toContain('Зал Чайковского');
+    const category = (await t.request('GET', `${NS}/categories/${categoryId}`)).body;
+    const archive = await t.app.inject({ method: 'GET', url: new URL(category.url).pathname });
+    expect(archive.statusCode).toBe(200);
+    expect(archive.body).toContain(`data-event-id="${eventId}"`);
     const oembed = await t.request('GET', '/oembed/1.0/embed', { query: { url: ev.url } });
     expect(oembed.status).toBe(200);
     expect(oembed.body.title).toBe('Концерт в парке');
