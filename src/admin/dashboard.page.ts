@@ -10,6 +10,7 @@ import { REST_NONCE_ACTION } from '../auth/authenticator.js';
 import { createNonce } from '../auth/nonces.js';
 import { esc, layout, PAGE_HEADERS, redirect, requestParams, sendPage, str } from './html.js';
 import { logoutUrl } from './login.page.js';
+import { editableTypes } from './posts.page.js';
 import { adminUrl, pageSession, sessionSubject, signInUrlFor, siteName } from './session.js';
 
 function when(gmt: string | null): string {
@@ -28,7 +29,12 @@ export async function showDashboard(ctx: AppContext, request: FastifyRequest, re
   const table = items.length
     ? `<table><caption class="screen-reader-text">Application passwords</caption><thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Last IP</th></tr></thead><tbody>${rows}</tbody></table>`
     : '<p>You have no application passwords yet.</p>';
+  const screens = [
+    ...editableTypes(ctx, user).map((def) => [def.label, adminUrl(ctx, 'edit.php', { post_type: def.type })]),
+    ...ctx.areas.contributions('adminScreens').filter((s) => user.can(s.capability)).map((s) => [s.title, adminUrl(ctx, 'admin.php', { page: s.page })]),
+  ];
   const body = `<p>Signed in as <strong>${esc(user.displayName)}</strong> (${esc(user.login)}).</p>
+${screens.length ? `<nav aria-label="Screens"><ul>${screens.map(([label, url]) => `<li><a href="${esc(url)}">${esc(label)}</a></li>`).join('')}</ul></nav>` : ''}
 <h2>Application passwords</h2>
 ${table}
 <p><a href="${esc(adminUrl(ctx, 'authorize-application.php'))}">Create an application password</a></p>

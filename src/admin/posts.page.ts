@@ -45,6 +45,11 @@ function capOf(def: PostTypeDef, primitive: 'edit' | 'edit_others' | 'read_priva
   return `${primitive}_${def.capabilityType ?? (def.type === 'page' ? 'page' : 'post')}s`;
 }
 
+/** The post types whose lists `user` may open (`edit.php?post_type=…`). */
+export function editableTypes(ctx: AppContext, user: SiteUser): PostTypeDef[] {
+  return ctx.areas.postTypes.all().filter((def) => user.can(capOf(def, 'edit')));
+}
+
 /** `map_meta_cap('edit_post')`: the post's author needs the type's edit capability, others `edit_others_*` too. */
 function canEdit(user: SiteUser, def: PostTypeDef, post: PostRecord): boolean {
   if (!user.can(capOf(def, 'edit'))) return false;

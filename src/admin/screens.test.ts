@@ -40,6 +40,16 @@ describe.each(DIALECTS)('admin screens on %s', (engine) => {
       expect((await page('admin.php?page=wpseo_integrations', 'admin')).statusCode).toBe(200);
     });
 
+    it('the dashboard links the screens the user may open', async () => {
+      const admin = await page('index.php', 'admin');
+      for (const href of ['edit.php?post_type=tribe_events', 'edit.php?post_type=page', 'admin.php?page=wc-admin', 'admin.php?page=wpseo_integrations', 'admin.php?page=eventsuite-extensions']) {
+        expect(admin.body, href).toContain(`href="http://example.test/wp-admin/${href.replace(/&/g, '&#38;')}"`);
+      }
+      const sub = await page('index.php', 'subscriber');
+      expect(sub.body).not.toContain('edit.php');
+      expect(sub.body).not.toContain('admin.php?page=');
+    });
+
     it('refuses a form without the screen nonce', async () => {
       const res = await page('admin.php?page=eventsuite-extensions', 'admin', { do: 'connect', _wpnonce: 'forged' });
       expect(res.statusCode).toBe(403);
