@@ -16,8 +16,26 @@ export interface ParsedCost {
   code: string;
 }
 
-/** Site defaults when a cost has numbers but no symbol (the calendar's default currency settings). */
-export const DEFAULT_CURRENCY = { symbol: '$', position: 'prefix' as const, code: 'USD' };
+/** The currency of a cost entered with numbers but no symbol (the calendar's default currency settings). */
+export interface CurrencyDefaults {
+  symbol: string;
+  code: string;
+  position: 'prefix' | 'postfix';
+}
+
+/** The settings' own defaults. */
+export const DEFAULT_CURRENCY: CurrencyDefaults = Object.freeze({ symbol: '$', position: 'prefix', code: 'USD' });
+
+/** The site's default currency of event costs (`defaultCurrencySymbol`, `defaultCurrencyCode`). */
+export async function siteCurrency(options: { get<T>(name: string, fallback?: T): Promise<T> }): Promise<CurrencyDefaults> {
+  const symbol = await options.get<unknown>('defaultCurrencySymbol', DEFAULT_CURRENCY.symbol);
+  const code = await options.get<unknown>('defaultCurrencyCode', DEFAULT_CURRENCY.code);
+  return {
+    symbol: typeof symbol === 'string' && symbol.trim() !== '' ? symbol.trim() : DEFAULT_CURRENCY.symbol,
+    code: typeof code === 'string' && /^[A-Z]{3}$/.test(code) ? code : DEFAULT_CURRENCY.code,
+    position: DEFAULT_CURRENCY.position,
+  };
+}
 
 const CODES: Record<string, string> = {
   $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', R$: 'BRL', 'C$': 'CAD', A$: 'AUD', CHF: 'CHF',
@@ -31,8 +49,8 @@ function numericString(raw: string): string {
   return Number.isFinite(n) ? String(n) : raw;
 }
 
-/** Parses a cost given as text or a list of texts. */
-export function parseCost(input: unknown): ParsedCost {
+/** Parses a cost given as text or a list of texts; numbers without a symbol are in `defaults`. */
+export function parseCost(input: unknown, defaults: CurrencyDefaults = DEFAULT_CURRENCY): ParsedCost {
   const items = (Array.isArray(input) ? input : [input]).map((v) => (v === null || v === undefined ? '' : String(v)).trim()).filter((v) => v !== '');
   const text = items.join(', ');
   const values = new Set<string>();
@@ -57,10 +75,11 @@ export function parseCost(input: unknown): ParsedCost {
   }
   const sorted = [...values].sort((a, b) => Number(a) - Number(b));
   if (sorted.length > 0 && symbol === '') {
-    symbol = DEFAULT_CURRENCY.symbol;
-    position = DEFAULT_CURRENCY.position;
+    symbol = defaults.symbol;
+    position = defaults.position;
   }
-  const code = symbol === '' ? '' : (CODES[symbol] ?? (/^[A-Z]{3}$/.test(symbol) ? symbol : DEFAULT_CURRENCY.code));
+  // The site's own symbol means its code (`$` is also Canadian or Australian dollars).
+  const code = symbol === '' ? '' : symbol === defaults.symbol ? defaults.code : (CODES[symbol] ?? (/^[A-Z]{3}$/.test(symbol) ? symbol : defaults.code));
   return { text, values: sorted, symbol, position, code };
 }
 

@@ -20,7 +20,7 @@ import { sanitizeTitle } from '../../content/slugs.js';
 import type { RestRequest, RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { can, canEditPost, canReadPost, CATEGORY_TAXONOMY, EVENT_TYPE, hasManageAccess, TAG_TAXONOMY } from './caps.js';
-import { parseCost } from './cost.js';
+import { parseCost, siteCurrency } from './cost.js';
 import { invalidParam } from '../../rest/errors.js';
 import { ARG_MESSAGES, eventError } from './errors.js';
 import { presentCalendarEvent, presentEvent, type EventPage } from './events.present.js';
@@ -218,7 +218,7 @@ export async function saveEvent(ctx: AppContext, input: EventInput, user: RestUs
     });
   }
   if (input.cost !== undefined) {
-    const cost = parseCost(input.cost);
+    const cost = parseCost(input.cost, await siteCurrency(ctx.options));
     Object.assign(details, { cost: cost.text, cost_values: JSON.stringify(cost.values), currency_symbol: cost.symbol, currency_code: cost.code, currency_position: cost.position });
   }
   if (input.website !== undefined) details.website = str(input.website).trim();

@@ -39,6 +39,10 @@ export const eventsArea = defineArea({
     { type: VENUE_TYPE, label: 'Venues', public: true, permalinkBase: 'venue', capabilityType: 'tribe_venue' },
     { type: ORGANIZER_TYPE, label: 'Organizers', public: true, permalinkBase: 'organizer', capabilityType: 'tribe_organizer' },
   ],
+  settings: {
+    defaultCurrencyCode: { default: 'USD', description: 'Currency code of event costs entered without a currency symbol (set by the onboarding wizard).' },
+    defaultCurrencySymbol: { default: '$', description: 'Currency symbol of event costs entered without one (set by the onboarding wizard).' },
+  },
   pages: (app, host) => registerIcalRoutes(app, host.ctx, host),
   jobs: {
     [PUBLISH_DUE_JOB]: async (ctx) => {

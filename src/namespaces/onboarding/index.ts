@@ -17,8 +17,6 @@ export const onboardingArea = defineArea({
   settings: {
     tec_onboarding_wizard_data: { default: {}, description: 'Where the onboarding wizard stands (begun, finished, tabs, last answers).' },
     'opt-in-status': { default: null, description: 'Whether the administrator opted in to usage data.' },
-    defaultCurrencyCode: { default: 'USD', description: 'Default currency code of event costs.' },
-    defaultCurrencySymbol: { default: '$', description: 'Default currency symbol of event costs.' },
   },
   pages: (app, host) => {
     useWizardDispatcher(host.ctx, host.dispatcher);

@@ -87,9 +87,14 @@ describe.each(DIALECTS)('onboarding wizard on %s', (engine) => {
     const data = JSON.parse(/data-js="tribe-events-view-data" type="application\/json">([^<]*)</.exec(month.body)![1]!);
     expect(data.grid_start_date).toBe('2026-04-26');
     expect(Object.keys(data.public_views)).toEqual(['month', 'list']);
-    // Currency of new tickets.
+    // Currency of new tickets, and of event costs entered without a symbol.
     const ticket = await addTicket(t, ev.body.id, { name: 'Entry', price: '12', provider: 'tribe-commerce' });
     expect(ticket.cost).toBe('€12.00');
+    const priced = await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: { title: 'Priced', cost: '5 - 20', start_date: '2026-05-15 20:00:00', end_date: '2026-05-15 22:00:00' } });
+    expect(priced.body.cost).toBe('€5 – €20');
+    expect(priced.body.cost_details).toEqual({ currency_symbol: '€', currency_code: 'EUR', currency_position: 'prefix', values: ['5', '20'] });
+    const dollars = await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: { title: 'Dollars', cost: '$7', start_date: '2026-05-15 20:00:00', end_date: '2026-05-15 22:00:00' } });
+    expect(dollars.body.cost_details).toMatchObject({ currency_symbol: '$', currency_code: 'USD' });
 
     // The same answers again: nothing to change.
     const again = await t.request('POST', ROUTE, { as: t.admin, json: { action_nonce: nonce, currentTab: 1, timezone_string: 'Europe/Berlin' } });
