@@ -1,9 +1,10 @@
 /**
  * @module namespaces/shop-admin/launch.service
  * Launch your store: coming-soon mode (options `woocommerce_coming_soon`, `woocommerce_store_pages_only`,
- * `woocommerce_private_link`, `woocommerce_share_key`) and the gates that really hide the public
- * calendar from visitors while the store is coming soon. Owners (shop managers, administrators) and
- * visitors with the share link still see everything. The routes are in `launch.routes.ts`.
+ * `woocommerce_private_link`, `woocommerce_share_key`) and the gates that really hide the site from
+ * visitors while the store is coming soon: the whole public calendar, or with store pages only just
+ * the store (ticket sales: the tickets API). Owners (shop managers, administrators) see everything, and
+ * so do visitors with the share link while the private link is on. The routes are in `launch.routes.ts`.
  */
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -24,11 +25,15 @@ export const SURVEY_OPTION = 'woocommerce_admin_launch_your_store_survey_complet
 export const SHARE_PARAM = 'share';
 const SHARE_COOKIE = 'eventsuite_share';
 
-/** API namespaces whose reads are hidden from visitors while the store is coming soon. */
-const HIDDEN_NAMESPACES = ['/eventsuite/events/v1', '/eventsuite/tickets/v1', '/eventsuite/views/v2', '/oembed/1.0'];
+/** API namespaces whose reads are hidden from visitors while the whole site is coming soon. */
+const SITE_NAMESPACES = ['/eventsuite/events/v1', '/eventsuite/tickets/v1', '/eventsuite/views/v2', '/oembed/1.0'];
+/** The store's: hidden while only the store pages are coming soon (the calendar stays public). */
+const STORE_NAMESPACES = ['/eventsuite/tickets/v1'];
 
-async function comingSoon(ctx: AppContext): Promise<boolean> {
-  return (await ctx.options.get<string>(COMING_SOON_OPTION, 'no')) === 'yes';
+/** What is coming soon: nothing, the store only, or the whole site. */
+async function comingSoon(ctx: AppContext): Promise<'no' | 'store' | 'site'> {
+  if ((await ctx.options.get<string>(COMING_SOON_OPTION, 'no')) !== 'yes') return 'no';
+  return (await ctx.options.get<string>(STORE_PAGES_ONLY_OPTION, 'no')) === 'yes' ? 'store' : 'site';
 }
 
 function isOwner(user: { can(cap: string): boolean } | null): boolean {
@@ -43,23 +48,31 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
+/** The share link lets a visitor in only while the private link is on. */
 async function validShareKey(ctx: AppContext, given: unknown): Promise<boolean> {
+  if ((await ctx.options.get<string>(PRIVATE_LINK_OPTION, 'no')) !== 'yes') return false;
   const key = await ctx.options.get<string>(SHARE_KEY_OPTION, '');
   if (typeof given !== 'string' || key === '' || given.length !== key.length) return false;
   return crypto.timingSafeEqual(Buffer.from(given), Buffer.from(key));
 }
 
-/** Signed-out API reads of the public calendar: 401 while coming soon. */
+/** Visitors' API reads of what is coming soon: 401. */
 export async function comingSoonApiGate(req: RestRequest, ctx: AppContext): Promise<RestError | undefined> {
-  if (req.method !== 'GET' || isOwner(req.user) || !HIDDEN_NAMESPACES.some((ns) => req.route === ns || req.route.startsWith(`${ns}/`))) return undefined;
-  if (!(await comingSoon(ctx))) return undefined;
+  if (req.method !== 'GET' || isOwner(req.user)) return undefined;
+  const mode = await comingSoon(ctx);
+  if (mode === 'no') return undefined;
+  const hidden = mode === 'site' ? SITE_NAMESPACES : STORE_NAMESPACES;
+  if (!hidden.some((ns) => req.route === ns || req.route.startsWith(`${ns}/`))) return undefined;
   if (await validShareKey(ctx, cookieValue(req.headers.cookie, SHARE_COOKIE))) return undefined;
   return ShopAdminErrors.comingSoon(req);
 }
 
-/** Visitors see the coming-soon page instead of the public pages; the share link lets one in. */
+/**
+ * Visitors see the coming-soon page instead of the public pages while the whole site is coming soon
+ * (the store has no pages of its own: tickets are sold through the API); the share link lets one in.
+ */
 export async function comingSoonPageGate(request: FastifyRequest, ctx: AppContext): Promise<GateAnswer | undefined> {
-  if (!(await comingSoon(ctx))) return undefined;
+  if ((await comingSoon(ctx)) !== 'site') return undefined;
   const query = (request.query ?? {}) as Record<string, unknown>;
   if (await validShareKey(ctx, query[SHARE_PARAM])) {
     return {

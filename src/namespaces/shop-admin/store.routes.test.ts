@@ -231,13 +231,19 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
   });
 
   describe('launch your store', () => {
-    it('coming soon hides the calendar from visitors; owners and the share link still see it', async () => {
+    it('coming soon hides the calendar from visitors; owners and, while the private link is on, the share link still see it', async () => {
       const created = await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: { title: 'Launch party', start_date: '2031-03-01 18:00:00', end_date: '2031-03-01 22:00:00', status: 'publish' } });
       const event = created.body.id;
       expect((await t.request('GET', `/eventsuite/events/v1/events/${event}`)).status).toBe(200);
       expect((await t.request('POST', `${NS}/launch-your-store/initialize-coming-soon`, { as: editor })).status).toBe(403);
       expect((await t.request('POST', `${NS}/launch-your-store/initialize-coming-soon`, { as: manager })).body).toBe(true);
+      // A store with published events starts with only the store pages coming soon.
+      expect(await t.ctx.options.get('woocommerce_store_pages_only')).toBe('yes');
+      expect((await t.request('GET', `/eventsuite/events/v1/events/${event}`)).status).toBe(200);
+      expect((await t.request('GET', '/eventsuite/tickets/v1/tickets')).body.code).toBe('shop_coming_soon');
+      expect((await t.app.inject({ method: 'GET', url: '/' })).body).not.toContain('Coming soon');
 
+      await t.request('POST', `${NS}/options`, { as: manager, json: { woocommerce_store_pages_only: 'no' } });
       const hidden = await t.request('GET', `/eventsuite/events/v1/events/${event}`);
       expect(hidden.status).toBe(401);
       expect(hidden.body.code).toBe('shop_coming_soon');
@@ -247,11 +253,20 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
 
       const key = String(await t.ctx.options.get('woocommerce_share_key'));
       expect(key).toMatch(/^[a-f0-9]{32}$/);
+      // The private link is off until the owner turns it on: the share link does nothing.
+      expect(await t.ctx.options.get('woocommerce_private_link')).toBe('no');
+      const refused = await t.app.inject({ method: 'GET', url: `/?share=${key}` });
+      expect(refused.statusCode).toBe(200);
+      expect(refused.body).toContain('Coming soon');
+      await t.request('POST', `${NS}/options`, { as: manager, json: { woocommerce_private_link: 'yes' } });
       const share = await t.app.inject({ method: 'GET', url: `/?share=${key}` });
       expect(share.statusCode).toBe(302);
       const cookie = String(share.headers['set-cookie']).split(';')[0]!;
       expect((await t.app.inject({ method: 'GET', url: '/', headers: { cookie } })).body).not.toContain('Coming soon');
       expect((await t.request('GET', `/eventsuite/events/v1/events/${event}`, { headers: { cookie } })).status).toBe(200);
+      // Turning the private link off again shuts out the visitors who kept its cookie.
+      await t.request('POST', `${NS}/options`, { as: manager, json: { woocommerce_private_link: 'no' } });
+      expect((await t.request('GET', `/eventsuite/events/v1/events/${event}`, { headers: { cookie } })).status).toBe(401);
 
       await t.request('POST', `${NS}/options`, { as: manager, json: { woocommerce_coming_soon: 'no' } });
       expect((await t.request('GET', `/eventsuite/events/v1/events/${event}`)).status).toBe(200);
