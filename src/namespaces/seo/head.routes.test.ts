@@ -116,6 +116,16 @@ describe.each(DIALECTS)('GET /seo/v1/get_head on %s', (engine) => {
     expect(category.title).toBe('Music Archives - Harbour Nights');
   });
 
+  it('the site representation\'s website name names the WebSite in the schema; titles keep the blog name', async () => {
+    const saved = await t.request('POST', `${NS}/configuration/site_representation`, { json: { company_or_person: 'company', website_name: 'Harbour Nights Festival' }, as: t.admin });
+    expect(saved.status).toBe(200);
+    const front = (await head(`${HOME}/`)).body.json;
+    expect(front.schema['@graph'].find((n: any) => n['@type'] === 'WebSite').name).toBe('Harbour Nights Festival');
+    expect(front.og_site_name).toBe('Harbour Nights');
+    await t.request('POST', `${NS}/configuration/site_representation`, { json: { company_or_person: 'company', website_name: '' }, as: t.admin });
+    expect((await head(`${HOME}/`)).body.json.schema['@graph'].find((n: any) => n['@type'] === 'WebSite').name).toBe('Harbour Nights');
+  });
+
   it('unknown URLs, other hosts and drafts get the 404 head with HTTP 404', async () => {
     for (const url of [`${HOME}/event/no-such-event/`, 'https://elsewhere.example/', `${HOME}/?p=999999`]) {
       const res = await head(url);

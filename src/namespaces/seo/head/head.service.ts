@@ -189,7 +189,9 @@ async function siteBits(ctx: AppContext) {
   const publisher = await publisherNode(ctx);
   const twitter = await getSeoOption<string>(ctx, 'twitter_site');
   const isPublic = String(await ctx.options.get<unknown>('blog_public', 1)) === '1';
-  return { name, description, publisher, twitter, isPublic };
+  // The site representation's "website name" names the WebSite in the schema; titles keep the blog name.
+  const schemaName = String((await getSeoOption<unknown>(ctx, 'website_name')) ?? '').trim() || name;
+  return { name, schemaName, description, publisher, twitter, isPublic };
 }
 
 function robots(index: boolean): Record<string, string> {
@@ -202,7 +204,7 @@ function robots(index: boolean): Record<string, string> {
 export async function buildHead(ctx: AppContext, url: string): Promise<Head> {
   const site = await siteBits(ctx);
   const page = await resolvePage(ctx, url);
-  const website = websiteNode(ctx, site.name, site.description, site.publisher);
+  const website = websiteNode(ctx, site.schemaName, site.description, site.publisher);
   if (!page) {
     const title = `Page not found ${SEP} ${site.name}`;
     const json: HeadJson = {
