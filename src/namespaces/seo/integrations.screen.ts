@@ -23,7 +23,9 @@ async function statusRows(ctx: AppContext): Promise<string> {
       return `<tr><td>${esc(name)}</td><td>${on ? 'on' : 'off'}</td><td>${on && connected(await getSeoOption(ctx, tokens)) ? 'connected' : 'not connected'}</td></tr>`;
     }),
   );
-  return `<table><thead><tr><th scope="col">Integration</th><th scope="col">State</th><th scope="col">Account</th></tr></thead><tbody>${cells.join('')}</tbody></table>`;
+  const country = String((await getSeoOption<unknown>(ctx, 'semrush_country_code')) ?? '');
+  return `<table><thead><tr><th scope="col">Integration</th><th scope="col">State</th><th scope="col">Account</th></tr></thead><tbody>${cells.join('')}</tbody></table>
+<p>Keyphrase research database (country): <code>${esc(country || 'us')}</code></p>`;
 }
 
 export const integrationsScreen: AdminScreen = {

@@ -206,6 +206,8 @@ describe.each(DIALECTS)('seo/v1 ranking tools on %s', (engine) => {
       const shown = await screen(String(done.headers.location).replace('http://example.test', ''));
       expect(shown.body).toContain('Rank tracking is connected.');
       expect(shown.body).toMatch(/Rank tracking \(ranking tool B\)<\/td><td>on<\/td><td>connected/);
+      await setSeoOption(t.ctx, 'semrush_country_code', 'de');
+      expect((await screen(`${back.pathname}${back.search}`)).body).toContain('Keyphrase research database (country): <code>de</code>');
     });
 
     it('account limit and upgrade campaign', async () => {
