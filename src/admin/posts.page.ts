@@ -3,8 +3,10 @@
  * The posts screens the API links to: `edit.php?post_type=…` (the posts of a type, by status, term
  * and whatever filters areas contribute, such as the SEO area's `seo_filter`) and
  * `post.php?post=N&action=edit` (one post; the core types `post` and `page` are edited here, the
- * areas' types through their own routes). Capabilities as WordPress maps them: `edit_<type>s` to
- * list, `edit_others_<type>s` for others' unpublished posts, `read_private_<type>s` for private ones.
+ * areas' types through their own routes). Only public types have these screens (`show_ui`): tickets,
+ * attendees, orders and forms are the areas' own business, and attendee titles are buyers' names.
+ * Capabilities as WordPress maps them: `edit_<type>s` to list, `edit_others_<type>s` for others'
+ * unpublished posts, `read_private_<type>s` for private ones.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
@@ -45,9 +47,15 @@ function capOf(def: PostTypeDef, primitive: 'edit' | 'edit_others' | 'read_priva
   return `${primitive}_${def.capabilityType ?? (def.type === 'page' ? 'page' : 'post')}s`;
 }
 
+/** The types with posts screens (WordPress's `show_ui`). */
+function screenType(ctx: AppContext, type: string): PostTypeDef | undefined {
+  const def = ctx.areas.postTypes.get(type);
+  return def?.public ? def : undefined;
+}
+
 /** The post types whose lists `user` may open (`edit.php?post_type=…`). */
 export function editableTypes(ctx: AppContext, user: SiteUser): PostTypeDef[] {
-  return ctx.areas.postTypes.all().filter((def) => user.can(capOf(def, 'edit')));
+  return ctx.areas.postTypes.all().filter((def) => def.public && user.can(capOf(def, 'edit')));
 }
 
 /** `map_meta_cap('edit_post')`: the post's author needs the type's edit capability, others `edit_others_*` too. */
@@ -73,11 +81,11 @@ export async function listPosts(ctx: AppContext, request: FastifyRequest, reply:
   const site = await siteName(ctx);
   const { query } = requestParams(request);
   const type = str(query.post_type) ?? 'post';
-  const def = ctx.areas.postTypes.get(type);
   // CASE: WordPress answers an unknown type with a 500 wp_die; it is the client's mistake.
-  if (!def) return sendPage(reply, 400, diePage('Error', site, 'Invalid post type.'));
+  if (!ctx.areas.postTypes.get(type)) return sendPage(reply, 400, diePage('Error', site, 'Invalid post type.'));
+  const def = screenType(ctx, type);
   const user = session.user;
-  if (!user.can(capOf(def, 'edit'))) return sendPage(reply, 403, diePage('Error', site, 'Sorry, you are not allowed to edit posts in this post type.'));
+  if (!def || !user.can(capOf(def, 'edit'))) return sendPage(reply, 403, diePage('Error', site, 'Sorry, you are not allowed to edit posts in this post type.'));
 
   const asked = str(query.post_status);
   const statuses: string[] = asked && (ANY_STATUSES as readonly string[]).includes(asked) ? [asked] : [...ANY_STATUSES];
@@ -140,7 +148,7 @@ export async function editPost(ctx: AppContext, request: FastifyRequest, reply: 
   const { all, form } = requestParams(request);
   const id = Number(str(all.post) ?? NaN);
   const post = Number.isSafeInteger(id) && id > 0 ? await getPost(ctx.db, id) : undefined;
-  const def = post ? ctx.areas.postTypes.get(post.type) : undefined;
+  const def = post ? screenType(ctx, post.type) : undefined;
   if (!post || !def || post.status === 'trash') return sendPage(reply, 404, diePage('Error', site, 'You attempted to edit an item that does not exist. Perhaps it was deleted?'));
   const user = session.user;
   if (!canEdit(user, def, post)) return sendPage(reply, 403, diePage('Error', site, 'Sorry, you are not allowed to edit this item.'));

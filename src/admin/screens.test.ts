@@ -87,6 +87,12 @@ describe.each(DIALECTS)('admin screens on %s', (engine) => {
 
     it('answers an unknown type with 400 and a user without the type\'s edit capability with 403', async () => {
       expect((await page('edit.php?post_type=nope', 'admin')).statusCode).toBe(400);
+      // Types without screens of their own: attendees' titles are buyers' names.
+      for (const type of ['tribe_rsvp_attendees', 'tribe_rsvp_tickets', 'wpcf7_contact_form']) {
+        expect(t.ctx.areas.postTypes.get(type), type).toBeDefined();
+        expect((await page(`edit.php?post_type=${type}`, 'admin')).statusCode, type).toBe(403);
+        expect((await page(`edit.php?post_type=${type}`, 'contributor')).statusCode, type).toBe(403);
+      }
       expect((await page('edit.php?post_type=tribe_events', 'subscriber')).statusCode).toBe(403);
       expect((await page('edit.php?post_type=tribe_events', null)).statusCode).toBe(302);
     });
@@ -128,6 +134,18 @@ describe.each(DIALECTS)('admin screens on %s', (engine) => {
       const cform = await page(`post.php?post=${contributorPost}&action=edit`, 'contributor');
       await page(`post.php?post=${contributorPost}&action=edit`, 'contributor', { _wpnonce: nonceOf(cform.body), post_title: 'C', content: '', status: 'publish' });
       expect((await t.db.selectFrom('posts').select('status').where('id', '=', contributorPost).executeTakeFirstOrThrow()).status).toBe('pending');
+    });
+
+    it('never opens a post of a type without screens (an attendee\'s name is private)', async () => {
+      const attendee = Number((await t.db.insertInto('posts').values({
+        type: 'tribe_rsvp_attendees', status: 'publish', slug: 'a-1', title: 'Private Buyer Name', content: '', excerpt: '', author: contributor.id, parent: 0, password: '',
+        menu_order: 0, date: '2030-01-01 00:00:00', date_gmt: '2030-01-01 00:00:00', modified: '2030-01-01 00:00:00', modified_gmt: '2030-01-01 00:00:00', image_url: '',
+      }).returning('id').executeTakeFirstOrThrow()).id);
+      for (const who of ['admin', 'contributor']) {
+        const res = await page(`post.php?post=${attendee}&action=edit`, who);
+        expect(res.statusCode, who).toBe(404);
+        expect(res.body).not.toContain('Private Buyer Name');
+      }
     });
 
     it('shows an area\'s post without a form, refuses a POST to it, and 404s what does not exist', async () => {
