@@ -26,3 +26,5 @@ export const calendarViewsArea = defineArea({
 
 export { viewsRoutes } from './views.routes.js';
 export { VIEWS_NS } from './views.service.js';
+export type { EventPageSection } from './event-page-sections.js';
+export type { Caller } from './events-source.js';

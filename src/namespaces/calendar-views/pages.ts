@@ -18,6 +18,7 @@ import { createRestRequest } from '../../rest/request.js';
 import { valueOf } from '../../rest/serve.js';
 import type { CalendarPageHandlers } from '../events/index.js';
 import { allEvents, useDispatcher, type CalEvent, type Caller } from './events-source.js';
+import './event-page-sections.js';
 import { sendPage } from './page-shell.js';
 import { jsonLd } from './render.js';
 import { phpDate } from './php-date.js';
@@ -86,6 +87,7 @@ async function eventPage(host: PageHost, request: FastifyRequest<{ Params: { slu
   const when = ev.all_day ? `${phpDate(dateFormat, s)}${s.hasSame(e, 'day') ? '' : ` – ${phpDate(dateFormat, e)}`} (all day)` : `${phpDate(dateFormat, s)} @ ${phpDate(timeFormat, s)} – ${s.hasSame(e, 'day') ? '' : `${phpDate(dateFormat, e)} @ `}${phpDate(timeFormat, e)}`;
   const venue = Array.isArray(ev.venue) ? undefined : ev.venue;
   const organizers = (ev.organizer ?? []) as { organizer: string; url: string }[];
+  const sections = await Promise.all(ctx.areas.contributions('eventPageSections').map((section) => section(host, caller, { id: Number(ev.id), title: String(ev.title) })));
   const ld = ev.json_ld ? `<script type="application/ld+json">${JSON.stringify([ev.json_ld]).replace(/</g, '\\u003c')}</script>` : jsonLd([ev as CalEvent]);
   const body = `<article class="event-single" data-event-id="${Number(ev.id)}">
 <p><a href="${esc(ctx.urls.home)}/events/">« All Events</a></p>
@@ -100,6 +102,7 @@ ${organizers.length ? `<dt>Organizer</dt><dd>${organizers.map((o) => `<a href="$
 ${ev.website && ev.website !== ev.url ? `<dt>Website</dt><dd><a href="${esc(ev.website)}" rel="nofollow noopener">${esc(ev.website)}</a></dd>` : ''}
 ${(ev.categories ?? []).length ? `<dt>Categories</dt><dd>${(ev.categories as { name: string }[]).map((c) => esc(c.name)).join(', ')}</dd>` : ''}
 </dl>
+${sections.join('\n')}
 <p><a href="${esc(ctx.urls.home)}/event/${esc(encodeURIComponent(request.params.slug))}/?ical=1">+ Export to iCalendar</a></p>
 </article>`;
   return sendPage(ctx, reply, { title: String(ev.title), body, head: ld });

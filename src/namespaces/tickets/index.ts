@@ -9,6 +9,7 @@ import { defineRoutes } from '../../rest/route.js';
 import { TICKETS_NS } from './common.js';
 import { TICKET_ROUTE_DEFS } from './routes.js';
 import { ticketEventContributions } from './events-integration.js';
+import { ticketsSection } from './event-page.js';
 import { DEFAULT_PROVIDER_OPTION, DEFAULT_PROVIDER_SLUG, PROVIDERS } from './providers.js';
 import { ticketJobs, ticketSchedules } from './jobs.js';
 import './extensions.js';
@@ -28,8 +29,8 @@ export const ticketsArea = defineArea({
     { type: p.orderType, label: `${p.slug} orders`, public: false },
   ]),
   capabilities: { administrator: ['tribe_manage_attendees'] },
-  // The `ticketed` filter, the ticket fields of event objects and check-in key access.
-  contributes: ticketEventContributions,
+  // The `ticketed` filter, the ticket fields of event objects and check-in key access; the tickets on the event page.
+  contributes: { ...ticketEventContributions, eventPageSections: ticketsSection },
   jobs: ticketJobs,
   schedules: ticketSchedules,
   settings: {
