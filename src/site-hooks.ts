@@ -4,7 +4,8 @@
  * the whole site (the shop's coming-soon mode): `apiGate` runs for every API request after its
  * route matched and before its permission check; `pageGate` runs for every page outside the API and
  * the admin; the first gate that answers wins. `pageStylesheet` adds a stylesheet (a path under the
- * site's home) to every public page (the shop's theme).
+ * site's home) to every public page (the shop's theme), and `pageNotice` a notice at the top of every
+ * public page (the shop's store notice).
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './app-context.js';
@@ -29,8 +30,12 @@ declare module './area.js' {
     apiGate: ApiGate;
     pageGate: PageGate;
     pageStylesheet: string;
+    pageNotice: PageNotice;
   }
 }
+
+/** Markup (escaped or filtered) for the top of every public page, or '' for none. */
+export type PageNotice = (ctx: AppContext) => Promise<string>;
 
 /** Runs the enabled areas' API gates. */
 export async function checkApiGates(req: RestRequest, ctx: AppContext): Promise<RestError | undefined> {
@@ -48,6 +53,12 @@ export async function checkPageGates(request: FastifyRequest, ctx: AppContext): 
     if (answer) return answer;
   }
   return undefined;
+}
+
+/** The enabled areas' notices, for the top of public pages. */
+export async function pageNotices(ctx: AppContext): Promise<string> {
+  const notices = await Promise.all(ctx.areas.contributions('pageNotice').map((notice) => notice(ctx)));
+  return notices.filter(Boolean).join('\n');
 }
 
 /** `<link rel="stylesheet">` tags of the enabled areas' stylesheets, for public pages. */

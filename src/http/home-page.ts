@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
 import { renderContent } from '../content/posts.js';
-import { stylesheetLinks } from '../site-hooks.js';
+import { pageNotices, stylesheetLinks } from '../site-hooks.js';
 import { servePostById } from './post-pages.js';
 
 /** The page chosen as the front page (`show_on_front` = `page`), if it is published. */
@@ -32,7 +32,9 @@ export async function serveHomePage(ctx: AppContext, request: FastifyRequest, re
 <link rel="https://api.w.org/" href="${esc(apiRoot)}">
 <link rel="alternate" type="text/calendar" title="${esc(name)} events" href="${esc(home)}/events/?ical=1">
 ${stylesheetLinks(ctx)}
-</head><body><main>
+</head><body>
+${await pageNotices(ctx)}
+<main>
 <h1>${esc(front ? front.title : name)}</h1>${front ? `\n<div class="front-page">${renderContent(front.content)}</div>` : description ? `\n<p>${esc(description)}</p>` : ''}
 <ul>
 <li><a href="${esc(apiRoot)}">REST API</a></li>

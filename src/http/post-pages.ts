@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
 import { renderContent } from '../content/posts.js';
-import { stylesheetLinks } from '../site-hooks.js';
+import { pageNotices, stylesheetLinks } from '../site-hooks.js';
 
 const PER_PAGE = 20;
 
@@ -18,13 +18,15 @@ function notFound(reply: FastifyReply): FastifyReply {
   return reply;
 }
 
-function page(ctx: AppContext, reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+async function page(ctx: AppContext, reply: FastifyReply, status: number, title: string, body: string): Promise<FastifyReply> {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <link rel="https://api.w.org/" href="${esc(ctx.urls.apiRoot)}">
 ${stylesheetLinks(ctx)}
-</head><body><main>
+</head><body>
+${await pageNotices(ctx)}
+<main>
 ${body}
 <p><a href="${esc(ctx.urls.home)}/">« ${esc('Home')}</a></p>
 </main></body></html>`;

@@ -7,6 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import { esc } from '../../admin/html.js';
 import type { AppContext } from '../../app-context.js';
+import { pageNotices, stylesheetLinks } from '../../site-hooks.js';
 import { jsonForScript } from './render.js';
 
 const STYLE = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#141827;background:#fff}
@@ -70,8 +71,10 @@ export async function sendPage(ctx: AppContext, reply: FastifyReply, page: Shell
 <title>${esc(page.title)} – ${esc(site)}</title>
 <link rel="alternate" type="text/calendar" title="${esc(site)} iCal Feed" href="${esc(ctx.urls.home)}/events/?ical=1">
 <link rel="https://api.w.org/" href="${esc(ctx.urls.apiRoot)}">
-<style>${STYLE}</style>${page.head ?? ''}
+<style>${STYLE}</style>
+${stylesheetLinks(ctx)}${page.head ?? ''}
 </head><body>
+${await pageNotices(ctx)}
 <header class="site-header"><a href="${esc(ctx.urls.home)}/events/">${esc(site)}</a></header>
 <main id="main">
 ${page.body}

@@ -22,6 +22,7 @@ import { taskRouteDefs } from './tasks.routes.js';
 import { registerThemeStylesheet } from './themes.page.js';
 import { themeRouteDefs } from './themes.routes.js';
 import { extensionsScreen } from './extensions.screen.js';
+import { storeNotice } from './store-notice.js';
 
 export const SHOP_ADMIN_NS = 'shop-admin';
 
@@ -59,5 +60,6 @@ export const shopAdminArea = defineArea({
     apiGate: comingSoonApiGate,
     pageGate: comingSoonPageGate,
     pageStylesheet: '/theme.css',
+    pageNotice: storeNotice,
   },
 });

@@ -143,6 +143,23 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
     });
   });
 
+  describe('store notice', () => {
+    it('woocommerce_demo_store shows the notice on every public page; its markup is filtered', async () => {
+      const pages = ['/', '/events/list/', '/author/admin/'];
+      for (const url of pages) expect((await t.app.inject({ method: 'GET', url })).body, url).not.toContain('woocommerce-store-notice');
+      await t.request('POST', `${NS}/options`, { as: manager, json: { woocommerce_demo_store: 'yes', woocommerce_demo_store_notice: 'Opening <strong>soon</strong><script>x()</script>' } });
+      for (const url of pages) {
+        const html = (await t.app.inject({ method: 'GET', url })).body;
+        expect(html, url).toContain('<p class="woocommerce-store-notice demo_store" role="status">Opening <strong>soon</strong>');
+        expect(html, url).not.toContain('<script>x()');
+      }
+      await t.request('POST', `${NS}/options`, { as: manager, json: { woocommerce_demo_store_notice: '' } });
+      expect((await t.app.inject({ method: 'GET', url: '/' })).body).toContain('This is a demo store for testing purposes &mdash; no orders shall be fulfilled.');
+      await t.request('POST', `${NS}/options`, { as: manager, json: { woocommerce_demo_store: 'no' } });
+      expect((await t.app.inject({ method: 'GET', url: '/' })).body).not.toContain('woocommerce-store-notice');
+    });
+  });
+
   describe('marketplace connect in the browser', () => {
     it('Connect on the extensions screen goes to the marketplace, which sends the browser back to finish', async () => {
       await t.ctx.options.set(MARKETPLACE_AUTH_OPTION, {});
@@ -176,7 +193,7 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       const css = await t.app.inject({ method: 'GET', url: '/theme.css' });
       expect(css.headers['content-type']).toContain('text/css');
       expect(css.body).toContain('#10131a');
-      expect((await t.app.inject({ method: 'GET', url: '/' })).body).toContain('<link rel="stylesheet" href="http://example.test/theme.css">');
+      for (const url of ['/', '/events/list/']) expect((await t.app.inject({ method: 'GET', url })).body, url).toContain('<link rel="stylesheet" href="http://example.test/theme.css">');
       expect((await t.request('POST', `${NS}/onboarding/themes/activate`, { as: t.admin, json: { theme: 'nope' } })).body.code).toBe('woocommerce_rest_invalid_theme');
       const recommended = await t.request('GET', `${NS}/onboarding/themes/recommended`, { as: manager, query: { currency: 'EUR' } });
       expect(recommended.body.themes.find((x: any) => x.slug === 'midnight').is_active).toBe(true);
