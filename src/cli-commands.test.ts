@@ -126,6 +126,20 @@ describe('eventsuite seed and import', () => {
     expect(JSON.parse(given.out).password).toBeUndefined();
   });
 
+  it('lists, reads and changes the declared settings, as JSON of the setting\'s type', async () => {
+    const list = JSON.parse((await run(['settings', 'list', '--json', ...dbFlag])).out);
+    expect(list.settings.find((s: { name: string }) => s.name === 'postsPerPage')).toEqual({ name: 'postsPerPage', area: 'calendar-views', value: 12, description: 'Events per page of the list view.' });
+    expect((await run(['settings', 'set', 'postsPerPage', '3', ...dbFlag])).out).toBe('postsPerPage = 3\n');
+    expect((await run(['settings', 'get', 'postsPerPage', ...dbFlag])).out).toBe('3\n');
+    expect((await run(['settings', 'set', 'tribeEnableViews', '["list","day"]', ...dbFlag])).code).toBe(0);
+    expect(JSON.parse((await run(['settings', 'get', 'tribeEnableViews', '--json', ...dbFlag])).out).value).toEqual(['list', 'day']);
+    expect((await run(['settings', 'set', 'defaultCurrencySymbol', '€', ...dbFlag])).out).toBe('defaultCurrencySymbol = "€"\n');
+    await expect(run(['settings', 'set', 'postsPerPage', 'many', ...dbFlag])).rejects.toThrow('settings set postsPerPage: the value must be JSON (a number)');
+    await expect(run(['settings', 'set', 'postsPerPage', '"5"', ...dbFlag])).rejects.toThrow('the value must be a number, like the default 12');
+    await expect(run(['settings', 'set', 'nonsense', '1', ...dbFlag])).rejects.toThrow('no setting nonsense');
+    await expect(run(['settings', 'set', 'postsPerPage', ...dbFlag])).rejects.toThrow('usage: eventsuite settings');
+  });
+
   it('refuses a DATABASE_URL of an engine it does not support', async () => {
     await expect(run(['migrate', '--database-url', 'mysql://root@127.0.0.1/site'])).rejects.toThrow(/mysql.*not supported/i);
     expect(fs.existsSync('mysql:')).toBe(false);

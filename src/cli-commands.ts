@@ -1,6 +1,6 @@
 /**
  * @module cli-commands
- * Commands areas add to the command line (seed, import, check-in key). Each names itself, its usage
+ * Commands areas add to the command line (seed, import, check-in key, mailing list, jobs, settings). Each names itself, its usage
  * line and what it runs.
  */
 import cliProgress from 'cli-progress';
@@ -13,6 +13,7 @@ import { generateCheckinApiKey, seedOrders, setCheckinApiKey } from './namespace
 import { rebuildShopAnalytics } from './namespaces/shop-analytics/index.js';
 import { createSignupForm } from './namespaces/mailing-list/index.js';
 import { jobsCommand } from './jobs/jobs.command.js';
+import { settingsCommand } from './settings.command.js';
 
 export interface CommandInput {
   config: Config;
@@ -174,4 +175,4 @@ const mailinglistCommand: CommandExtension = {
   },
 };
 
-export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand, jobsCommand];
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand, jobsCommand, settingsCommand];
