@@ -4,8 +4,9 @@
  * the whole site (the shop's coming-soon mode): `apiGate` runs for every API request after its
  * route matched and before its permission check; `pageGate` runs for every page outside the API and
  * the admin; the first gate that answers wins. `pageStylesheet` adds a stylesheet (a path under the
- * site's home) to every public page (the shop's theme), and `pageNotice` a notice at the top of every
- * public page (the shop's store notice).
+ * site's home) to every public page (the shop's theme), `pageNotice` a notice at the top of every
+ * public page (the shop's store notice), and `frontPageSection` content to the front page while no
+ * page is chosen as the front page (the shop's AI-written headline and about text).
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './app-context.js';
@@ -31,6 +32,7 @@ declare module './area.js' {
     pageGate: PageGate;
     pageStylesheet: string;
     pageNotice: PageNotice;
+    frontPageSection: PageNotice;
   }
 }
 
@@ -59,6 +61,12 @@ export async function checkPageGates(request: FastifyRequest, ctx: AppContext): 
 export async function pageNotices(ctx: AppContext): Promise<string> {
   const notices = await Promise.all(ctx.areas.contributions('pageNotice').map((notice) => notice(ctx)));
   return notices.filter(Boolean).join('\n');
+}
+
+/** The enabled areas' front-page sections. */
+export async function frontPageSections(ctx: AppContext): Promise<string> {
+  const sections = await Promise.all(ctx.areas.contributions('frontPageSection').map((section) => section(ctx)));
+  return sections.filter(Boolean).join('\n');
 }
 
 /** `<link rel="stylesheet">` tags of the enabled areas' stylesheets, for public pages. */

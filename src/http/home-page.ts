@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
 import { renderContent } from '../content/posts.js';
-import { pageNotices, stylesheetLinks } from '../site-hooks.js';
+import { frontPageSections, pageNotices, stylesheetLinks } from '../site-hooks.js';
 import { servePostById } from './post-pages.js';
 
 /** The page chosen as the front page (`show_on_front` = `page`), if it is published. */
@@ -35,7 +35,7 @@ ${stylesheetLinks(ctx)}
 </head><body>
 ${await pageNotices(ctx)}
 <main>
-<h1>${esc(front ? front.title : name)}</h1>${front ? `\n<div class="front-page">${renderContent(front.content)}</div>` : description ? `\n<p>${esc(description)}</p>` : ''}
+<h1>${esc(front ? front.title : name)}</h1>${front ? `\n<div class="front-page">${renderContent(front.content)}</div>` : `${description ? `\n<p>${esc(description)}</p>` : ''}\n${await frontPageSections(ctx)}`}
 <ul>
 <li><a href="${esc(apiRoot)}">REST API</a></li>
 <li><a href="${esc(home)}/events/?ical=1">Events calendar (iCalendar)</a></li>

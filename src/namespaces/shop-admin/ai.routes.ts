@@ -10,13 +10,14 @@ import { aiClient, AiServiceError } from '../../remote/ai-client.js';
 import { stripTags } from '../../content/posts.js';
 import { CREATABLE, DELETABLE, READABLE, type Permission, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { ShopAdminErrors } from './errors.js';
+import { AI_PATTERNS_OPTION } from './public-pages.js';
 
 const OPTIONS = {
   allow: 'woocommerce_blocks_allow_ai_connection',
   title: 'ai_generated_site_title',
   description: 'woo_ai_describe_store_description',
   images: 'ai_generated_images',
-  patterns: 'ai_generated_patterns',
+  patterns: AI_PATTERNS_OPTION,
 } as const;
 
 const canUseAi: Permission<AppContext> = async (req, ctx) => {
@@ -36,10 +37,16 @@ async function ask(ctx: AppContext, system: string, prompt: string): Promise<str
   }
 }
 
-function description(req: RestRequest): string {
-  const d = typeof req.params.business_description === 'string' ? req.params.business_description.trim() : '';
+function description(req: RestRequest, stored = ''): string {
+  const d = (typeof req.params.business_description === 'string' ? req.params.business_description.trim() : '') || stored.trim();
   if (d === '') throw ShopAdminErrors.invalidBusinessDescription();
   return d.slice(0, 2000);
+}
+
+/** Images and patterns fall back to the description stored by `ai/business-description`, as the original's. */
+async function describedStore(req: RestRequest, ctx: AppContext): Promise<string> {
+  const stored = await ctx.options.get<unknown>(OPTIONS.description, '');
+  return description(req, typeof stored === 'string' ? stored : '');
 }
 
 async function storeTitle(req: RestRequest, ctx: AppContext): Promise<unknown> {
@@ -59,7 +66,7 @@ async function businessDescription(req: RestRequest, ctx: AppContext): Promise<u
 }
 
 async function images(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const about = description(req);
+  const about = await describedStore(req, ctx);
   const answer = await ask(ctx, 'Suggest three short photo descriptions (one per line) that suit the front page of this events business.', about);
   const list = answer.split('\n').map((l) => stripTags(l).replace(/^[-*\d.\s]+/, '').trim()).filter(Boolean).slice(0, 3);
   await ctx.options.set(OPTIONS.images, list);
@@ -67,7 +74,7 @@ async function images(req: RestRequest, ctx: AppContext): Promise<unknown> {
 }
 
 async function patterns(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const about = description(req);
+  const about = await describedStore(req, ctx);
   const answer = await ask(ctx, 'Write a front-page headline (one line), then a tagline (one line), then an about paragraph, for this events business.', about);
   const [headline = '', tagline = '', ...rest] = answer.split('\n').map((l) => stripTags(l).trim()).filter(Boolean);
   const value = { headline, tagline, about: rest.join(' '), images: req.params.images ?? null };

@@ -22,7 +22,7 @@ import { taskRouteDefs } from './tasks.routes.js';
 import { registerThemeStylesheet } from './themes.page.js';
 import { themeRouteDefs } from './themes.routes.js';
 import { extensionsScreen } from './extensions.screen.js';
-import { storeNotice } from './store-notice.js';
+import { generatedFrontPage, storeNotice } from './public-pages.js';
 
 export const SHOP_ADMIN_NS = 'shop-admin';
 
@@ -61,5 +61,6 @@ export const shopAdminArea = defineArea({
     pageGate: comingSoonPageGate,
     pageStylesheet: '/theme.css',
     pageNotice: storeNotice,
+    frontPageSection: generatedFrontPage,
   },
 });

@@ -245,6 +245,16 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       expect(await t.ctx.options.get('blogname')).toBe('Riverside Jazz Club');
       expect((await t.request('GET', `${NS}/ai/store-info`, { as: t.admin })).body).toEqual({ is_ai_generated: true });
     });
+
+    it('patterns use the stored business description when none is sent, and fill the front page', async () => {
+      expect((await t.request('POST', `${NS}/ai/patterns`, { as: t.admin, json: {} })).body.code).toBe('invalid_business_description');
+      expect((await t.request('POST', `${NS}/ai/business-description`, { as: t.admin, json: { business_description: 'Jazz by the river' } })).body).toEqual({ ai_content_generated: true });
+      const res = await t.request('POST', `${NS}/ai/patterns`, { as: t.admin, json: {} });
+      expect(res.body).toMatchObject({ ai_content_generated: true, patterns: { headline: 'Riverside Jazz Club' } });
+      expect((await t.app.inject({ method: 'GET', url: '/' })).body).toContain('<section class="site-intro"><h2>Riverside Jazz Club</h2></section>');
+      await t.request('DELETE', `${NS}/ai/patterns`, { as: t.admin });
+      expect((await t.app.inject({ method: 'GET', url: '/' })).body).not.toContain('site-intro');
+    });
   });
 
   describe('launch your store', () => {
