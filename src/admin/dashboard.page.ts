@@ -33,7 +33,8 @@ export async function showDashboard(ctx: AppContext, request: FastifyRequest, re
     ...editableTypes(ctx, user).map((def) => [def.label, adminUrl(ctx, 'edit.php', { post_type: def.type })]),
     ...ctx.areas.contributions('adminScreens').filter((s) => user.can(s.capability)).map((s) => [s.title, adminUrl(ctx, 'admin.php', { page: s.page })]),
   ];
-  const body = `<p>Signed in as <strong>${esc(user.displayName)}</strong> (${esc(user.login)}).</p>
+  const notices = (await Promise.all(ctx.areas.contributions('dashboardNotice').map((n) => n(ctx, user)))).filter(Boolean).join('\n');
+  const body = `${notices}<p>Signed in as <strong>${esc(user.displayName)}</strong> (${esc(user.login)}).</p>
 ${screens.length ? `<nav aria-label="Screens"><ul>${screens.map(([label, url]) => `<li><a href="${esc(url)}">${esc(label)}</a></li>`).join('')}</ul></nav>` : ''}
 <h2>Application passwords</h2>
 ${table}

@@ -45,9 +45,13 @@ export interface AdminScreen {
   handle(ctx: AppContext, request: ScreenRequest): Promise<ScreenResult>;
 }
 
+/** A notice an area puts on the dashboard for `user` ('' for none; markup escaped). */
+export type DashboardNotice = (ctx: AppContext, user: SiteUser) => Promise<string>;
+
 declare module '../area.js' {
   interface ExtensionPoints {
     adminScreens: AdminScreen;
+    dashboardNotice: DashboardNotice;
   }
 }
 

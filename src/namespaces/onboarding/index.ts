@@ -7,6 +7,7 @@
 import { defineArea } from '../../area.js';
 import { onboardingRoutes, useWizardDispatcher } from './wizard.routes.js';
 import { registerWizardPage } from './wizard.page.js';
+import { unfinishedSetupNotice } from './wizard.service.js';
 
 export const onboardingArea = defineArea({
   id: 'onboarding',
@@ -22,6 +23,7 @@ export const onboardingArea = defineArea({
     useWizardDispatcher(host.ctx, host.dispatcher);
     registerWizardPage(app, host);
   },
+  contributes: { dashboardNotice: unfinishedSetupNotice },
 });
 
 export { ONBOARDING_NS, WIZARD_NONCE_ACTION } from './wizard.routes.js';

@@ -123,6 +123,8 @@ describe.each(DIALECTS)('onboarding wizard on %s', (engine) => {
     const session = await signInForTest(t.ctx, t.admin.id);
     const page = (method: 'GET' | 'POST', url: string, payload?: string) =>
       t.app.inject({ method, url, headers: { cookie: session.cookie, ...(payload ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) }, ...(payload ? { payload } : {}) });
+    await t.ctx.options.set(WIZARD_OPTION, {});
+    expect((await page('GET', '/wp-admin/')).body).toContain('The calendar is not set up yet: <a href="http://example.test/wp-admin/tec-onboarding/">set up the calendar</a>');
     const first = await page('GET', '/wp-admin/tec-onboarding/');
     expect(first.statusCode).toBe(200);
     const actionNonce = /name="action_nonce" value="([^"]+)"/.exec(first.body)![1]!;
@@ -140,6 +142,7 @@ describe.each(DIALECTS)('onboarding wizard on %s', (engine) => {
     expect(done.body).toContain('Venue created.');
     expect(done.body).toContain('Calendar setup: Finish');
     expect((await t.ctx.options.get<Record<string, unknown>>(WIZARD_OPTION)).finished).toBe(true);
+    expect((await page('GET', '/wp-admin/')).body).not.toContain('The calendar is not set up yet');
     const forged = await page('POST', '/wp-admin/tec-onboarding/?step=1', 'action_nonce=bad&timezone_string=Asia%2FTokyo');
     expect(forged.body).toContain('Invalid parameter(s): action_nonce');
     expect(await t.ctx.options.get('timezone_string')).toBe('Europe/London');

@@ -6,6 +6,8 @@
  * note to `message`; a failing step makes the answer a 500 (the body still says `success: true`).
  */
 import type { AppContext } from '../../app-context.js';
+import { esc, notice } from '../../admin/html.js';
+import type { DashboardNotice } from '../../admin/screens.js';
 import { isValidTimeZone } from '../../content/posts.js';
 import { CURRENCIES } from './currencies.js';
 
@@ -144,3 +146,11 @@ export async function runWizard(ctx: AppContext, params: Record<string, unknown>
   }
   return { status: ok ? 200 : 500, body };
 }
+
+/** Until the wizard is finished, the dashboard sends administrators to it (the original redirects them there). */
+export const unfinishedSetupNotice: DashboardNotice = async (ctx, user) => {
+  if (!user.can('manage_options')) return '';
+  const state = await ctx.options.get<{ finished?: unknown } | null>(WIZARD_OPTION, {});
+  if (state && typeof state === 'object' && truthy(state.finished)) return '';
+  return notice('info', `The calendar is not set up yet: <a href="${esc(`${ctx.urls.admin}tec-onboarding/`)}">set up the calendar</a> (time zone, currency, your first organizer and venue).`);
+};
