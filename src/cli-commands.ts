@@ -1,7 +1,7 @@
 /**
  * @module cli-commands
- * Commands areas add to the command line (seed, import, check-in key, mailing list, jobs, settings). Each names itself, its usage
- * line and what it runs.
+ * Commands areas add to the command line (seed, import, check-in key, mailing list, jobs, settings).
+ * Each names itself, its usage line and what it runs.
  */
 import cliProgress from 'cli-progress';
 import type { App } from './app.js';
