@@ -84,24 +84,31 @@ export function withIdColumn<T extends string, C extends string>(db: Kysely<any>
 }
 
 /**
- * Case-insensitive LIKE: `ILIKE` on PostgreSQL, `LIKE` (ASCII case-insensitive) on SQLite.
+ * Case-insensitive LIKE: `ILIKE` on PostgreSQL; on SQLite, whose `LIKE` folds ASCII letters only,
+ * `LIKE` for an ASCII pattern and, for a pattern with other letters (`élysée` must find `Élysée`, as
+ * on PostgreSQL), `LIKE` of the column lower-cased by the application function {@link foldCase}
+ * against the lower-cased pattern (a JavaScript call a row, so only then).
  *
  * SQLite refuses a LIKE pattern longer than 50,000 bytes ("LIKE or GLOB pattern too complex"), which a
  * search sent in a body can exceed; such a `%text%` is asked as `instr` of the lower-cased texts,
- * which finds the same rows (SQLite's `lower` folds ASCII only, as its LIKE does). A compiled query
- * reused with other values must take the form and the bound value from {@link ilikeBinding}.
+ * which finds the same rows. A compiled query reused with other values must take the form and the
+ * bound value from {@link ilikeBinding}.
  */
 export function ilike(db: Kysely<any>, column: Expression<any>, pattern: string): RawBuilder<boolean> {
   if (isPostgres(db)) return sql<boolean>`${column} ILIKE ${pattern} ESCAPE '\\'`;
   const { form, value } = ilikeBinding(db, pattern);
-  return form === 'instr' ? sql<boolean>`instr(lower(${column}), lower(${value})) > 0` : sql<boolean>`${column} LIKE ${value} ESCAPE '\\'`;
+  if (form === 'instr') return sql<boolean>`instr(${sql.raw(SQLITE_CASE_FOLD)}(${column}), ${value}) > 0`;
+  if (form === 'folded') return sql<boolean>`${sql.raw(SQLITE_CASE_FOLD)}(${column}) LIKE ${value} ESCAPE '\\'`;
+  return sql<boolean>`${column} LIKE ${value} ESCAPE '\\'`;
 }
 
 /** The form {@link ilike} takes for `pattern` and the one value it binds. */
-export function ilikeBinding(db: Kysely<any>, pattern: string): { form: 'like' | 'instr'; value: string } {
-  const long = !isPostgres(db) && pattern.length > SQLITE_LIKE_PATTERN_MAX / 3 && Buffer.byteLength(pattern) > SQLITE_LIKE_PATTERN_MAX;
+export function ilikeBinding(db: Kysely<any>, pattern: string): { form: 'like' | 'folded' | 'instr'; value: string } {
+  if (isPostgres(db)) return { form: 'like', value: pattern };
+  const long = pattern.length > SQLITE_LIKE_PATTERN_MAX / 3 && Buffer.byteLength(pattern) > SQLITE_LIKE_PATTERN_MAX;
   const text = long ? containedText(pattern) : undefined;
-  return text === undefined ? { form: 'like', value: pattern } : { form: 'instr', value: text };
+  if (text !== undefined) return { form: 'instr', value: foldCase(text) as string };
+  return /[\u0080-\uffff]/.test(pattern) ? { form: 'folded', value: foldCase(pattern) as string } : { form: 'like', value: pattern };
 }
 
 /** SQLite's default `SQLITE_MAX_LIKE_PATTERN_LENGTH`, in bytes. */
@@ -136,9 +143,21 @@ export function containsPattern(text: string): string {
 /** SQLite's name of {@link caseFolded}'s function, registered on every connection (`storage/db.ts`). */
 export const SQLITE_CASE_FOLD = 'eventsuite_lower';
 
-/** JavaScript's lower case of a text (SQLite's own `lower` folds ASCII letters only). */
+/**
+ * A text in lower case, letter by letter (SQLite's own `lower` folds ASCII letters only). A letter
+ * whose lower case is more than one character (`İ` → `i̇`) is kept, as SQLite's full-text index keeps
+ * it, so a search finds through the index exactly what the LIKE finds.
+ */
 export function foldCase(value: unknown): unknown {
-  return typeof value === 'string' ? value.toLowerCase() : value;
+  if (typeof value !== 'string') return value;
+  const lower = value.toLowerCase();
+  if (lower.length === value.length) return lower;
+  let out = '';
+  for (const ch of value) {
+    const l = ch.toLowerCase();
+    out += l.length === ch.length ? l : ch;
+  }
+  return out;
 }
 
 /**

@@ -15,6 +15,7 @@ describe.each(DIALECTS)('case-insensitive substring search on %s', (engine) => {
       wildcards: `x 100%_\\${LONG} y`,
       shorter: LONG.slice(2),
       plain: 'Jazz night',
+      accented: 'Soirée à l’Élysée, ÇAĞ MÜZİK',
     };
     for (const [name, content] of Object.entries(contents)) {
       await t.db.insertInto('posts').values({ ...post, slug: name, content }).execute();
@@ -31,6 +32,15 @@ describe.each(DIALECTS)('case-insensitive substring search on %s', (engine) => {
     expect(await found('JAZZ')).toEqual(['plain']);
     expect(await found('%_')).toEqual(['wildcards']);
     expect(await found('ba')).toEqual(['long', 'shorter', 'wildcards']);
+  });
+
+  it('ignores the case of letters beyond ASCII too, as PostgreSQL does (not their accents)', async () => {
+    expect(await found('élysée')).toEqual(['accented']);
+    expect(await found('SOIRÉE')).toEqual(['accented']);
+    expect(await found('çağ')).toEqual(['accented']);
+    expect(await found('elysee')).toEqual([]);
+    expect(await found(`É${LONG}`)).toEqual([]);
+    expect(ilikeBinding(t.db, containsPattern('Élysée'))).toEqual(engine === 'sqlite' ? { form: 'folded', value: '%élysée%' } : { form: 'like', value: '%Élysée%' });
   });
 
   it('finds terms longer than SQLite allows in a LIKE pattern, with the same meaning', async () => {

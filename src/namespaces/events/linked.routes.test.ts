@@ -174,6 +174,13 @@ describe.each(DIALECTS)('venue and organizer routes on %s', (engine) => {
       expect((await t.request('GET', `${NS}/venues`, { query: { status: 'any' } })).status).toBe(400);
     });
 
+    it('searches ignore the case of letters beyond ASCII on both engines (Ölhafen, Çağ)', async () => {
+      const venue = await post('/venues', { venue: 'Ölhafen Halle', city: 'Köln' });
+      const organizer = await post('/organizers', { organizer: 'Çağ Müzik' });
+      for (const search of ['ölhafen', 'ÖLHAFEN', 'KÖLN']) expect((await t.request('GET', `${NS}/venues`, { query: { search } })).body.venues.map((v: Json) => v.id), search).toEqual([venue.body.id]);
+      for (const search of ['çağ', 'ÇAĞ MÜZIK']) expect((await t.request('GET', `${NS}/organizers`, { query: { search } })).body.organizers.map((o: Json) => o.id), search).toEqual([organizer.body.id]);
+    });
+
     it('matches venue search words in any order across the fields, state/province included', async () => {
       const v = await post('/venues', { venue: 'Harbour Lights', city: 'Halifax', stateprovince: 'Nova Scotia', country: 'Canada' });
       const found = async (search: string) => (await t.request('GET', `${NS}/venues`, { query: { search } })).body.venues?.map((x: Json) => x.id) ?? [];
