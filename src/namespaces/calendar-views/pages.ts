@@ -76,6 +76,13 @@ function paragraphs(html: string): string {
   return text.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean).map((p) => `<p>${esc(p)}</p>`).join('\n');
 }
 
+/** The original's "+ Google Map" link of a venue with an address (shown while the event or venue asks for it). */
+function mapLink(venue: Record<string, unknown>): string {
+  const address = [venue.address, venue.city, venue.state || venue.province, venue.zip, venue.country].filter((v) => typeof v === 'string' && v !== '').join(' ');
+  if (!address) return '';
+  return ` <a class="tribe-events-gmap" href="${esc(`https://maps.google.com/maps?f=q&source=s_q&hl=en&geocode=&q=${encodeURIComponent(address)}`)}" rel="noopener">+ Google Map</a>`;
+}
+
 async function eventPage(host: PageHost, request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
   const { ctx } = host;
   const caller = await callerOf(host, request);
@@ -97,7 +104,7 @@ ${ev.image?.url ? `<img src="${esc(ev.image.url)}" alt="" style="max-width:100%;
 <div class="tribe-events-single-event-description">${paragraphs(String(ev.description ?? ''))}</div>
 <dl>
 ${ev.cost ? `<dt>Cost</dt><dd>${esc(ev.cost)}</dd>` : ''}
-${venue ? `<dt>Venue</dt><dd><a href="${esc(venue.url)}">${esc(venue.venue)}</a>${venue.address || venue.city ? `, ${esc([venue.address, venue.city, venue.country].filter(Boolean).join(', '))}` : ''}</dd>` : ''}
+${venue ? `<dt>Venue</dt><dd><a href="${esc(venue.url)}">${esc(venue.venue)}</a>${venue.address || venue.city ? `, ${esc([venue.address, venue.city, venue.country].filter(Boolean).join(', '))}` : ''}${ev.show_map_link === true ? mapLink(venue) : ''}</dd>` : ''}
 ${organizers.length ? `<dt>Organizer</dt><dd>${organizers.map((o) => `<a href="${esc(o.url)}">${esc(o.organizer)}</a>`).join(', ')}</dd>` : ''}
 ${ev.website && ev.website !== ev.url ? `<dt>Website</dt><dd><a href="${esc(ev.website)}" rel="nofollow noopener">${esc(ev.website)}</a></dd>` : ''}
 ${(ev.categories ?? []).length ? `<dt>Categories</dt><dd>${(ev.categories as { name: string }[]).map((c) => esc(c.name)).join(', ')}</dd>` : ''}
@@ -119,10 +126,11 @@ async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: 
   const details = kind === 'venue'
     ? [item.address, item.city, item.state || item.province, item.zip, item.country].filter(Boolean).join(', ')
     : [item.email, item.phone].filter(Boolean).join(' · ');
+  const map = kind === 'venue' && item.show_map_link === true ? mapLink(item) : '';
   const dateFormat = String(await ctx.options.get('date_format'));
   const list = events.map((e) => `<article class="tribe-events-calendar-list__event" data-event-id="${e.id}"><h3><a href="${esc(e.url)}">${esc(e.title)}</a></h3><time datetime="${esc(e.start_date.slice(0, 10))}">${esc(phpDate(dateFormat, DateTime.fromFormat(e.start_date, 'yyyy-MM-dd HH:mm:ss')))}</time></article>`).join('\n');
   const body = `<section class="tribe-events-${kind}-single"><p><a href="${esc(ctx.urls.home)}/events/">« All Events</a></p>
-<h1>${esc(name)}</h1>${details ? `<p>${esc(details)}</p>` : ''}${item.website ? `<p><a href="${esc(item.website)}" rel="nofollow noopener">${esc(item.website)}</a></p>` : ''}
+<h1>${esc(name)}</h1>${details ? `<p>${esc(details)}${map}</p>` : ''}${item.website ? `<p><a href="${esc(item.website)}" rel="nofollow noopener">${esc(item.website)}</a></p>` : ''}
 ${paragraphs(String(item.description ?? ''))}
 <h2>Upcoming events</h2>
 ${list || '<div class="tribe-events-c-messages__message" role="alert">There are no upcoming events.</div>'}</section>`;

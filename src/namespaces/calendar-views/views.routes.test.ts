@@ -151,6 +151,21 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect((await page('/tag/no-such-tag/')).statusCode).toBe(404);
   });
 
+  it('the map link of the venue follows show_map_link of the event and of the venue', async () => {
+    const withMap = (await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: {
+      title: 'Map night', start_date: '2026-07-01 20:00:00', end_date: '2026-07-01 22:00:00', show_map_link: true,
+      venue: { venue: 'Corn Exchange', address: '1 Call Lane', city: 'Leeds', country: 'United Kingdom', show_map_link: false },
+    } })).body;
+    const link = 'href="https://maps.google.com/maps?f=q&#38;source=s_q&#38;hl=en&#38;geocode=&#38;q=1%20Call%20Lane%20Leeds%20United%20Kingdom"';
+    const evPage = (await page(new URL(withMap.url).pathname)).body;
+    expect(/<dt>Venue<\/dt>.*?<\/dd>/s.exec(evPage)?.[0]).toContain(link);
+    expect((await page(new URL(withMap.venue.url).pathname)).body).not.toContain('maps.google.com');
+    expect((await t.request('POST', `/eventsuite/events/v1/events/${withMap.id}`, { as: t.admin, json: { show_map_link: false } })).status).toBe(200);
+    expect((await t.request('POST', `/eventsuite/events/v1/venues/${withMap.venue.id}`, { as: t.admin, json: { venue: 'Corn Exchange', show_map_link: 'true' } })).status).toBe(200);
+    expect((await page(new URL(withMap.url).pathname)).body).not.toContain('maps.google.com');
+    expect((await page(new URL(withMap.venue.url).pathname)).body).toContain(link);
+  });
+
   it('event, venue and organizer pages; the feed and embed URLs still answer as before', async () => {
     const single = await t.request('GET', `/eventsuite/events/v1/events/${ids.jazz}`);
     const path = new URL(single.body.url).pathname;
