@@ -6,7 +6,7 @@
  * @example
  * const when = parseDateTime('next friday 18:00', zone, ctx.now()); // luxon DateTime or undefined
  */
-import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+import { DateTime, FixedOffsetZone } from 'luxon';
 import { normaliseZone } from './post-dates.js';
 
 const MONTHS: Record<string, number> = {

@@ -6,7 +6,7 @@
  */
 import { DateTime } from 'luxon';
 import { ANY_STATUSES, POST_STATUSES, DB_FORMAT } from '../../content/posts.js';
-import { parseIdList, parseList, phpIntval } from '../../rest/php-query.js';
+import { parseIdList, parseList } from '../../rest/php-query.js';
 import { paginationArgs, type PaginationOptions } from '../../rest/pagination.js';
 import type { ArgSchema, RestRequest } from '../../rest/route.js';
 import { defineArgs, typedArg } from '../../rest/typed.js';

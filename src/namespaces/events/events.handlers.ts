@@ -7,14 +7,14 @@ import { cachedCount } from './count-cache.js';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { paginate } from '../../rest/pagination.js';
-import { ANY_STATUSES, getPost, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
+import { ANY_STATUSES, siteTimeZone, toDbDate, parseDateTime } from '../../content/posts.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
 import { archivePage, type QueryPair } from './archive.js';
-import { can, canDeletePost, canEditPost, CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from './caps.js';
+import { can, canDeletePost, canEditPost, EVENT_TYPE } from './caps.js';
 import { loadEvent, resolvedTermFilter } from './checks.js';
 import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
-import { countEvents, findEventIdBySlug, withChildTerms, getEvent, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
+import { countEvents, withChildTerms, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
 import {
   assertEventReadable, eventInputFrom, manageAccess, presentCalendarEventList, presentEventList, presentSingleEvent, reloadEvent, saveEvent,
   trashEvent,

@@ -15,7 +15,7 @@ import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
 import { EVENTS_NAMESPACE, presentOrganizer, presentVenue } from './linked.present.js';
 import {
-  countLinked, findLinkedIdBySlug, getOrganizersByIds, getVenuesByIds, linkedType, listLinkedIds,
+  countLinked, getOrganizersByIds, getVenuesByIds, linkedType, listLinkedIds,
   type LinkedKind, type LinkedListFilter, type OrganizerRecord, type VenueRecord,
 } from './linked.repo.js';
 import {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
-import { addTicket, makePost, NS as TICKETS, buyPaidOffline } from '../tickets/fixtures.case.js';
+import { addTicket, makePost, buyPaidOffline } from '../tickets/fixtures.case.js';
 import { IMPORT_MESSAGES, runImport, startImport, type ImportPayload } from './import.service.js';
 
 const NS = '/shop-analytics';

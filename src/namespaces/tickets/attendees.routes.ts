@@ -10,7 +10,7 @@ import { sanitizeTextField } from '../../rest/wp-sanitize.js';
 import { RawBody } from '../../rest/json-text.js';
 import { allowAll } from '../../rest/permissions.js';
 import { defineArgs, endpoint, type TypedRequest } from '../../rest/typed.js';
-import { CREATABLE, EDITABLE, READABLE, respond, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
+import { CREATABLE, EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { hasManageAccess } from './access.js';
 import { getAttendee } from './attendees.repo.js';
 import { listAttendeePage, PUBLIC_ORDER_STATUSES, type AttendeeListQuery } from './attendees-list.repo.js';

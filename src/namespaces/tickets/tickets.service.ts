@@ -5,7 +5,7 @@
  * capacity modes (own, shared across a post's tickets, capped, unlimited) and the sale window.
  */
 import type { AppContext } from '../../app-context.js';
-import { getPost, parseDateTime, siteTimeZone, toDbDate, type PostRecord } from '../../content/posts.js';
+import { parseDateTime, siteTimeZone, toDbDate, type PostRecord } from '../../content/posts.js';
 import { sanitizeTextField } from '../../rest/wp-sanitize.js';
 import type { RestError } from '../../rest/errors.js';
 import { isPhpNumeric, phpString } from '../../rest/php-query.js';
