@@ -37,7 +37,8 @@ export function settingValue(def: SettingDef, raw: string): { value: unknown } |
   return { value };
 }
 
-const shown = (name: string, value: unknown) => (SECRET.test(name) && value ? '[set]' : JSON.stringify(value));
+/** A value as it may be printed: a secret one as `[set]`. */
+const printable = (name: string, value: unknown) => (SECRET.test(name) && value ? '[set]' : value);
 
 export const settingsCommand: CommandExtension = {
   name: 'settings',
@@ -50,8 +51,8 @@ export const settingsCommand: CommandExtension = {
     return withApp(async (app) => {
       const settings = declared(app.ctx);
       if (action === 'list') {
-        const rows = await Promise.all([...settings].map(async ([n, def]) => ({ name: n, area: def.area, value: await app.ctx.options.get(n, def.default), description: def.description })));
-        print({ settings: rows.map((r) => ({ ...r, value: SECRET.test(r.name) && r.value ? '[set]' : r.value })) }, rows.map((r) => `${r.name} = ${shown(r.name, r.value)}  (${r.area}) ${r.description}`).join('\n'));
+        const rows = await Promise.all([...settings].map(async ([n, def]) => ({ name: n, area: def.area, value: printable(n, await app.ctx.options.get(n, def.default)), description: def.description })));
+        print({ settings: rows }, rows.map((r) => `${r.name} = ${JSON.stringify(r.value)}  (${r.area}) ${r.description}`).join('\n'));
         return 0;
       }
       const def = settings.get(name!);
@@ -64,7 +65,7 @@ export const settingsCommand: CommandExtension = {
       const parsed = settingValue(def, raw!);
       if ('error' in parsed) throw new Error(`settings set ${name}: ${parsed.error}`);
       await app.ctx.options.set(name!, parsed.value);
-      print({ name, value: parsed.value }, `${name} = ${shown(name!, parsed.value)}`);
+      print({ name, value: parsed.value }, `${name} = ${JSON.stringify(printable(name!, parsed.value))}`);
       return 0;
     });
   },

@@ -31,13 +31,13 @@ declare module './area.js' {
     apiGate: ApiGate;
     pageGate: PageGate;
     pageStylesheet: string;
-    pageNotice: PageNotice;
-    frontPageSection: PageNotice;
+    pageNotice: PageFragment;
+    frontPageSection: PageFragment;
   }
 }
 
-/** Markup (escaped or filtered) for the top of every public page, or '' for none. */
-export type PageNotice = (ctx: AppContext) => Promise<string>;
+/** Markup (escaped or filtered) an area adds to public pages, or '' for none. */
+export type PageFragment = (ctx: AppContext) => Promise<string>;
 
 /** Runs the enabled areas' API gates. */
 export async function checkApiGates(req: RestRequest, ctx: AppContext): Promise<RestError | undefined> {
@@ -57,16 +57,10 @@ export async function checkPageGates(request: FastifyRequest, ctx: AppContext): 
   return undefined;
 }
 
-/** The enabled areas' notices, for the top of public pages. */
-export async function pageNotices(ctx: AppContext): Promise<string> {
-  const notices = await Promise.all(ctx.areas.contributions('pageNotice').map((notice) => notice(ctx)));
-  return notices.filter(Boolean).join('\n');
-}
-
-/** The enabled areas' front-page sections. */
-export async function frontPageSections(ctx: AppContext): Promise<string> {
-  const sections = await Promise.all(ctx.areas.contributions('frontPageSection').map((section) => section(ctx)));
-  return sections.filter(Boolean).join('\n');
+/** The enabled areas' fragments of one point: `pageNotice` (the top of public pages) or `frontPageSection`. */
+export async function pageFragments(ctx: AppContext, point: 'pageNotice' | 'frontPageSection'): Promise<string> {
+  const parts = await Promise.all(ctx.areas.contributions(point).map((fragment) => fragment(ctx)));
+  return parts.filter(Boolean).join('\n');
 }
 
 /** `<link rel="stylesheet">` tags of the enabled areas' stylesheets, for public pages. */

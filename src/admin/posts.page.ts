@@ -124,7 +124,7 @@ export async function listPosts(ctx: AppContext, request: FastifyRequest, reply:
     .map((r) => {
       const id = Number(r.id);
       const edit = adminUrl(ctx, 'post.php', { post: String(id), action: 'edit' });
-      const view = r.status === 'publish' && def.public ? ` <a href="${esc(ctx.urls.permalink({ id, type: r.type, slug: r.slug }))}">View</a>` : '';
+      const view = r.status === 'publish' ? ` <a href="${esc(ctx.urls.permalink({ id, type: r.type, slug: r.slug }))}">View</a>` : '';
       return `<tr><td><a href="${esc(edit)}">${esc(r.title || '(no title)')}</a>${view}</td><td>${esc(r.status)}</td><td>${esc(r.date)}</td></tr>`;
     })
     .join('');
@@ -156,7 +156,6 @@ export async function editPost(ctx: AppContext, request: FastifyRequest, reply: 
   const subject = sessionSubject(session);
 
   let flash = '';
-  const current = post;
   if (request.method === 'POST') {
     if (!editable) return sendPage(reply, 405, diePage('Error', site, `${def.label} are edited through their own screens and routes.`));
     if (!(await verifyNonce(ctx, subject, NONCE_ACTION(id), form._wpnonce))) return sendPage(reply, 403, diePage('Error', site, 'The link you followed has expired.'));
@@ -178,28 +177,28 @@ export async function editPost(ctx: AppContext, request: FastifyRequest, reply: 
     }
   }
   if (str(all.message) === '1') flash = notice('success', 'Post updated.');
-  const view = current.status === 'publish' && def.public ? `<p><a href="${esc(ctx.urls.permalink({ id, type: current.type, slug: current.slug }))}">View ${esc(def.label.replace(/s$/, '').toLowerCase())}</a></p>` : '';
-  const list = `<p><a href="${esc(adminUrl(ctx, 'edit.php', { post_type: current.type }))}">All ${esc(def.label.toLowerCase())}</a></p>`;
+  const view = post.status === 'publish' ? `<p><a href="${esc(ctx.urls.permalink({ id, type: post.type, slug: post.slug }))}">View ${esc(def.label.replace(/s$/, '').toLowerCase())}</a></p>` : '';
+  const list = `<p><a href="${esc(adminUrl(ctx, 'edit.php', { post_type: post.type }))}">All ${esc(def.label.toLowerCase())}</a></p>`;
   const details = `<table><tbody>
 <tr><th scope="row">Type</th><td>${esc(def.label)}</td></tr>
-<tr><th scope="row">Status</th><td>${esc(current.status)}</td></tr>
-<tr><th scope="row">Slug</th><td><code>${esc(current.slug)}</code></td></tr>
-<tr><th scope="row">Published</th><td>${esc(current.date)}</td></tr>
-<tr><th scope="row">Last modified</th><td>${esc(current.modified)}</td></tr>
+<tr><th scope="row">Status</th><td>${esc(post.status)}</td></tr>
+<tr><th scope="row">Slug</th><td><code>${esc(post.slug)}</code></td></tr>
+<tr><th scope="row">Published</th><td>${esc(post.date)}</td></tr>
+<tr><th scope="row">Last modified</th><td>${esc(post.modified)}</td></tr>
 </tbody></table>`;
   if (!editable) {
-    const body = `${flash}<h2>${esc(current.title || '(no title)')}</h2>${details}${view}${list}`;
+    const body = `${flash}<h2>${esc(post.title || '(no title)')}</h2>${details}${view}${list}`;
     return sendPage(reply, 200, layout(`Edit ${def.label.replace(/s$/, '')}`, site, body));
   }
   const action = esc(adminUrl(ctx, 'post.php', { post: String(id), action: 'edit' }));
   const statusOptions = ['publish', 'draft', 'pending', 'private']
-    .map((s) => `<option value="${s}"${s === current.status ? ' selected' : ''}>${s}</option>`)
+    .map((s) => `<option value="${s}"${s === post.status ? ' selected' : ''}>${s}</option>`)
     .join('');
   const body = `${flash}
 <form method="post" action="${action}">
 <input type="hidden" name="_wpnonce" value="${esc(await createNonce(ctx, subject, NONCE_ACTION(id)))}">
-<p><label for="post_title">Title</label><input type="text" id="post_title" name="post_title" value="${esc(current.title)}"></p>
-<p><label for="content">Content</label><textarea id="content" name="content" rows="12" style="width:100%;box-sizing:border-box">${esc(current.content)}</textarea></p>
+<p><label for="post_title">Title</label><input type="text" id="post_title" name="post_title" value="${esc(post.title)}"></p>
+<p><label for="content">Content</label><textarea id="content" name="content" rows="12" style="width:100%;box-sizing:border-box">${esc(post.content)}</textarea></p>
 <p><label for="status">Status</label><select id="status" name="status">${statusOptions}</select></p>
 <p><button type="submit">Update</button></p>
 </form>

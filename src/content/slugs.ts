@@ -124,7 +124,10 @@ function urlDecode(text: string): Buffer {
 /** PHP `rawurlencode`: every byte but `A-Z a-z 0-9 - _ . ~` as upper-case `%XX`. */
 function rawUrlEncode(bytes: Buffer): string {
   let out = '';
-  for (const b of bytes) out += /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) && b < 0x80 ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const b of bytes) {
+    const c = String.fromCharCode(b);
+    out += b < 0x80 && /[A-Za-z0-9\-_.~]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
   return out;
 }
 

@@ -7,7 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
 import { renderContent } from '../content/posts.js';
-import { frontPageSections, pageNotices, stylesheetLinks } from '../site-hooks.js';
+import { pageFragments } from '../site-hooks.js';
+import { sendSitePage } from './site-page.js';
 import { servePostById } from './post-pages.js';
 
 /** The page chosen as the front page (`show_on_front` = `page`), if it is published. */
@@ -26,25 +27,12 @@ export async function serveHomePage(ctx: AppContext, request: FastifyRequest, re
   const description = String(await ctx.options.get('blogdescription'));
   const { apiRoot, home, admin } = ctx.urls;
   const front = await frontPage(ctx);
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(name)}</title>
-<link rel="https://api.w.org/" href="${esc(apiRoot)}">
-<link rel="alternate" type="text/calendar" title="${esc(name)} events" href="${esc(home)}/events/?ical=1">
-${stylesheetLinks(ctx)}
-</head><body>
-${await pageNotices(ctx)}
-<main>
-<h1>${esc(front ? front.title : name)}</h1>${front ? `\n<div class="front-page">${renderContent(front.content)}</div>` : `${description ? `\n<p>${esc(description)}</p>` : ''}\n${await frontPageSections(ctx)}`}
+  const body = `<h1>${esc(front ? front.title : name)}</h1>${front ? `\n<div class="front-page">${renderContent(front.content)}</div>` : `${description ? `\n<p>${esc(description)}</p>` : ''}\n${await pageFragments(ctx, 'frontPageSection')}`}
 <ul>
 <li><a href="${esc(apiRoot)}">REST API</a></li>
 <li><a href="${esc(home)}/events/?ical=1">Events calendar (iCalendar)</a></li>
 <li><a href="${esc(admin)}wp-login.php">Sign in</a></li>
-</ul>
-</main></body></html>`;
-  return reply
-    .code(200)
-    .header('Content-Type', 'text/html; charset=UTF-8')
-    .header('Link', `<${apiRoot}>; rel="https://api.w.org/"`)
-    .send(html);
+</ul>`;
+  const head = `\n<link rel="alternate" type="text/calendar" title="${esc(name)} events" href="${esc(home)}/events/?ical=1">`;
+  return sendSitePage(ctx, reply, { title: name, head, body });
 }

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
 import { renderContent } from '../content/posts.js';
-import { pageNotices, stylesheetLinks } from '../site-hooks.js';
+import { sendSitePage } from './site-page.js';
 
 const PER_PAGE = 20;
 
@@ -18,19 +18,8 @@ function notFound(reply: FastifyReply): FastifyReply {
   return reply;
 }
 
-async function page(ctx: AppContext, reply: FastifyReply, status: number, title: string, body: string): Promise<FastifyReply> {
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<link rel="https://api.w.org/" href="${esc(ctx.urls.apiRoot)}">
-${stylesheetLinks(ctx)}
-</head><body>
-${await pageNotices(ctx)}
-<main>
-${body}
-<p><a href="${esc(ctx.urls.home)}/">« ${esc('Home')}</a></p>
-</main></body></html>`;
-  return reply.code(status).header('Content-Type', 'text/html; charset=UTF-8').send(html);
+async function page(ctx: AppContext, reply: FastifyReply, title: string, body: string): Promise<FastifyReply> {
+  return sendSitePage(ctx, reply, { title, body: `${body}\n<p><a href="${esc(ctx.urls.home)}/">« Home</a></p>` });
 }
 
 async function authorArchive(ctx: AppContext, request: FastifyRequest<{ Params: { nicename: string; n?: string } }>, reply: FastifyReply): Promise<FastifyReply> {
@@ -47,7 +36,7 @@ async function authorArchive(ctx: AppContext, request: FastifyRequest<{ Params: 
   const archive = `${ctx.urls.home}/author/${encodeURIComponent(request.params.nicename)}/`;
   const more = paged * PER_PAGE < total ? `<p><a href="${esc(`${archive}page/${paged + 1}/`)}">Older posts ›</a></p>` : '';
   const newer = paged > 1 ? `<p><a href="${esc(paged === 2 ? archive : `${archive}page/${paged - 1}/`)}">‹ Newer posts</a></p>` : '';
-  return page(ctx, reply, 200, `${author.display_name} – ${String(await ctx.options.get('blogname'))}`, `<h1>${esc(author.display_name)}</h1>
+  return page(ctx, reply, `${author.display_name} – ${String(await ctx.options.get('blogname'))}`, `<h1>${esc(author.display_name)}</h1>
 ${items ? `<ul>${items}</ul>` : '<p>No posts yet.</p>'}${newer}${more}`);
 }
 
@@ -67,7 +56,7 @@ export async function servePostById(ctx: AppContext, request: FastifyRequest, re
   if (!post || !def?.public) return notFound(reply);
   if (def.permalinkBase) return reply.code(301).header('Location', ctx.urls.permalink({ id: Number(post.id), type: post.type, slug: post.slug })).send('');
   const content = post.password ? '<p>This content is password protected.</p>' : renderContent(post.content);
-  return page(ctx, reply, 200, `${post.title} – ${String(await ctx.options.get('blogname'))}`, `<article><h1>${esc(post.title)}</h1>\n${content}</article>`);
+  return page(ctx, reply, `${post.title} – ${String(await ctx.options.get('blogname'))}`, `<article><h1>${esc(post.title)}</h1>\n${content}</article>`);
 }
 
 /** Registers the author archive (`/?p=` is answered by the front page, see `home-page.ts`). */

@@ -7,7 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import { esc } from '../../admin/html.js';
 import type { AppContext } from '../../app-context.js';
-import { pageNotices, stylesheetLinks } from '../../site-hooks.js';
+import { pageFragments, stylesheetLinks } from '../../site-hooks.js';
 import { jsonForScript } from './render.js';
 
 const STYLE = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#141827;background:#fff}
@@ -74,7 +74,7 @@ export async function sendPage(ctx: AppContext, reply: FastifyReply, page: Shell
 <style>${STYLE}</style>
 ${stylesheetLinks(ctx)}${page.head ?? ''}
 </head><body>
-${await pageNotices(ctx)}
+${await pageFragments(ctx, 'pageNotice')}
 <header class="site-header"><a href="${esc(ctx.urls.home)}/events/">${esc(site)}</a></header>
 <main id="main">
 ${page.body}

@@ -58,11 +58,11 @@ async function validShareKey(ctx: AppContext, given: unknown): Promise<boolean> 
 
 /** Visitors' API reads of what is coming soon: 401. */
 export async function comingSoonApiGate(req: RestRequest, ctx: AppContext): Promise<RestError | undefined> {
-  if (req.method !== 'GET' || isOwner(req.user)) return undefined;
+  const under = (namespaces: readonly string[]) => namespaces.some((ns) => req.route === ns || req.route.startsWith(`${ns}/`));
+  // The store's namespaces are among the site's: other routes never read the options.
+  if (req.method !== 'GET' || isOwner(req.user) || !under(SITE_NAMESPACES)) return undefined;
   const mode = await comingSoon(ctx);
-  if (mode === 'no') return undefined;
-  const hidden = mode === 'site' ? SITE_NAMESPACES : STORE_NAMESPACES;
-  if (!hidden.some((ns) => req.route === ns || req.route.startsWith(`${ns}/`))) return undefined;
+  if (mode === 'no' || (mode === 'store' && !under(STORE_NAMESPACES))) return undefined;
   if (await validShareKey(ctx, cookieValue(req.headers.cookie, SHARE_COOKIE))) return undefined;
   return ShopAdminErrors.comingSoon(req);
 }

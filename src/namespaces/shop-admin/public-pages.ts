@@ -7,13 +7,13 @@
  */
 import { ksesPost } from '../../content/kses.js';
 import { esc } from '../../admin/html.js';
-import type { PageNotice } from '../../site-hooks.js';
+import type { PageFragment } from '../../site-hooks.js';
 
 export const DEMO_STORE_OPTION = 'woocommerce_demo_store';
 export const DEMO_STORE_NOTICE_OPTION = 'woocommerce_demo_store_notice';
 const DEFAULT_NOTICE = 'This is a demo store for testing purposes &mdash; no orders shall be fulfilled.';
 
-export const storeNotice: PageNotice = async (ctx) => {
+export const storeNotice: PageFragment = async (ctx) => {
   if ((await ctx.options.get<unknown>(DEMO_STORE_OPTION, 'no')) !== 'yes') return '';
   const stored = await ctx.options.get<unknown>(DEMO_STORE_NOTICE_OPTION, '');
   const text = typeof stored === 'string' && stored.trim() !== '' ? stored : DEFAULT_NOTICE;
@@ -22,7 +22,7 @@ export const storeNotice: PageNotice = async (ctx) => {
 
 export const AI_PATTERNS_OPTION = 'ai_generated_patterns';
 
-export const generatedFrontPage: PageNotice = async (ctx) => {
+export const generatedFrontPage: PageFragment = async (ctx) => {
   const p = await ctx.options.get<unknown>(AI_PATTERNS_OPTION, null);
   if (!p || typeof p !== 'object') return '';
   const { headline, tagline, about } = p as Record<string, unknown>;
