@@ -65,6 +65,16 @@ describe.each(DIALECTS)('content/terms on %s', (engine) => {
     expect(map.get(p2)?.map((x) => x.name)).toEqual(['Alpha']);
   });
 
+  it("orders a post's terms by name as WordPress's collation does: case and accents aside, then by ID", async () => {
+    const names = ['Theatre', 'art', 'Ölhafen', 'Music', 'zoo', 'Oboe', 'Éclat'];
+    const terms = [];
+    for (const name of names) terms.push(await createTerm(t.db, 'genre', { name }));
+    const p = await post('publish', 'sorted');
+    await setPostTerms(t.db, p, 'genre', terms.map((x) => x.id));
+    const map = await termsOfPosts(t.db, [p], ['genre']);
+    expect(map.get(p)?.map((x) => x.name)).toEqual(['art', 'Éclat', 'Music', 'Oboe', 'Ölhafen', 'Theatre', 'zoo']);
+  });
+
   it('updates and deletes terms (children move up)', async () => {
     const parent = await createTerm(t.db, 'cat', { name: 'Parent' });
     const kid = await createTerm(t.db, 'cat', { name: 'Kid', parent: parent.id });

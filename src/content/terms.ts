@@ -259,6 +259,14 @@ export async function recountTaxonomy(db: Db, taxonomy: string): Promise<void> {
 }
 
 /**
+ * Name order as WordPress's database collation (`utf8mb4_unicode_ci`) sorts `wp_get_post_terms`:
+ * case and accents aside (`art`, `Music`, `Ölhafen`, `Theatre`), then by ID. Byte order put every
+ * capital before every small letter and accented letters after `z`.
+ */
+const byName = new Intl.Collator('en', { sensitivity: 'base' });
+const termOrder = (a: TermRecord, b: TermRecord) => byName.compare(a.name, b.name) || a.id - b.id;
+
+/**
  * The terms of the given taxonomies on each post, ordered by name (as `wp_get_post_terms`), in one
  * query for any number of posts.
  */
@@ -272,9 +280,7 @@ export async function termsOfPosts(db: Db, postIds: readonly number[], taxonomie
       .innerJoin('terms as t', 't.id', 'tr.term_id')
       .select(['tr.post_id', packedColumns(db, ['t.id', 't.taxonomy', 't.name', 't.slug', 't.description', 't.parent', 't.count']).as('term')])
       .where('tr.post_id', 'in', ids)
-      .where('t.taxonomy', 'in', [...taxonomies])
-      .orderBy('t.name')
-      .orderBy('t.id'), [...ids, ...taxonomies]);
+      .where('t.taxonomy', 'in', [...taxonomies]), [...ids, ...taxonomies]);
   // A term shared by several posts is one record (records are not mutated).
   const terms = new Map<number, TermRecord>();
   for (const r of rows) {
@@ -286,5 +292,6 @@ export async function termsOfPosts(db: Db, postIds: readonly number[], taxonomie
     if (list) list.push(term);
     else out.set(pid, [term]);
   }
+  for (const list of out.values()) list.sort(termOrder);
   return out;
 }
