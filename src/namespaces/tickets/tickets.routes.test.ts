@@ -364,8 +364,9 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(await q({ currency: 'EUR' })).toEqual([]);
       expect(await q({ include: `${ids[2]},${ids[0]}`, orderby: 'include' })).toEqual(['Charlie', 'Alpha']);
       expect(await q({ exclude: ids[0]! })).toEqual(['Bravo', 'Charlie']);
-      expect(await q({ available_until: '2080-01-01' })).toEqual(['Alpha', 'Bravo']);
-      expect(await q({ available_from: '2095-01-01' })).toEqual(['Alpha', 'Bravo', 'Charlie']);
+      // The sale starts on or after available_from / ends on or before available_until (no end here).
+      expect(await q({ available_from: '2080-01-01' })).toEqual(['Charlie']);
+      expect(await q({ available_until: '2080-01-01' })).toEqual(['Alpha', 'Bravo', 'Charlie']);
       expect(await q({ after: '2000-01-01' })).toHaveLength(3);
       expect(await q({ before: '2000-01-01' })).toEqual([]);
       expect(await q({ attendee_information_available: true })).toEqual([]);
@@ -373,6 +374,21 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(await q({ orderby: 'id', offset: 1 })).toEqual(['Bravo', 'Charlie']);
       const other = await t.request('GET', `${NS}/tickets`, { query: { exclude_post: listPost, include: ids.join(',') } });
       expect(other.body.total).toBe(0);
+    });
+
+    it('filters by the sale window as the original: start on/after available_from, end on/before available_until, unset bounds pass', async () => {
+      const post = await makePost(t, { title: 'Sale windows' });
+      const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+      const windows: Record<string, [string, string]> = { open: ['', ''], noEnd: [day(-30), ''], lastWeek: [day(-7), day(7)], soon: [day(1), day(3)], noStart: ['', day(14)] };
+      for (const [name, [start, end]] of Object.entries(windows)) {
+        const { id } = await addTicket(t, post, { name, provider: 'rsvp' });
+        await t.db.updateTable('ticket_details').set({ start_gmt: start, end_gmt: end }).where('ticket_id', '=', id).execute();
+      }
+      const q = (extra: Record<string, string>) =>
+        t.request('GET', `${NS}/tickets`, { query: { include_post: post, ...extra } }).then((r) => r.body.tickets.map((x: any) => x.title).sort());
+      expect(await q({ available_from: '-8 days' })).toEqual(['lastWeek', 'noStart', 'open', 'soon']);
+      expect(await q({ available_until: String(Math.floor(Date.now() / 1000) + 2 * 86_400) })).toEqual(['noEnd', 'open']);
+      expect(await q({ available_from: '-5 days', available_until: '+5 days' })).toEqual(['open', 'soon']);
     });
 
     it('shows drafts only to those with access, and the manage-only bounds only to them', async () => {
