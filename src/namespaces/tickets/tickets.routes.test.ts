@@ -391,6 +391,18 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(await q({ available_from: '-5 days', available_until: '+5 days' })).toEqual(['open', 'soon']);
     });
 
+    it('counts with the offset applied, as the original: total 0 once the offset reaches the last match', async () => {
+      const at = async (offset: number) => {
+        const res = await t.request('GET', `${NS}/tickets`, { query: { include_post: listPost, offset } });
+        return [res.body.total, res.body.total_pages, res.headers['x-et-total'], res.headers['x-et-total-pages'], res.body.tickets.length];
+      };
+      expect(await at(1)).toEqual([3, 1, '3', '1', 2]);
+      expect(await at(2)).toEqual([3, 1, '3', '1', 1]);
+      expect(await at(3)).toEqual([0, 0, '0', '0', 0]);
+      expect(await at(5)).toEqual([0, 0, '0', '0', 0]);
+      expect((await t.request('GET', `${NS}/tickets`, { query: { offset: 'foo' } })).status).toBe(400);
+    });
+
     it('shows drafts only to those with access, and the manage-only bounds only to them', async () => {
       const draft = await makePost(t, { status: 'draft' });
       await addTicket(t, draft, { name: 'Hidden', ticket: { mode: 'own', capacity: 3 } });
