@@ -160,6 +160,15 @@ describe.each(DIALECTS)('attendees routes on %s', (engine) => {
       expect(past.body.code).toBe('invalid-page-number');
     });
 
+    it('counts with the offset applied, as the original: total 0 once the offset reaches the last match', async () => {
+      const at = async (offset: number) => {
+        const res = await t.request('GET', `${NS}/attendees`, { query: { include: `${publicOne},${vip}`, offset }, as: t.admin });
+        return [res.body.total, res.body.total_pages, res.headers['x-et-total'], res.body.attendees.length];
+      };
+      expect(await at(1)).toEqual([2, 1, '2', 1]);
+      expect(await at(2)).toEqual([0, 0, '0', 0]);
+    });
+
     it('answers 400 rest_invalid_param for page and per_page outside the spec bounds (not clamped)', async () => {
       for (const query of <Record<string, number>[]>[{ per_page: 0 }, { per_page: 101 }, { page: 0 }]) {
         const res = await t.request('GET', `${NS}/attendees`, { query, as: t.admin });
