@@ -21,6 +21,8 @@ export interface AttendeeView {
 function ticketSummary(a: AttendeeListing, t: AttendeeTicket | undefined): Record<string, unknown> {
   const raw = t ? t.price : String(a.price);
   const currency = t ? t.currency : a.currency;
+  // The original's RSVP ticket object keeps only the date of the sale bounds (the time is kept apart).
+  const saleBound = (local: string) => (a.provider === 'rsvp' ? local.slice(0, 10) : local);
   return {
     id: a.ticketId,
     title: t ? t.post.title.trim() : '',
@@ -28,8 +30,8 @@ function ticketSummary(a: AttendeeListing, t: AttendeeTicket | undefined): Recor
     raw_price: raw,
     formatted_price: formatNumber(priceValue(raw)),
     currency_config: currencyConfig(currency),
-    start_sale: t ? t.startLocal : '',
-    end_sale: t ? t.endLocal : '',
+    start_sale: t ? saleBound(t.startLocal) : '',
+    end_sale: t ? saleBound(t.endLocal) : '',
   };
 }
 
