@@ -72,7 +72,23 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(res.body.message).toBe('Commerce Module invalid');
     });
 
-    it.each([[''], ['abc'], ['-3']])('answers 400 tec-tickets-rest-invalid_price for a paid price of %j', async (price) => {
+    it.each([[''], [' '], [0], ['000'], ['0.00']])('creates a free paid-provider ticket (202) for a price of %j, as the original', async (price) => {
+      const res = await t.request('POST', `${NS}/tickets`, {
+        json: { post_id: event, provider: 'tribe-commerce', price, add_ticket_nonce: await addNonce(t, event) },
+        as: t.admin,
+      });
+      expect(res.status).toBe(202);
+      expect(res.body.cost_details.values).toHaveLength(1);
+      expect(Number(res.body.cost_details.values[0])).toBe(0);
+    });
+
+    it('answers 400 tec-tickets-rest-invalid_price for a paid ticket sent without a price', async () => {
+      const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'tribe-commerce', add_ticket_nonce: await addNonce(t, event) }, as: t.admin });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('tec-tickets-rest-invalid_price');
+    });
+
+    it.each([['abc'], ['-3'], [-5], ['0,0']])('answers 400 tec-tickets-rest-invalid_price for a paid price of %j', async (price) => {
       const res = await t.request('POST', `${NS}/tickets`, {
         json: { post_id: event, provider: 'tribe-commerce', price, add_ticket_nonce: await addNonce(t, event) },
         as: t.admin,
