@@ -9,6 +9,7 @@ import { dateDetails } from '../../content/posts.js';
 import { globalId, ticketsUrl } from './common.js';
 import { currencyConfig, currencySymbol, formatNumber, priceValue } from './money.js';
 import type { AttendeeListing, AttendeeTicket } from './attendees.repo.js';
+import { providerBySlug } from './providers.js';
 
 export interface AttendeeView {
   manage: boolean;
@@ -75,7 +76,7 @@ export function presentAttendee(ctx: Pick<AppContext, 'urls'>, a: AttendeeListin
     data.rsvp_going = a.orderStatus === 'yes';
   } else if (a.orderId !== null && view.purchaseDate) {
     data.payment = {
-      provider: a.provider,
+      provider: providerBySlug(a.provider).orderSlug,
       price: view.ticket ? view.ticket.price : String(a.price),
       currency: currencySymbol(a.currency),
       date: view.purchaseDate,
