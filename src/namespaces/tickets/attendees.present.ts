@@ -9,6 +9,7 @@ import { dateDetails } from '../../content/posts.js';
 import { globalId, ticketsUrl } from './common.js';
 import { currencyConfig, currencySymbol, formatNumber, priceValue } from './money.js';
 import type { AttendeeListing, AttendeeTicket } from './attendees.repo.js';
+import { providerBySlug } from './providers.js';
 
 export interface AttendeeView {
   manage: boolean;
@@ -21,6 +22,8 @@ export interface AttendeeView {
 function ticketSummary(a: AttendeeListing, t: AttendeeTicket | undefined): Record<string, unknown> {
   const raw = t ? t.price : String(a.price);
   const currency = t ? t.currency : a.currency;
+  // The original's RSVP ticket object keeps only the date of the sale bounds (the time is kept apart).
+  const saleBound = (local: string) => (a.provider === 'rsvp' ? local.slice(0, 10) : local);
   return {
     id: a.ticketId,
     title: t ? t.post.title.trim() : '',
@@ -28,8 +31,8 @@ function ticketSummary(a: AttendeeListing, t: AttendeeTicket | undefined): Recor
     raw_price: raw,
     formatted_price: formatNumber(priceValue(raw)),
     currency_config: currencyConfig(currency),
-    start_sale: t ? t.startLocal : '',
-    end_sale: t ? t.endLocal : '',
+    start_sale: t ? saleBound(t.startLocal) : '',
+    end_sale: t ? saleBound(t.endLocal) : '',
   };
 }
 
@@ -73,7 +76,7 @@ export function presentAttendee(ctx: Pick<AppContext, 'urls'>, a: AttendeeListin
     data.rsvp_going = a.orderStatus === 'yes';
   } else if (a.orderId !== null && view.purchaseDate) {
     data.payment = {
-      provider: a.provider,
+      provider: providerBySlug(a.provider).orderSlug,
       price: view.ticket ? view.ticket.price : String(a.price),
       currency: currencySymbol(a.currency),
       date: view.purchaseDate,

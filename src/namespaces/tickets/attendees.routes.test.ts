@@ -78,9 +78,11 @@ describe.each(DIALECTS)('attendees routes on %s', (engine) => {
         raw_price: '0',
         formatted_price: '0.00',
         currency_config: { symbol: '&#x24;', placement: 'prefix', decimal_point: '.', thousands_sep: ',', number_of_decimals: 2 },
-        start_sale: rsvp.available_from,
+        // RSVP: the date only (the original's RSVP ticket object keeps the time apart).
+        start_sale: rsvp.available_from.slice(0, 10),
         end_sale: '',
       });
+      expect(rsvp.available_from).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     });
 
     it('takes a seat: 409 ticket-capacity-not-available when the ticket is full', async () => {
@@ -158,6 +160,15 @@ describe.each(DIALECTS)('attendees routes on %s', (engine) => {
       const past = await t.request('GET', `${NS}/attendees`, { query: { page: 5 }, as: t.admin });
       expect(past.status).toBe(400);
       expect(past.body.code).toBe('invalid-page-number');
+    });
+
+    it('counts with the offset applied, as the original: total 0 once the offset reaches the last match', async () => {
+      const at = async (offset: number) => {
+        const res = await t.request('GET', `${NS}/attendees`, { query: { include: `${publicOne},${vip}`, offset }, as: t.admin });
+        return [res.body.total, res.body.total_pages, res.headers['x-et-total'], res.body.attendees.length];
+      };
+      expect(await at(1)).toEqual([2, 1, '2', 1]);
+      expect(await at(2)).toEqual([0, 0, '0', 0]);
     });
 
     it('answers 400 rest_invalid_param for page and per_page outside the spec bounds (not clamped)', async () => {

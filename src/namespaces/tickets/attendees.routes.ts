@@ -129,7 +129,10 @@ async function listAttendees(req: TypedRequest<typeof ATTENDEE_LIST_ARGS>, ctx: 
   if (req.has('name')) q.name = String(p.name);
   if (req.has('email') && manage) q.email = String(p.email);
 
-  const { attendees, tickets, total } = await listAttendeePage(ctx.db, q);
+  const found = await listAttendeePage(ctx.db, q);
+  const { attendees, tickets } = found;
+  // As the original counts with the offset applied: an offset at or past the last match finds nothing.
+  const total = offset > 0 && offset >= found.total ? 0 : found.total;
   const totalPages = Math.ceil(total / perPage);
   if (page !== 1 && page > totalPages) return TicketErrors.invalidPageNumber();
   const body = {

@@ -152,7 +152,7 @@ describe.each(DIALECTS)('cart and orders on %s', (engine) => {
         ['Jo Holder', 'jo@example.test', o.id, 'tribe-commerce'],
         ['Pat Buyer', 'pat@example.test', o.id, 'tribe-commerce'],
       ]);
-      expect(o.attendees[0].payment).toMatchObject({ provider: 'tribe-commerce', price: '12.50', currency: '$' });
+      expect(o.attendees[0].payment).toMatchObject({ provider: 'tpp', price: '12.50', currency: '$' });
       expect(o.attendees[0].security_code).toMatch(/^[0-9a-f]{10}$/);
       expect(o.attendees[0].checkin_url).toBe(
         `http://example.test/?event_qr_code=1&ticket_id=${o.attendees[0].id}&event_id=${event}&security_code=${o.attendees[0].security_code}&path=wp-json%2Feventsuite%2Ftickets%2Fv1%2Fqr`,

@@ -20,6 +20,8 @@ export interface TicketProvider {
   readonly orderType: string;
   /** True when tickets cost money and go through an order with a payment. */
   readonly paid: boolean;
+  /** The slug its orders carry (an attendee's `payment.provider`). */
+  readonly orderSlug: string;
   /** Attendee statuses; for paid providers these are the order statuses. */
   readonly statuses: readonly string[];
   /** Extra spellings accepted for statuses (`going` → `yes`). */
@@ -38,6 +40,7 @@ export const RSVP: TicketProvider = Object.freeze({
   attendeeType: 'tribe_rsvp_attendees',
   orderType: 'tribe_rsvp_orders',
   paid: false,
+  orderSlug: 'rsvp',
   statuses: ['yes', 'no'],
   statusAliases: { going: 'yes', 'not-going': 'no' },
   completed: ['yes'],
@@ -52,6 +55,8 @@ export const TRIBE_COMMERCE: TicketProvider = Object.freeze({
   attendeeType: 'tribe_tpp_attendees',
   orderType: 'tribe_tpp_orders',
   paid: true,
+  // The legacy PayPal provider's order data names it `tpp`.
+  orderSlug: 'tpp',
   statuses: ['completed', 'pending', 'refunded', 'cancelled'],
   statusAliases: {},
   completed: ['completed'],

@@ -22,8 +22,9 @@ describe('ticketStock / availablePercentage', () => {
 });
 
 describe('redact', () => {
-  it('replaces every scalar recursively, keeping keys: numbers 0, booleans null, strings "No Access"', () => {
-    expect(redact({ id: 5, title: 'x', ok: true, nested: { a: [1, 'b'], n: null } })).toEqual({ id: 0, title: 'No Access', ok: null, nested: { a: [0, 'No Access'], n: null } });
+  it('replaces every value recursively, keeping keys: numbers and numeric strings 0, booleans null, other strings and null "No Access"', () => {
+    expect(redact({ id: 5, title: 'x', ok: true, nested: { a: [1, 'b'], n: null } })).toEqual({ id: 0, title: 'No Access', ok: null, nested: { a: [0, 'No Access'], n: 'No Access' } });
+    expect(redact({ author: '0', values: ['12.50'], year: '2024', empty: '', list: [] })).toEqual({ author: 0, values: [0], year: 0, empty: 'No Access', list: [] });
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { dateDetails } from '../../content/posts.js';
+import { isPhpNumeric } from '../../rest/php-query.js';
 import { globalId, ticketsUrl } from './common.js';
 import { costDetails, formatCost, priceValue } from './money.js';
 import type { TicketRecord, TicketStats } from './tickets.repo.js';
@@ -135,20 +136,16 @@ export function presentTicket(ctx: Pick<AppContext, 'urls'>, t: TicketRecord, vi
 /** The localized "No Access" text of the redaction. */
 export const NO_ACCESS = 'No Access';
 
-/** Every scalar replaced, keys kept: numbers → 0, booleans → null, strings → "No Access". */
+/**
+ * Every value replaced, keys kept (ET `Validator\Base::remove_ticket_data`): numbers and numeric
+ * strings → 0, booleans → null, anything else (other strings, null) → "No Access".
+ */
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]));
   }
-  switch (typeof value) {
-    case 'number':
-      return 0;
-    case 'boolean':
-      return null;
-    case 'string':
-      return NO_ACCESS;
-    default:
-      return value;
-  }
+  if (isPhpNumeric(value)) return 0;
+  if (typeof value === 'boolean') return null;
+  return NO_ACCESS;
 }

@@ -362,7 +362,7 @@ function listFilters(db: Db, q: TicketListQuery): ListFilter[] {
   const filters: ListFilter[] = [{ key: 'ticket types', parameters: TICKET_TYPES, apply: (query) => query.where('tp.type', 'in', TICKET_TYPES) }];
   const dateFilter = (column: 'tp.date_gmt', op: '>=' | '<=', value: string) =>
     filters.push({ key: `${column} ${op}`, parameters: [value], apply: (query) => query.where(column, op, value) });
-  // An unset end (start) of sale is open.
+  // An unset start (end) of sale passes the bound.
   const saleBound = (column: 't.end_gmt' | 't.start_gmt', op: '>=' | '<=', value: string) =>
     filters.push({ key: `${column} ${op}`, parameters: ['', value], apply: (query) => query.where((eb) => eb.or([eb(column, '=', ''), eb(column, op, value)])) });
   if (q.search) {
@@ -382,8 +382,9 @@ function listFilters(db: Db, q: TicketListQuery): ListFilter[] {
   if (q.beforeGmt) dateFilter('tp.date_gmt', '<=', q.beforeGmt);
   if (q.include) filters.push(inList('t.ticket_id', q.include));
   filters.push(...notInList('t.ticket_id', q.exclude));
-  if (q.availableFromGmt) saleBound('t.end_gmt', '>=', q.availableFromGmt);
-  if (q.availableUntilGmt) saleBound('t.start_gmt', '<=', q.availableUntilGmt);
+  // As the original: the sale starts on or after `available_from`, ends on or before `available_until`.
+  if (q.availableFromGmt) saleBound('t.start_gmt', '>=', q.availableFromGmt);
+  if (q.availableUntilGmt) saleBound('t.end_gmt', '<=', q.availableUntilGmt);
   if (q.postStatuses) filters.push(statusIn('pp.status', q.postStatuses));
   if (q.statuses) filters.push(statusIn('tp.status', q.statuses));
   // Free RSVP tickets are priced in no currency, whatever the site's currency setting says.

@@ -72,7 +72,23 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(res.body.message).toBe('Commerce Module invalid');
     });
 
-    it.each([[''], ['abc'], ['-3']])('answers 400 tec-tickets-rest-invalid_price for a paid price of %j', async (price) => {
+    it.each([[''], [' '], [0], ['000'], ['0.00']])('creates a free paid-provider ticket (202) for a price of %j, as the original', async (price) => {
+      const res = await t.request('POST', `${NS}/tickets`, {
+        json: { post_id: event, provider: 'tribe-commerce', price, add_ticket_nonce: await addNonce(t, event) },
+        as: t.admin,
+      });
+      expect(res.status).toBe(202);
+      expect(res.body.cost_details.values).toHaveLength(1);
+      expect(Number(res.body.cost_details.values[0])).toBe(0);
+    });
+
+    it('answers 400 tec-tickets-rest-invalid_price for a paid ticket sent without a price', async () => {
+      const res = await t.request('POST', `${NS}/tickets`, { json: { post_id: event, provider: 'tribe-commerce', add_ticket_nonce: await addNonce(t, event) }, as: t.admin });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('tec-tickets-rest-invalid_price');
+    });
+
+    it.each([['abc'], ['-3'], [-5], ['0,0']])('answers 400 tec-tickets-rest-invalid_price for a paid price of %j', async (price) => {
       const res = await t.request('POST', `${NS}/tickets`, {
         json: { post_id: event, provider: 'tribe-commerce', price, add_ticket_nonce: await addNonce(t, event) },
         as: t.admin,
@@ -203,6 +219,9 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(res.body.title).toBe('No Access');
       expect(res.body.is_available).toBeNull();
       expect(res.body.capacity_details).toEqual({ available_percentage: 0, available: 0 });
+      // As the original's snapshot: numeric strings become 0, null becomes "No Access".
+      expect(res.body).toMatchObject({ author: 0, image: null, price_suffix: 'No Access', available_from_details: { year: 0, month: 0 } });
+      expect(res.body.cost_details).toMatchObject({ values: [0], suffix: 'No Access', currency_symbol: 'No Access' });
       expect((await t.request('GET', `${NS}/tickets/${ticket.id}`, { as: t.admin })).body.title).toBe('General admission');
     });
   });
@@ -364,8 +383,9 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(await q({ currency: 'EUR' })).toEqual([]);
       expect(await q({ include: `${ids[2]},${ids[0]}`, orderby: 'include' })).toEqual(['Charlie', 'Alpha']);
       expect(await q({ exclude: ids[0]! })).toEqual(['Bravo', 'Charlie']);
-      expect(await q({ available_until: '2080-01-01' })).toEqual(['Alpha', 'Bravo']);
-      expect(await q({ available_from: '2095-01-01' })).toEqual(['Alpha', 'Bravo', 'Charlie']);
+      // The sale starts on or after available_from / ends on or before available_until (no end here).
+      expect(await q({ available_from: '2080-01-01' })).toEqual(['Charlie']);
+      expect(await q({ available_until: '2080-01-01' })).toEqual(['Alpha', 'Bravo', 'Charlie']);
       expect(await q({ after: '2000-01-01' })).toHaveLength(3);
       expect(await q({ before: '2000-01-01' })).toEqual([]);
       expect(await q({ attendee_information_available: true })).toEqual([]);
@@ -373,6 +393,33 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(await q({ orderby: 'id', offset: 1 })).toEqual(['Bravo', 'Charlie']);
       const other = await t.request('GET', `${NS}/tickets`, { query: { exclude_post: listPost, include: ids.join(',') } });
       expect(other.body.total).toBe(0);
+    });
+
+    it('filters by the sale window as the original: start on/after available_from, end on/before available_until, unset bounds pass', async () => {
+      const post = await makePost(t, { title: 'Sale windows' });
+      const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+      const windows: Record<string, [string, string]> = { open: ['', ''], noEnd: [day(-30), ''], lastWeek: [day(-7), day(7)], soon: [day(1), day(3)], noStart: ['', day(14)] };
+      for (const [name, [start, end]] of Object.entries(windows)) {
+        const { id } = await addTicket(t, post, { name, provider: 'rsvp' });
+        await t.db.updateTable('ticket_details').set({ start_gmt: start, end_gmt: end }).where('ticket_id', '=', id).execute();
+      }
+      const q = (extra: Record<string, string>) =>
+        t.request('GET', `${NS}/tickets`, { query: { include_post: post, ...extra } }).then((r) => r.body.tickets.map((x: any) => x.title).sort());
+      expect(await q({ available_from: '-8 days' })).toEqual(['lastWeek', 'noStart', 'open', 'soon']);
+      expect(await q({ available_until: String(Math.floor(Date.now() / 1000) + 2 * 86_400) })).toEqual(['noEnd', 'open']);
+      expect(await q({ available_from: '-5 days', available_until: '+5 days' })).toEqual(['open', 'soon']);
+    });
+
+    it('counts with the offset applied, as the original: total 0 once the offset reaches the last match', async () => {
+      const at = async (offset: number) => {
+        const res = await t.request('GET', `${NS}/tickets`, { query: { include_post: listPost, offset } });
+        return [res.body.total, res.body.total_pages, res.headers['x-et-total'], res.headers['x-et-total-pages'], res.body.tickets.length];
+      };
+      expect(await at(1)).toEqual([3, 1, '3', '1', 2]);
+      expect(await at(2)).toEqual([3, 1, '3', '1', 1]);
+      expect(await at(3)).toEqual([0, 0, '0', '0', 0]);
+      expect(await at(5)).toEqual([0, 0, '0', '0', 0]);
+      expect((await t.request('GET', `${NS}/tickets`, { query: { offset: 'foo' } })).status).toBe(400);
     });
 
     it('shows drafts only to those with access, and the manage-only bounds only to them', async () => {

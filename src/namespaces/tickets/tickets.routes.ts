@@ -159,7 +159,10 @@ async function listTickets(req: TypedRequest<typeof TICKET_LIST_ARGS>, ctx: AppC
     q.visibility = { userId: req.user?.id ?? 0, readPrivate: req.user?.can('read_private_posts') ?? false };
   }
 
-  const { ids, total } = await listTicketIds(ctx.db, q);
+  const found = await listTicketIds(ctx.db, q);
+  const { ids } = found;
+  // As the original counts with the offset applied: an offset at or past the last match finds nothing.
+  const total = offset > 0 && offset >= found.total ? 0 : found.total;
   const totalPages = Math.ceil(total / perPage);
   if (page !== 1 && page > totalPages) return TicketErrors.invalidPageNumber();
   const body: Record<string, unknown> = {

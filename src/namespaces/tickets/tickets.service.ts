@@ -172,9 +172,13 @@ async function saleWindow(ctx: AppContext, f: TicketFields, current: TicketRecor
   return out;
 }
 
-/** The price to store, or an error for a paid provider's blank, non-numeric or negative price. */
+/**
+ * The price to store, or an error for a paid provider's missing, non-numeric or negative price. A
+ * blank price sent as text makes a free ticket (`"0"`), as in the original's editor route.
+ */
 function priceFor(provider: TicketProvider, value: unknown): string | RestError {
   if (!provider.paid) return '0';
+  if (typeof value === 'string' && value.trim() === '') return '0';
   const raw = phpString(value).trim();
   if (raw === '' || !isPhpNumeric(raw) || Number(raw) < 0) return TicketErrors.invalidPrice();
   return raw;
