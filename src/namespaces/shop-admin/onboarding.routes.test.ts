@@ -123,6 +123,18 @@ describe.each(DIALECTS)('shop-admin onboarding on %s', (engine) => {
       expect(res.body).toMatchObject({ id: 'marketing', isActioned: true, isComplete: true, isVisited: true });
     });
 
+    it('completes the mobile app task when the app guide is dismissed through the allow-listed option', async () => {
+      const task = (lists: any[], id: string) => lists.flatMap((l) => l.tasks).find((x: any) => x.id === id);
+      const before = await t.request('GET', `${NS}/onboarding/tasks`, { as: manager, query: { ids: ['extended'] } });
+      expect(task(before.body, 'get-mobile-app').isComplete).toBe(false);
+      const written = await t.request('POST', `${NS}/options`, { as: t.admin, json: { woocommerce_admin_dismissed_mobile_app_modal: 'yes' } });
+      expect(written.status).toBe(200);
+      const read = await t.request('GET', `${NS}/options`, { as: t.admin, query: { options: 'woocommerce_admin_dismissed_mobile_app_modal' } });
+      expect(read.body).toEqual({ woocommerce_admin_dismissed_mobile_app_modal: 'yes' });
+      const after = await t.request('GET', `${NS}/onboarding/tasks`, { as: manager, query: { ids: ['extended'] } });
+      expect(task(after.body, 'get-mobile-app').isComplete).toBe(true);
+    });
+
     it('snoozes only legacy tasks, by duration', async () => {
       expect((await t.request('POST', `${NS}/onboarding/tasks/payments/snooze`, { as: manager })).status).toBe(404);
       const res = await t.request('POST', `${NS}/onboarding/tasks/old-task/snooze`, { as: manager, json: { duration: 'hour' } });

@@ -9,6 +9,7 @@ import { verifyNonce } from '../../auth/nonces.js';
 import { CREATABLE, EDITABLE, READABLE, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { CURRENCY_OPTION, OFFLINE_PAYMENTS_OPTION } from '../tickets/index.js';
 import { canEditShop, canViewShop } from './access.js';
+import { MOBILE_APP_MODAL_OPTION } from './tasks.model.js';
 import { ShopAdminErrors } from './errors.js';
 import type { RestError } from '../../rest/errors.js';
 
@@ -24,6 +25,7 @@ const ALLOWED = new Set([
   'woocommerce_no_sales_tax', 'woocommerce_weight_unit', 'woocommerce_dimension_unit', 'woocommerce_coming_soon',
   'woocommerce_store_pages_only', 'woocommerce_private_link', 'woocommerce_default_homepage_layout', 'eventsuite_theme',
   OFFLINE_PAYMENTS_OPTION, 'woocommerce_blocks_allow_ai_connection', 'woocommerce_setting_payments_recommendations_hidden',
+  MOBILE_APP_MODAL_OPTION,
 ]);
 const allowed = (name: string) => ALLOWED.has(name) || name.startsWith('woocommerce_task_list_');
 
