@@ -201,6 +201,47 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
     });
   });
 
+  describe('theme uploads and installs', () => {
+    const upload = (as: TestUser | null, file?: { name: string; data: string }) => {
+      const boundary = 'es-theme-boundary';
+      const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="context"\r\n\r\nview\r\n`];
+      if (file) parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="pluginzip"; filename="${file.name}"\r\nContent-Type: application/zip\r\n\r\n${file.data}\r\n`);
+      const payload = `${parts.join('')}--${boundary}--\r\n`;
+      const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+      if (as) headers.authorization = as.authorization;
+      return t.app.inject({ method: 'POST', url: `${t.ctx.config.apiPath}${NS}/themes`, headers, payload });
+    };
+
+    it('refuses users who cannot install themes with woocommerce_rest_cannot_view, and a missing file with woocommerce_rest_invalid_file', async () => {
+      expect((await upload(null)).statusCode).toBe(401);
+      const refused = await upload(editor);
+      expect(refused.statusCode).toBe(403);
+      expect(JSON.parse(refused.body).code).toBe('woocommerce_rest_cannot_view');
+      const missing = await upload(t.admin);
+      expect(missing.statusCode).toBe(400);
+      expect(JSON.parse(missing.body).code).toBe('woocommerce_rest_invalid_file');
+    });
+
+    it('reports a package that cannot be installed as status error, with a message', async () => {
+      const res = await upload(t.admin, { name: 'broken.zip', data: 'not a zip at all' });
+      expect(res.statusCode).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ status: 'error', message: expect.any(String) });
+    });
+
+    it('answers woocommerce_rest_theme_install for a theme that cannot be installed, and woocommerce_rest_cannot_update without the capability', async () => {
+      const unknown = await t.request('POST', `${NS}/onboarding/themes/install`, { as: t.admin, json: { theme: 'invalid-theme-name' } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.code).toBe('woocommerce_rest_theme_install');
+      expect((await t.request('POST', `${NS}/onboarding/themes/install`, { as: t.admin, json: { theme: 'midnight' } })).body).toMatchObject({ slug: 'midnight', status: 'success' });
+      expect((await t.request('POST', `${NS}/onboarding/themes/install`)).status).toBe(401);
+      for (const route of ['install', 'activate']) {
+        const res = await t.request('POST', `${NS}/onboarding/themes/${route}`, { as: editor, json: { theme: 'midnight' } });
+        expect(res.status, route).toBe(403);
+        expect(res.body.code, route).toBe('woocommerce_rest_cannot_update');
+      }
+    });
+  });
+
   describe('marketing and suggestions', () => {
     it('paginates campaigns within 1–100 and lists bundled payment suggestions until dismissed', async () => {
       expect((await t.request('GET', `${NS}/marketing/campaigns`, { as: manager, query: { per_page: 101 } })).status).toBe(400);
