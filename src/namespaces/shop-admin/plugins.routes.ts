@@ -147,7 +147,8 @@ export const pluginRouteDefs: RouteDef<AppContext>[] = [
           redirect_url: { description: 'Redirect URL.', type: 'string', required: true },
           from: { description: 'From value for the connector authorization page.', type: 'string', default: 'shop-onboarding' },
         },
-        permission: canInstallPlugins,
+        // A shop manager may start the connection (the original's test: manage_woocommerce passes the check).
+        permission: (req) => req.user?.can('manage_woocommerce') === true || ShopAdminErrors.cannotManagePlugins(req),
         handler: connectorAuthorizationUrl,
       },
     ],

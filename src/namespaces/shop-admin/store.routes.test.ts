@@ -201,6 +201,17 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
     });
   });
 
+  describe('connector authorization url', () => {
+    it('lets a shop manager through the permission check and refuses users without manage_woocommerce', async () => {
+      const query = { redirect_url: 'https://example.test/back', from: 'test' };
+      const refused = await t.request('GET', `${NS}/onboarding/plugins/connector-authorization-url`, { as: editor, query });
+      expect(refused.status).toBe(403);
+      const res = await t.request('GET', `${NS}/onboarding/plugins/connector-authorization-url`, { as: manager, query });
+      expect(res.status).not.toBe(403);
+      expect(res.status).not.toBe(401);
+    });
+  });
+
   describe('theme uploads and installs', () => {
     const upload = (as: TestUser | null, file?: { name: string; data: string }) => {
       const boundary = 'es-theme-boundary';
