@@ -38,6 +38,12 @@ describe.each(DIALECTS)('shop-admin onboarding on %s', (engine) => {
       expect(res.body).toMatchObject({ industry: ['music'], product_count: '1-10', completed: true, store_email: 'owner@example.test' });
     });
 
+    it('stores the theme as a sanitised slug, as the original does', async () => {
+      expect((await t.request('POST', `${NS}/onboarding/profile`, { as: manager, json: { theme: 'Story Front' } })).status).toBe(200);
+      expect((await t.request('GET', `${NS}/onboarding/profile`, { as: manager })).body.theme).toBe('story-front');
+      expect((await t.request('POST', `${NS}/onboarding/profile`, { as: manager, json: { theme: ['x'] } })).status).toBe(400);
+    });
+
     it('validates enums, arrays of enum and booleans; a bad value changes nothing', async () => {
       for (const json of [{ product_count: '5' }, { product_types: ['physical', 'spaceships'] }, { completed: 'maybe' }, { revenue: 'lots' }]) {
         const res = await t.request('POST', `${NS}/onboarding/profile`, { as: manager, json });
