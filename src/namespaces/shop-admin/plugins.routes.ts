@@ -7,7 +7,7 @@
 import type { AppContext } from '../../app-context.js';
 import { parseList } from '../../rest/php-query.js';
 import { CREATABLE, EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { canInstallPlugins, canViewShop } from './access.js';
+import { canConnectSite, canInstallPlugins, canViewShop } from './access.js';
 import { ShopAdminErrors } from './errors.js';
 import { activeSlugs, getJob, installedSlugs, recentJobs, runExtensionWork, startExtensionJob, type JobKind, type JobRecord } from './extensions.service.js';
 import { finishMarketplaceConnect, requestMarketplaceConnect } from './marketplace-connect.js';
@@ -116,7 +116,7 @@ export const pluginRouteDefs: RouteDef<AppContext>[] = [
   { path: '/plugins/activate/status', endpoints: [{ methods: READABLE, permission: canInstallPlugins, handler: async (_r, ctx) => (await recentJobs(ctx, ['activate'])).map(jobStatus) }] },
   { path: '/plugins/active', endpoints: [{ methods: READABLE, permission: canViewShop, handler: async (_r, ctx) => ({ plugins: await activeSlugs(ctx) }) }] },
   { path: '/plugins/installed', endpoints: [{ methods: READABLE, permission: canViewShop, handler: async (_r, ctx) => ({ plugins: await installedSlugs(ctx) }) }] },
-  { path: '/plugins/connect-connector', endpoints: [{ methods: READABLE, permission: canInstallPlugins, handler: connectConnector }] },
+  { path: '/plugins/connect-connector', endpoints: [{ methods: READABLE, permission: canConnectSite, handler: connectConnector }] },
   {
     path: '/plugins/install/status/{job_id}',
     endpoints: [{ methods: READABLE, args: { job_id: { description: 'Job ID.', type: 'string', required: true } }, permission: canInstallPlugins, handler: async (req, ctx) => { const job = await getJob(ctx, String(req.params.job_id)); return job && job.kind === 'install' ? jobStatus(job) : false; } }],
@@ -147,8 +147,7 @@ export const pluginRouteDefs: RouteDef<AppContext>[] = [
           redirect_url: { description: 'Redirect URL.', type: 'string', required: true },
           from: { description: 'From value for the connector authorization page.', type: 'string', default: 'shop-onboarding' },
         },
-        // A shop manager may start the connection (the original's test: manage_woocommerce passes the check).
-        permission: (req) => req.user?.can('manage_woocommerce') === true || ShopAdminErrors.cannotManagePlugins(req),
+        permission: canConnectSite,
         handler: connectorAuthorizationUrl,
       },
     ],

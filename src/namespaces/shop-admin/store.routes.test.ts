@@ -201,14 +201,21 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
     });
   });
 
-  describe('connector authorization url', () => {
-    it('lets a shop manager through the permission check and refuses users without manage_woocommerce', async () => {
+  describe('connecting the site connector', () => {
+    it('lets a shop manager through the permission check of connector-authorization-url and refuses users without manage_woocommerce', async () => {
       const query = { redirect_url: 'https://example.test/back', from: 'test' };
       const refused = await t.request('GET', `${NS}/onboarding/plugins/connector-authorization-url`, { as: editor, query });
       expect(refused.status).toBe(403);
       const res = await t.request('GET', `${NS}/onboarding/plugins/connector-authorization-url`, { as: manager, query });
       expect(res.status).not.toBe(403);
       expect(res.status).not.toBe(401);
+    });
+
+    it('plugins/connect-connector: 401 signed out, a shop manager passes the permission check', async () => {
+      expect((await t.request('GET', `${NS}/plugins/connect-connector`)).status).toBe(401);
+      expect((await t.request('GET', `${NS}/plugins/connect-connector`, { as: editor })).status).toBe(403);
+      const res = await t.request('GET', `${NS}/plugins/connect-connector`, { as: manager });
+      expect([401, 403]).not.toContain(res.status);
     });
   });
 
