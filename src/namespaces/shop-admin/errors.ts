@@ -40,6 +40,7 @@ export const SHOP_ADMIN_MESSAGES = {
   cannotManageThemes: 'Sorry, you cannot manage themes.',
   themeInstall: (slug: string) => `The requested theme \`${slug}\` could not be installed.`,
   themeNotZip: 'Only .zip theme packages can be uploaded.',
+  experimentNameRequired: 'Sorry, experiment_name is required.',
 } as const;
 
 export const ShopAdminErrors = {
@@ -50,6 +51,7 @@ export const ShopAdminErrors = {
   optionForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.optionForbidden, authorizationStatus(req)),
   // CASE: the original answers a missing `options` with 500; it is the client's mistake, so 400.
   mustSupply: () => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.mustSupply, 400),
+  experimentNameRequired: () => new RestError('woocommerce_rest_experiment_name_required', SHOP_ADMIN_MESSAGES.experimentNameRequired, 400),
   invalidTask: () => new RestError('woocommerce_rest_invalid_task', SHOP_ADMIN_MESSAGES.invalidTask, 404),
   invalidTaskList: () => new RestError('woocommerce_rest_invalid_task_list', SHOP_ADMIN_MESSAGES.invalidTaskList, 404),
   unhideInvalidTaskList: () => new RestError('woocommerce_tasks_invalid_task_list', SHOP_ADMIN_MESSAGES.invalidTaskList, 404),

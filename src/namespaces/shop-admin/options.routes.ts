@@ -77,11 +77,13 @@ async function dismissNotice(req: RestRequest, ctx: AppContext): Promise<unknown
 export const FEATURES = ['analytics', 'homescreen', 'marketing', 'onboarding', 'onboarding-tasks', 'launch-your-store', 'coming-soon'];
 
 /**
- * A stable A/B assignment per site and experiment (`experiment_name`), the way the original's
- * experiment service answers: the variation is derived from the site, so every process agrees.
+ * A stable A/B assignment per site and experiment (`experiment_name`, required in the query string as
+ * in the original), the way the original's experiment service answers: the variation is derived from
+ * the site, so every process agrees.
  */
 async function experimentAssignment(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const name = String(req.query.experiment_name ?? '');
+  if (req.query.experiment_name === undefined) throw ShopAdminErrors.experimentNameRequired();
+  const name = String(req.query.experiment_name);
   if (name === '') return { variations: {} };
   const bucket = crypto.createHash('sha256').update(`${ctx.urls.home}|${name}`).digest()[0]! % 2;
   return { variations: { [name]: bucket === 0 ? 'control' : 'treatment' }, ttl: 3600 };

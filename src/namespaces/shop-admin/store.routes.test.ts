@@ -83,6 +83,18 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
     });
   });
 
+  describe('/shop-admin/experiments/assignment', () => {
+    it('needs a shop user (401 signed out) and experiment_name in the query (400 woocommerce_rest_experiment_name_required)', async () => {
+      expect((await t.request('GET', `${NS}/experiments/assignment`, { query: { experiment_name: 'test' } })).status).toBe(401);
+      const missing = await t.request('GET', `${NS}/experiments/assignment`, { as: t.admin });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toMatchObject({ code: 'woocommerce_rest_experiment_name_required', data: { status: 400 } });
+      const res = await t.request('GET', `${NS}/experiments/assignment`, { as: t.admin, query: { experiment_name: 'test' } });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body.variations)).toEqual(['test']);
+    });
+  });
+
   describe('extensions (plugins)', () => {
     it('lists the optional areas as installed and the enabled ones as active', async () => {
       const installed = (await t.request('GET', `${NS}/plugins/installed`, { as: manager })).body.plugins;
