@@ -70,9 +70,11 @@ async function installAndActivate(req: RestRequest, ctx: AppContext): Promise<un
   const install = await runExtensionWork(ctx, 'install', slugs);
   const toActivate = slugs.filter((s) => install.results[s] === true);
   const activate = await runExtensionWork(ctx, 'activate', toActivate);
+  // The original's helper results as they are (no data/success envelope): install {installed, results,
+  // errors, time} and activate {activated, active, errors}, errors in the WP_Error shape.
   return {
-    install: { data: { installed: toActivate, results: install.results }, errors: errorsEnvelope(install.errors), success: Object.keys(install.errors).length === 0 },
-    activate: { data: { activated: toActivate.filter((s) => activate.results[s] === true), active: await activeSlugs(ctx) }, errors: errorsEnvelope(activate.errors), success: Object.keys(activate.errors).length === 0 },
+    install: { installed: toActivate, results: install.results, errors: errorsEnvelope(install.errors), time: Object.fromEntries(toActivate.map((s) => [s, 0])) },
+    activate: { activated: toActivate.filter((s) => activate.results[s] === true), active: await activeSlugs(ctx), errors: errorsEnvelope(activate.errors) },
   };
 }
 

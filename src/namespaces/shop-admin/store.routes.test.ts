@@ -130,6 +130,13 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       expect((await t.request('POST', `${NS}/plugins/install`, { as: t.admin, json: { plugins: '' } })).body.code).toBe('woocommerce_rest_invalid_plugins');
     });
 
+    it('install-and-activate answers the two helper results without an envelope', async () => {
+      const res = await t.request('POST', `${NS}/onboarding/plugins/install-and-activate`, { as: t.admin, json: { plugins: ['nowhere'] } });
+      expect(res.status).toBe(200);
+      expect(res.body.install).toEqual({ installed: [], results: expect.any(Object), errors: { errors: { nowhere: expect.any(Array) }, error_data: {} }, time: {} });
+      expect(res.body.activate).toEqual({ activated: [], active: expect.any(Array), errors: { errors: {}, error_data: {} } });
+    });
+
     it('installs and activates asynchronously for onboarding, with a pollable scheduled install', async () => {
       const res = await t.request('POST', `${NS}/onboarding/plugins/install-and-activate-async`, { as: t.admin, json: { plugins: ['ticket-scanner'] } });
       expect(res.body).toMatchObject({ status: 'pending', plugins: { 'ticket-scanner': { status: 'pending', errors: [] } } });
