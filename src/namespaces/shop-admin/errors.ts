@@ -13,6 +13,7 @@ export const SHOP_ADMIN_MESSAGES = {
   cannotCreate: 'Sorry, you are not allowed to create new posts.',
   cannotManagePlugins: 'Sorry, you are not allowed to manage plugins.',
   mustSupply: 'You must supply an array of options.',
+  mustSupplyValues: 'You must supply an array of options and values.',
   optionForbidden: 'Sorry, you cannot manage these options.',
   invalidTask: 'Sorry, no task with that ID was found.',
   invalidTaskList: 'Sorry, that task list was not found',
@@ -51,6 +52,8 @@ export const ShopAdminErrors = {
   optionForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.optionForbidden, authorizationStatus(req)),
   // CASE: the original answers a missing `options` with 500; it is the client's mistake, so 400.
   mustSupply: () => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.mustSupply, 400),
+  /** The write side of `mustSupply`: a body that is not an object of option names and values. */
+  mustSupplyValues: () => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.mustSupplyValues, 400),
   experimentNameRequired: () => new RestError('woocommerce_rest_experiment_name_required', SHOP_ADMIN_MESSAGES.experimentNameRequired, 400),
   invalidTask: () => new RestError('woocommerce_rest_invalid_task', SHOP_ADMIN_MESSAGES.invalidTask, 404),
   invalidTaskList: () => new RestError('woocommerce_rest_invalid_task_list', SHOP_ADMIN_MESSAGES.invalidTaskList, 404),

@@ -57,7 +57,7 @@ async function setOptions(req: RestRequest, ctx: AppContext): Promise<unknown> {
 /** Read: `options=a,b` must be given and every name allowed; write: a JSON object of allowed names. */
 function canManageOptions(req: RestRequest): boolean | RestError {
   const names = req.method === 'GET' ? optionNames(req) : req.json && typeof req.json === 'object' && !Array.isArray(req.json) ? Object.keys(req.json) : undefined;
-  if (!names) return ShopAdminErrors.mustSupply();
+  if (!names) return req.method === 'GET' ? ShopAdminErrors.mustSupply() : ShopAdminErrors.mustSupplyValues();
   if (!req.user?.can('manage_woocommerce')) return ShopAdminErrors.optionForbidden(req);
   return names.every(allowed) || ShopAdminErrors.optionForbidden(req);
 }

@@ -62,6 +62,9 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
   describe('/shop-admin/options', () => {
     it('answers 400 "must supply" without options, and refuses core or unlisted names for administrators too', async () => {
       expect((await t.request('GET', `${NS}/options`, { as: t.admin })).body.code).toBe('woocommerce_rest_cannot_view');
+      const notObject = await t.request('POST', `${NS}/options`, { as: t.admin, form: { woocommerce_allow_tracking: 'yes' } });
+      expect(notObject.status).toBe(400);
+      expect(notObject.body.code).toBe('woocommerce_rest_cannot_update');
       for (const name of ['blogname', 'date_format', 'stylesheet', 'secret_thing']) {
         const res = await t.request('GET', `${NS}/options`, { as: t.admin, query: { options: name } });
         expect(res.status, name).toBe(403);
