@@ -15,6 +15,7 @@ export const SHOP_ADMIN_MESSAGES = {
   mustSupply: 'You must supply an array of options.',
   mustSupplyValues: 'You must supply an array of options and values.',
   optionForbidden: 'Sorry, you cannot manage these options.',
+  optionViewForbidden: 'Sorry, you cannot view these options.',
   invalidTask: 'Sorry, no task with that ID was found.',
   invalidTaskList: 'Sorry, that task list was not found',
   invalidPlugins: 'Plugins must be a non-empty array.',
@@ -50,6 +51,7 @@ export const ShopAdminErrors = {
   cannotCreate: (req: RestRequest) => new RestError('woocommerce_rest_cannot_create', SHOP_ADMIN_MESSAGES.cannotCreate, authorizationStatus(req)),
   cannotManagePlugins: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.cannotManagePlugins, authorizationStatus(req)),
   optionForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.optionForbidden, authorizationStatus(req)),
+  optionViewForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.optionViewForbidden, authorizationStatus(req)),
   // CASE: the original answers a missing `options` with 500; it is the client's mistake, so 400.
   mustSupply: () => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.mustSupply, 400),
   /** The write side of `mustSupply`: a body that is not an object of option names and values. */

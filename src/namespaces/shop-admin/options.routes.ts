@@ -58,8 +58,9 @@ async function setOptions(req: RestRequest, ctx: AppContext): Promise<unknown> {
 function canManageOptions(req: RestRequest): boolean | RestError {
   const names = req.method === 'GET' ? optionNames(req) : req.json && typeof req.json === 'object' && !Array.isArray(req.json) ? Object.keys(req.json) : undefined;
   if (!names) return req.method === 'GET' ? ShopAdminErrors.mustSupply() : ShopAdminErrors.mustSupplyValues();
-  if (!req.user?.can('manage_woocommerce')) return ShopAdminErrors.optionForbidden(req);
-  return names.every(allowed) || ShopAdminErrors.optionForbidden(req);
+  const refused = () => (req.method === 'GET' ? ShopAdminErrors.optionViewForbidden(req) : ShopAdminErrors.optionForbidden(req));
+  if (!req.user?.can('manage_woocommerce')) return refused();
+  return names.every(allowed) || refused();
 }
 
 /** The notices `notice/dismiss` accepts (the marketplace connect and expiry notices). */

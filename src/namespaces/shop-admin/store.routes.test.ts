@@ -68,6 +68,7 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       for (const name of ['blogname', 'date_format', 'stylesheet', 'secret_thing']) {
         const res = await t.request('GET', `${NS}/options`, { as: t.admin, query: { options: name } });
         expect(res.status, name).toBe(403);
+        expect(res.body.code, name).toBe('woocommerce_rest_cannot_view');
       }
       expect((await t.request('GET', `${NS}/options`, { query: { options: 'woocommerce_default_country' } })).status).toBe(401);
       expect((await t.request('GET', `${NS}/options`, { as: editor, query: { options: 'woocommerce_default_country' } })).status).toBe(403);
@@ -82,7 +83,9 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       const event = await makePost(t, { title: 'Euro night' });
       const ticket = await addTicket(t, event, { name: 'Seat', price: '9' });
       expect(ticket.cost_details.currency_symbol).toBe('€');
-      expect((await t.request('POST', `${NS}/options`, { as: manager, json: { blogname: 'Hacked' } })).status).toBe(403);
+      const hacked = await t.request('POST', `${NS}/options`, { as: manager, json: { blogname: 'Hacked' } });
+      expect(hacked.status).toBe(403);
+      expect(hacked.body.code).toBe('woocommerce_rest_cannot_update');
     });
   });
 
