@@ -100,6 +100,11 @@ export function sanitizeTitle(title: string): string {
   return sanitizeWithDashes(removeAccents(title), 'save');
 }
 
+/** WordPress `sanitize_title_with_dashes` used as an argument's sanitiser (not the save context): accents kept, lower-cased, dashed. */
+export function sanitizeTitleWithDashes(title: string): string {
+  return sanitizeWithDashes(title, 'query');
+}
+
 /** PHP `urldecode`, to bytes: `+` is a space and `%xx` a byte; a malformed escape stays as written. */
 function urlDecode(text: string): Buffer {
   const spaced = text.replace(/\+/g, ' ');

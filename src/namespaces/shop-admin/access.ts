@@ -17,5 +17,8 @@ export const canManageTasks: Permission = (req) => req.user?.can('manage_woocomm
 /** Plugin install/activate and their jobs: `install_plugins`. */
 export const canInstallPlugins: Permission = (req) => req.user?.can('install_plugins') === true || ShopAdminErrors.cannotManagePlugins(req);
 
+/** Starting the site connector's connection: a shop manager may (`manage_woocommerce`), with the plugin routes' error. */
+export const canConnectSite: Permission = (req) => req.user?.can('manage_woocommerce') === true || ShopAdminErrors.cannotManagePlugins(req);
+
 /** Launch your store: `manage_woocommerce` or an administrator (plain `rest_forbidden` otherwise). */
 export const canLaunchStore: Permission = (req) => req.user?.can('manage_woocommerce') === true || req.user?.can('administrator') === true;

@@ -13,7 +13,9 @@ export const SHOP_ADMIN_MESSAGES = {
   cannotCreate: 'Sorry, you are not allowed to create new posts.',
   cannotManagePlugins: 'Sorry, you are not allowed to manage plugins.',
   mustSupply: 'You must supply an array of options.',
+  mustSupplyValues: 'You must supply an array of options and values.',
   optionForbidden: 'Sorry, you cannot manage these options.',
+  optionViewForbidden: 'Sorry, you cannot view these options.',
   invalidTask: 'Sorry, no task with that ID was found.',
   invalidTaskList: 'Sorry, that task list was not found',
   invalidPlugins: 'Plugins must be a non-empty array.',
@@ -34,8 +36,13 @@ export const SHOP_ADMIN_MESSAGES = {
   mailNotConfigured: 'Outgoing mail is not configured (SMTP_URL).',
   magicLinkNotSent: 'The sign-in link could not be sent.',
   paymentsNotConfigured: (which: string) => `Payment provider ${which} is not configured (REMOTE_PAYMENTS_${which}_URL).`,
-  themeMissing: 'Upload a theme package as the pluginzip file.',
+  themeMissing: 'Specified file failed upload test: upload a theme package as the pluginzip file.',
+  cannotUploadThemes: 'Sorry, you are not allowed to install themes on this site.',
+  cannotInstallThemes: 'Sorry, you cannot install themes.',
+  cannotManageThemes: 'Sorry, you cannot manage themes.',
+  themeInstall: (slug: string) => `The requested theme \`${slug}\` could not be installed.`,
   themeNotZip: 'Only .zip theme packages can be uploaded.',
+  experimentNameRequired: 'Sorry, experiment_name is required.',
 } as const;
 
 export const ShopAdminErrors = {
@@ -44,8 +51,12 @@ export const ShopAdminErrors = {
   cannotCreate: (req: RestRequest) => new RestError('woocommerce_rest_cannot_create', SHOP_ADMIN_MESSAGES.cannotCreate, authorizationStatus(req)),
   cannotManagePlugins: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.cannotManagePlugins, authorizationStatus(req)),
   optionForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.optionForbidden, authorizationStatus(req)),
+  optionViewForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.optionViewForbidden, authorizationStatus(req)),
   // CASE: the original answers a missing `options` with 500; it is the client's mistake, so 400.
   mustSupply: () => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.mustSupply, 400),
+  /** The write side of `mustSupply`: a body that is not an object of option names and values. */
+  mustSupplyValues: () => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.mustSupplyValues, 400),
+  experimentNameRequired: () => new RestError('woocommerce_rest_experiment_name_required', SHOP_ADMIN_MESSAGES.experimentNameRequired, 400),
   invalidTask: () => new RestError('woocommerce_rest_invalid_task', SHOP_ADMIN_MESSAGES.invalidTask, 404),
   invalidTaskList: () => new RestError('woocommerce_rest_invalid_task_list', SHOP_ADMIN_MESSAGES.invalidTaskList, 404),
   unhideInvalidTaskList: () => new RestError('woocommerce_tasks_invalid_task_list', SHOP_ADMIN_MESSAGES.invalidTaskList, 404),
@@ -76,5 +87,11 @@ export const ShopAdminErrors = {
   magicLinkNotSent: () => new RestError('error_sending_mobile_magic_link', SHOP_ADMIN_MESSAGES.magicLinkNotSent, 502),
   paymentsNotConfigured: (which: string) =>
     new RestError('woocommerce_rest_payments_not_configured', SHOP_ADMIN_MESSAGES.paymentsNotConfigured(which), 400),
-  themeUpload: (message: string) => new RestError('woocommerce_rest_theme_upload_error', message, 400),
+  cannotUploadThemes: (req: RestRequest) => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.cannotUploadThemes, authorizationStatus(req)),
+  cannotInstallThemes: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.cannotInstallThemes, authorizationStatus(req)),
+  cannotManageThemes: (req: RestRequest) => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.cannotManageThemes, authorizationStatus(req)),
+  // CASE: the original answers a missing upload with 500 (no status); it is the client's mistake, so 400.
+  invalidFile: (message: string) => new RestError('woocommerce_rest_invalid_file', message, 400),
+  // CASE: the original answers 500 when a theme cannot be installed; here only known themes can be, so an unknown slug is a 400.
+  themeInstall: (slug: string) => new RestError('woocommerce_rest_theme_install', SHOP_ADMIN_MESSAGES.themeInstall(slug), 400),
 } as const;

@@ -38,6 +38,12 @@ describe.each(DIALECTS)('shop-admin onboarding on %s', (engine) => {
       expect(res.body).toMatchObject({ industry: ['music'], product_count: '1-10', completed: true, store_email: 'owner@example.test' });
     });
 
+    it('stores the theme as a sanitised slug, as the original does', async () => {
+      expect((await t.request('POST', `${NS}/onboarding/profile`, { as: manager, json: { theme: 'Story Front' } })).status).toBe(200);
+      expect((await t.request('GET', `${NS}/onboarding/profile`, { as: manager })).body.theme).toBe('story-front');
+      expect((await t.request('POST', `${NS}/onboarding/profile`, { as: manager, json: { theme: ['x'] } })).status).toBe(400);
+    });
+
     it('validates enums, arrays of enum and booleans; a bad value changes nothing', async () => {
       for (const json of [{ product_count: '5' }, { product_types: ['physical', 'spaceships'] }, { completed: 'maybe' }, { revenue: 'lots' }]) {
         const res = await t.request('POST', `${NS}/onboarding/profile`, { as: manager, json });
@@ -121,6 +127,18 @@ describe.each(DIALECTS)('shop-admin onboarding on %s', (engine) => {
     it('records actions (and visits), and completes generic tasks by their action', async () => {
       const res = await t.request('POST', `${NS}/onboarding/tasks/marketing/action`, { as: manager });
       expect(res.body).toMatchObject({ id: 'marketing', isActioned: true, isComplete: true, isVisited: true });
+    });
+
+    it('completes the mobile app task when the app guide is dismissed through the allow-listed option', async () => {
+      const task = (lists: any[], id: string) => lists.flatMap((l) => l.tasks).find((x: any) => x.id === id);
+      const before = await t.request('GET', `${NS}/onboarding/tasks`, { as: manager, query: { ids: ['extended'] } });
+      expect(task(before.body, 'get-mobile-app').isComplete).toBe(false);
+      const written = await t.request('POST', `${NS}/options`, { as: t.admin, json: { woocommerce_admin_dismissed_mobile_app_modal: 'yes' } });
+      expect(written.status).toBe(200);
+      const read = await t.request('GET', `${NS}/options`, { as: t.admin, query: { options: 'woocommerce_admin_dismissed_mobile_app_modal' } });
+      expect(read.body).toEqual({ woocommerce_admin_dismissed_mobile_app_modal: 'yes' });
+      const after = await t.request('GET', `${NS}/onboarding/tasks`, { as: manager, query: { ids: ['extended'] } });
+      expect(task(after.body, 'get-mobile-app').isComplete).toBe(true);
     });
 
     it('snoozes only legacy tasks, by duration', async () => {

@@ -9,6 +9,7 @@ import { verifyNonce } from '../../auth/nonces.js';
 import { CREATABLE, EDITABLE, READABLE, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { CURRENCY_OPTION, OFFLINE_PAYMENTS_OPTION } from '../tickets/index.js';
 import { canEditShop, canViewShop } from './access.js';
+import { MOBILE_APP_MODAL_OPTION } from './tasks.model.js';
 import { ShopAdminErrors } from './errors.js';
 import type { RestError } from '../../rest/errors.js';
 
@@ -24,6 +25,7 @@ const ALLOWED = new Set([
   'woocommerce_no_sales_tax', 'woocommerce_weight_unit', 'woocommerce_dimension_unit', 'woocommerce_coming_soon',
   'woocommerce_store_pages_only', 'woocommerce_private_link', 'woocommerce_default_homepage_layout', 'eventsuite_theme',
   OFFLINE_PAYMENTS_OPTION, 'woocommerce_blocks_allow_ai_connection', 'woocommerce_setting_payments_recommendations_hidden',
+  MOBILE_APP_MODAL_OPTION,
 ]);
 const allowed = (name: string) => ALLOWED.has(name) || name.startsWith('woocommerce_task_list_');
 
@@ -55,9 +57,10 @@ async function setOptions(req: RestRequest, ctx: AppContext): Promise<unknown> {
 /** Read: `options=a,b` must be given and every name allowed; write: a JSON object of allowed names. */
 function canManageOptions(req: RestRequest): boolean | RestError {
   const names = req.method === 'GET' ? optionNames(req) : req.json && typeof req.json === 'object' && !Array.isArray(req.json) ? Object.keys(req.json) : undefined;
-  if (!names) return ShopAdminErrors.mustSupply();
-  if (!req.user?.can('manage_woocommerce')) return ShopAdminErrors.optionForbidden(req);
-  return names.every(allowed) || ShopAdminErrors.optionForbidden(req);
+  if (!names) return req.method === 'GET' ? ShopAdminErrors.mustSupply() : ShopAdminErrors.mustSupplyValues();
+  const refused = () => (req.method === 'GET' ? ShopAdminErrors.optionViewForbidden(req) : ShopAdminErrors.optionForbidden(req));
+  if (!req.user?.can('manage_woocommerce')) return refused();
+  return names.every(allowed) || refused();
 }
 
 /** The notices `notice/dismiss` accepts (the marketplace connect and expiry notices). */
@@ -75,11 +78,13 @@ async function dismissNotice(req: RestRequest, ctx: AppContext): Promise<unknown
 export const FEATURES = ['analytics', 'homescreen', 'marketing', 'onboarding', 'onboarding-tasks', 'launch-your-store', 'coming-soon'];
 
 /**
- * A stable A/B assignment per site and experiment (`experiment_name`), the way the original's
- * experiment service answers: the variation is derived from the site, so every process agrees.
+ * A stable A/B assignment per site and experiment (`experiment_name`, required in the query string as
+ * in the original), the way the original's experiment service answers: the variation is derived from
+ * the site, so every process agrees.
  */
 async function experimentAssignment(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const name = String(req.query.experiment_name ?? '');
+  if (req.query.experiment_name === undefined) throw ShopAdminErrors.experimentNameRequired();
+  const name = String(req.query.experiment_name);
   if (name === '') return { variations: {} };
   const bucket = crypto.createHash('sha256').update(`${ctx.urls.home}|${name}`).digest()[0]! % 2;
   return { variations: { [name]: bucket === 0 ? 'control' : 'treatment' }, ttl: 3600 };

@@ -7,7 +7,7 @@
 import type { AppContext } from '../../app-context.js';
 import { parseList } from '../../rest/php-query.js';
 import { CREATABLE, EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { canInstallPlugins, canViewShop } from './access.js';
+import { canConnectSite, canInstallPlugins, canViewShop } from './access.js';
 import { ShopAdminErrors } from './errors.js';
 import { activeSlugs, getJob, installedSlugs, recentJobs, runExtensionWork, startExtensionJob, type JobKind, type JobRecord } from './extensions.service.js';
 import { finishMarketplaceConnect, requestMarketplaceConnect } from './marketplace-connect.js';
@@ -70,9 +70,11 @@ async function installAndActivate(req: RestRequest, ctx: AppContext): Promise<un
   const install = await runExtensionWork(ctx, 'install', slugs);
   const toActivate = slugs.filter((s) => install.results[s] === true);
   const activate = await runExtensionWork(ctx, 'activate', toActivate);
+  // The original's helper results as they are (no data/success envelope): install {installed, results,
+  // errors, time} and activate {activated, active, errors}, errors in the WP_Error shape.
   return {
-    install: { data: { installed: toActivate, results: install.results }, errors: errorsEnvelope(install.errors), success: Object.keys(install.errors).length === 0 },
-    activate: { data: { activated: toActivate.filter((s) => activate.results[s] === true), active: await activeSlugs(ctx) }, errors: errorsEnvelope(activate.errors), success: Object.keys(activate.errors).length === 0 },
+    install: { installed: toActivate, results: install.results, errors: errorsEnvelope(install.errors), time: Object.fromEntries(toActivate.map((s) => [s, 0])) },
+    activate: { activated: toActivate.filter((s) => activate.results[s] === true), active: await activeSlugs(ctx), errors: errorsEnvelope(activate.errors) },
   };
 }
 
@@ -116,7 +118,7 @@ export const pluginRouteDefs: RouteDef<AppContext>[] = [
   { path: '/plugins/activate/status', endpoints: [{ methods: READABLE, permission: canInstallPlugins, handler: async (_r, ctx) => (await recentJobs(ctx, ['activate'])).map(jobStatus) }] },
   { path: '/plugins/active', endpoints: [{ methods: READABLE, permission: canViewShop, handler: async (_r, ctx) => ({ plugins: await activeSlugs(ctx) }) }] },
   { path: '/plugins/installed', endpoints: [{ methods: READABLE, permission: canViewShop, handler: async (_r, ctx) => ({ plugins: await installedSlugs(ctx) }) }] },
-  { path: '/plugins/connect-connector', endpoints: [{ methods: READABLE, permission: canInstallPlugins, handler: connectConnector }] },
+  { path: '/plugins/connect-connector', endpoints: [{ methods: READABLE, permission: canConnectSite, handler: connectConnector }] },
   {
     path: '/plugins/install/status/{job_id}',
     endpoints: [{ methods: READABLE, args: { job_id: { description: 'Job ID.', type: 'string', required: true } }, permission: canInstallPlugins, handler: async (req, ctx) => { const job = await getJob(ctx, String(req.params.job_id)); return job && job.kind === 'install' ? jobStatus(job) : false; } }],
@@ -147,7 +149,7 @@ export const pluginRouteDefs: RouteDef<AppContext>[] = [
           redirect_url: { description: 'Redirect URL.', type: 'string', required: true },
           from: { description: 'From value for the connector authorization page.', type: 'string', default: 'shop-onboarding' },
         },
-        permission: canInstallPlugins,
+        permission: canConnectSite,
         handler: connectorAuthorizationUrl,
       },
     ],

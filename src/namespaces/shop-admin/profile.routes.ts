@@ -5,6 +5,8 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { isEmail } from '../../auth/users.js';
+import { sanitizeTitleWithDashes } from '../../content/slugs.js';
+import { validateValue } from '../../rest/schema.js';
 import { EDITABLE, READABLE, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canEditShop, canViewShop } from './access.js';
 import { freeExtensions } from './extensions.service.js';
@@ -33,7 +35,13 @@ const PROFILE_ARGS: Record<string, ArgSchema> = {
   },
   other_platform_name: { ...text, description: 'Name of other platform used to sell (not listed).' },
   business_extensions: { ...strings, description: 'Extra business extensions to install.' },
-  theme: { ...text, description: 'Selected store theme.' },
+  // The original sanitises the slug (`sanitize_title_with_dashes`): `Storefront` is stored as `storefront`.
+  theme: {
+    ...text,
+    description: 'Selected store theme.',
+    validate: (value, _req, name) => validateValue(value, { type: 'string' }, name),
+    sanitize: (value) => sanitizeTitleWithDashes(String(value)),
+  },
   setup_client: { ...bool, description: 'Whether or not this store was setup for a client.' },
   marketplace_connected: { ...bool, description: 'Whether the store is connected to the marketplace.' },
   is_agree_marketing: { ...bool, description: 'Whether or not this store agreed to receiving marketing contents.' },

@@ -3,7 +3,8 @@
  * Suggestion lists (payment gateways, shipping partners, marketing recommendations, knowledge base,
  * themes) come bundled with the product; when `REMOTE_SUGGESTIONS_URL` is set they come from
  * `GET {endpoint}/{name}.json` instead, cached for six hours (15 minutes after a failure), and a
- * failed fetch answers `[]` as the original does.
+ * failed fetch answers `[]` as the original does. As in the original, the cache is per store
+ * country: changing `woocommerce_default_country` fetches the specs again.
  */
 import type { AppContext } from '../../app-context.js';
 
@@ -18,7 +19,8 @@ const cache = new Map<string, { value: unknown[]; until: number }>();
 export async function specList(ctx: AppContext, name: string, bundled: readonly unknown[]): Promise<unknown[]> {
   const endpoint = ctx.config.remotes.suggestions;
   if (!endpoint) return [...bundled];
-  const key = `${endpoint}|${name}`;
+  const country = await ctx.options.get<unknown>('woocommerce_default_country', '');
+  const key = `${endpoint}|${name}|${typeof country === 'string' ? country : ''}`;
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.until > now) return hit.value;

@@ -62,9 +62,13 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
   describe('/shop-admin/options', () => {
     it('answers 400 "must supply" without options, and refuses core or unlisted names for administrators too', async () => {
       expect((await t.request('GET', `${NS}/options`, { as: t.admin })).body.code).toBe('woocommerce_rest_cannot_view');
+      const notObject = await t.request('POST', `${NS}/options`, { as: t.admin, form: { woocommerce_allow_tracking: 'yes' } });
+      expect(notObject.status).toBe(400);
+      expect(notObject.body.code).toBe('woocommerce_rest_cannot_update');
       for (const name of ['blogname', 'date_format', 'stylesheet', 'secret_thing']) {
         const res = await t.request('GET', `${NS}/options`, { as: t.admin, query: { options: name } });
         expect(res.status, name).toBe(403);
+        expect(res.body.code, name).toBe('woocommerce_rest_cannot_view');
       }
       expect((await t.request('GET', `${NS}/options`, { query: { options: 'woocommerce_default_country' } })).status).toBe(401);
       expect((await t.request('GET', `${NS}/options`, { as: editor, query: { options: 'woocommerce_default_country' } })).status).toBe(403);
@@ -79,7 +83,21 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       const event = await makePost(t, { title: 'Euro night' });
       const ticket = await addTicket(t, event, { name: 'Seat', price: '9' });
       expect(ticket.cost_details.currency_symbol).toBe('€');
-      expect((await t.request('POST', `${NS}/options`, { as: manager, json: { blogname: 'Hacked' } })).status).toBe(403);
+      const hacked = await t.request('POST', `${NS}/options`, { as: manager, json: { blogname: 'Hacked' } });
+      expect(hacked.status).toBe(403);
+      expect(hacked.body.code).toBe('woocommerce_rest_cannot_update');
+    });
+  });
+
+  describe('/shop-admin/experiments/assignment', () => {
+    it('needs a shop user (401 signed out) and experiment_name in the query (400 woocommerce_rest_experiment_name_required)', async () => {
+      expect((await t.request('GET', `${NS}/experiments/assignment`, { query: { experiment_name: 'test' } })).status).toBe(401);
+      const missing = await t.request('GET', `${NS}/experiments/assignment`, { as: t.admin });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toMatchObject({ code: 'woocommerce_rest_experiment_name_required', data: { status: 400 } });
+      const res = await t.request('GET', `${NS}/experiments/assignment`, { as: t.admin, query: { experiment_name: 'test' } });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body.variations)).toEqual(['test']);
     });
   });
 
@@ -116,6 +134,13 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       expect(res.body.success).toBe(false);
       expect(Object.keys(res.body.errors.errors).sort()).toEqual(['../etc', 'broken', 'nowhere']);
       expect((await t.request('POST', `${NS}/plugins/install`, { as: t.admin, json: { plugins: '' } })).body.code).toBe('woocommerce_rest_invalid_plugins');
+    });
+
+    it('install-and-activate answers the two helper results without an envelope', async () => {
+      const res = await t.request('POST', `${NS}/onboarding/plugins/install-and-activate`, { as: t.admin, json: { plugins: ['nowhere'] } });
+      expect(res.status).toBe(200);
+      expect(res.body.install).toEqual({ installed: [], results: expect.any(Object), errors: { errors: { nowhere: expect.any(Array) }, error_data: {} }, time: {} });
+      expect(res.body.activate).toEqual({ activated: [], active: expect.any(Array), errors: { errors: {}, error_data: {} } });
     });
 
     it('installs and activates asynchronously for onboarding, with a pollable scheduled install', async () => {
@@ -198,6 +223,65 @@ describe.each(DIALECTS)('shop-admin store routes on %s', (engine) => {
       const recommended = await t.request('GET', `${NS}/onboarding/themes/recommended`, { as: manager, query: { currency: 'EUR' } });
       expect(recommended.body.themes.find((x: any) => x.slug === 'midnight').is_active).toBe(true);
       expect((await t.request('GET', `${NS}/onboarding/themes/recommended`, { as: manager, query: { currency: 'JPY' } })).status).toBe(400);
+    });
+  });
+
+  describe('connecting the site connector', () => {
+    it('lets a shop manager through the permission check of connector-authorization-url and refuses users without manage_woocommerce', async () => {
+      const query = { redirect_url: 'https://example.test/back', from: 'test' };
+      const refused = await t.request('GET', `${NS}/onboarding/plugins/connector-authorization-url`, { as: editor, query });
+      expect(refused.status).toBe(403);
+      const res = await t.request('GET', `${NS}/onboarding/plugins/connector-authorization-url`, { as: manager, query });
+      expect(res.status).not.toBe(403);
+      expect(res.status).not.toBe(401);
+    });
+
+    it('plugins/connect-connector: 401 signed out, a shop manager passes the permission check', async () => {
+      expect((await t.request('GET', `${NS}/plugins/connect-connector`)).status).toBe(401);
+      expect((await t.request('GET', `${NS}/plugins/connect-connector`, { as: editor })).status).toBe(403);
+      const res = await t.request('GET', `${NS}/plugins/connect-connector`, { as: manager });
+      expect([401, 403]).not.toContain(res.status);
+    });
+  });
+
+  describe('theme uploads and installs', () => {
+    const upload = (as: TestUser | null, file?: { name: string; data: string }) => {
+      const boundary = 'es-theme-boundary';
+      const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="context"\r\n\r\nview\r\n`];
+      if (file) parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="pluginzip"; filename="${file.name}"\r\nContent-Type: application/zip\r\n\r\n${file.data}\r\n`);
+      const payload = `${parts.join('')}--${boundary}--\r\n`;
+      const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+      if (as) headers.authorization = as.authorization;
+      return t.app.inject({ method: 'POST', url: `${t.ctx.config.apiPath}${NS}/themes`, headers, payload });
+    };
+
+    it('refuses users who cannot install themes with woocommerce_rest_cannot_view, and a missing file with woocommerce_rest_invalid_file', async () => {
+      expect((await upload(null)).statusCode).toBe(401);
+      const refused = await upload(editor);
+      expect(refused.statusCode).toBe(403);
+      expect(JSON.parse(refused.body).code).toBe('woocommerce_rest_cannot_view');
+      const missing = await upload(t.admin);
+      expect(missing.statusCode).toBe(400);
+      expect(JSON.parse(missing.body).code).toBe('woocommerce_rest_invalid_file');
+    });
+
+    it('reports a package that cannot be installed as status error, with a message', async () => {
+      const res = await upload(t.admin, { name: 'broken.zip', data: 'not a zip at all' });
+      expect(res.statusCode).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ status: 'error', message: expect.any(String) });
+    });
+
+    it('answers woocommerce_rest_theme_install for a theme that cannot be installed, and woocommerce_rest_cannot_update without the capability', async () => {
+      const unknown = await t.request('POST', `${NS}/onboarding/themes/install`, { as: t.admin, json: { theme: 'invalid-theme-name' } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.code).toBe('woocommerce_rest_theme_install');
+      expect((await t.request('POST', `${NS}/onboarding/themes/install`, { as: t.admin, json: { theme: 'midnight' } })).body).toMatchObject({ slug: 'midnight', status: 'success' });
+      expect((await t.request('POST', `${NS}/onboarding/themes/install`)).status).toBe(401);
+      for (const route of ['install', 'activate']) {
+        const res = await t.request('POST', `${NS}/onboarding/themes/${route}`, { as: editor, json: { theme: 'midnight' } });
+        expect(res.status, route).toBe(403);
+        expect(res.body.code, route).toBe('woocommerce_rest_cannot_update');
+      }
     });
   });
 

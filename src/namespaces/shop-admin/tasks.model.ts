@@ -15,7 +15,11 @@ export interface TaskFacts {
   taxDecided: boolean;
   themeChosen: boolean;
   launched: boolean;
+  mobileAppDismissed: boolean;
 }
+
+/** Written `yes` through `options` when the owner closes the check-in app guide; completes `get-mobile-app`. */
+export const MOBILE_APP_MODAL_OPTION = 'woocommerce_admin_dismissed_mobile_app_modal';
 
 export interface TaskDef {
   id: string;
@@ -101,6 +105,7 @@ export const TASK_LISTS: readonly TaskListDef[] = [
       {
         id: 'get-mobile-app', title: 'Check in with your phone', content: 'Scan attendees’ QR codes at the door with a check-in app.',
         actionLabel: 'Get the app', actionPath: null, time: '2 minutes', level: 2, isDismissable: true,
+        complete: (f) => f.mobileAppDismissed,
       },
     ],
   },
@@ -122,7 +127,7 @@ export async function readTaskFacts(ctx: AppContext, types: { event: string; tic
   const count = (list: readonly string[]) => counts.filter((c) => list.includes(c.type)).reduce((a, c) => a + Number(c.n), 0);
   const o = await ctx.options.getMany([
     'woocommerce_default_country', 'woocommerce_calc_taxes', 'woocommerce_no_sales_tax', 'eventsuite_theme', 'woocommerce_coming_soon',
-    'admin_email',
+    'admin_email', MOBILE_APP_MODAL_OPTION,
   ]);
   return {
     events: count([types.event]),
@@ -132,5 +137,6 @@ export async function readTaskFacts(ctx: AppContext, types: { event: string; tic
     taxDecided: o.woocommerce_calc_taxes === 'yes' || o.woocommerce_no_sales_tax === true || o.woocommerce_no_sales_tax === 'yes',
     themeChosen: typeof o.eventsuite_theme === 'string' && o.eventsuite_theme !== '',
     launched: o.woocommerce_coming_soon === 'no',
+    mobileAppDismissed: o[MOBILE_APP_MODAL_OPTION] === 'yes',
   };
 }

@@ -5,27 +5,29 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { EDITABLE, READABLE, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { canInstallPlugins, canViewShop } from './access.js';
+import { canViewShop } from './access.js';
 import { SHOP_ADMIN_MESSAGES, ShopAdminErrors } from './errors.js';
 import { BUNDLED_THEMES, DEFAULT_THEME, THEME_OPTION, findTheme, installThemeZip, uploadedThemes } from './themes.service.js';
 import { ZipError } from './zip.js';
 
+/** A missing upload is an error; a package that cannot be installed is reported as the original does, `status: error` with 200. */
 async function uploadTheme(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const file = req.files.pluginzip;
-  if (!file) throw ShopAdminErrors.themeUpload(SHOP_ADMIN_MESSAGES.themeMissing);
-  if (!/\.zip$/i.test(file.filename)) throw ShopAdminErrors.themeUpload(SHOP_ADMIN_MESSAGES.themeNotZip);
+  if (!file) throw ShopAdminErrors.invalidFile(SHOP_ADMIN_MESSAGES.themeMissing);
+  if (!/\.zip$/i.test(file.filename)) return { status: 'error', message: SHOP_ADMIN_MESSAGES.themeNotZip };
   try {
     const slug = await installThemeZip(ctx, file.data);
     return { status: 'success', message: 'The theme was installed.', theme: slug };
   } catch (e) {
-    if (e instanceof ZipError) throw ShopAdminErrors.themeUpload(e.message);
+    if (e instanceof ZipError) return { status: 'error', message: e.message };
     throw e;
   }
 }
 
 async function installTheme(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const theme = await findTheme(ctx, String(req.params.theme ?? ''));
-  if (!theme) throw ShopAdminErrors.invalidTheme();
+  const slug = String(req.params.theme ?? '');
+  const theme = await findTheme(ctx, slug);
+  if (!theme) throw ShopAdminErrors.themeInstall(slug);
   return { slug: theme.slug, name: theme.name, status: 'success' };
 }
 
@@ -58,13 +60,13 @@ export const themeRouteDefs: RouteDef<AppContext>[] = [
           context: { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view', 'edit'], default: 'view' },
           pluginzip: { description: 'A zip file of the theme to be uploaded.', type: 'file', validate: () => true },
         },
-        permission: (req) => req.user?.can('install_themes') === true,
+        permission: (req) => req.user?.can('install_themes') === true || ShopAdminErrors.cannotUploadThemes(req),
         handler: uploadTheme,
       },
     ],
   },
-  { path: '/onboarding/themes/install', endpoints: [{ methods: EDITABLE, permission: canInstallPlugins, handler: installTheme }] },
-  { path: '/onboarding/themes/activate', endpoints: [{ methods: EDITABLE, permission: (req) => req.user?.can('switch_themes') === true, handler: activateTheme }] },
+  { path: '/onboarding/themes/install', endpoints: [{ methods: EDITABLE, permission: (req) => req.user?.can('install_themes') === true || ShopAdminErrors.cannotInstallThemes(req), handler: installTheme }] },
+  { path: '/onboarding/themes/activate', endpoints: [{ methods: EDITABLE, permission: (req) => req.user?.can('switch_themes') === true || ShopAdminErrors.cannotManageThemes(req), handler: activateTheme }] },
   {
     path: '/onboarding/themes/recommended',
     endpoints: [

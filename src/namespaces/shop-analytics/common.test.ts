@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromDbDate, toDbDate } from '../../content/posts.js';
-import { gmtToLocal } from './common.js';
+import { DEFAULT_EXCLUDED_STATUSES, excludedStatuses, gmtToLocal } from './common.js';
 
 /** What gmtToLocal answered before its direct path: luxon's parser, then the zone, then the formatter. */
 function throughParser(gmt: string, zone: string): string {
@@ -22,5 +22,14 @@ describe('gmtToLocal', () => {
   it('converts to the zone', () => {
     expect(gmtToLocal('2026-07-01 10:00:00', 'Europe/Paris')).toBe('2026-07-01 12:00:00');
     expect(gmtToLocal('2026-01-01 10:00:00', 'Asia/Kathmandu')).toBe('2026-01-01 15:45:00');
+  });
+});
+
+describe('excludedStatuses', () => {
+  const withOption = (value: unknown) => ({ options: { get: async <T>(_name: string, fallback: T) => (value === undefined ? fallback : (value as T)) } }) as never;
+  it('defaults when never saved, keeps a saved empty list, trims saved slugs and drops blank ones', async () => {
+    expect(await excludedStatuses(withOption(undefined))).toEqual([...DEFAULT_EXCLUDED_STATUSES].sort());
+    expect(await excludedStatuses(withOption([]))).toEqual([]);
+    expect(await excludedStatuses(withOption([' pending ', '', ' ']))).toEqual(['pending']);
   });
 });

@@ -18,7 +18,8 @@ export const DEFAULT_EXCLUDED_STATUSES: readonly string[] = Object.freeze(['pend
 /** The statuses left out of the aggregates. */
 export async function excludedStatuses(ctx: Pick<AppContext, 'options'>): Promise<string[]> {
   const value = await ctx.options.get<unknown>(EXCLUDED_STATUSES_OPTION, [...DEFAULT_EXCLUDED_STATUSES]);
-  return Array.isArray(value) ? value.map(String).sort() : [...DEFAULT_EXCLUDED_STATUSES];
+  // As the original: saved slugs are trimmed and blank ones dropped; a saved empty list stays empty.
+  return Array.isArray(value) ? value.map((v) => String(v).trim()).filter((v) => v !== '').sort() : [...DEFAULT_EXCLUDED_STATUSES];
 }
 
 const DB_TEXT = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;

@@ -62,9 +62,12 @@ describe.each(DIALECTS)('shop-analytics reports/import on %s', (engine) => {
     const done = await wait();
     expect(done.imported_from).toBe('2026-05-27 00:00:00');
     expect((await customers()).map((c: any) => c.email)).toEqual(['new@example.test']);
+    // skip_existing counts (and imports) only what is missing: the old order and its customer.
+    expect((await t.request('GET', `${NS}/reports/import/totals`, { query: { skip_existing: 1 }, as: t.admin })).body).toEqual({ customers: 1, orders: 1 });
     await t.request('PATCH', `${NS}/reports/import`, { form: { skip_existing: 'true' }, as: t.admin });
-    expect((await wait()).orders).toEqual({ imported: 3, total: 3 });
+    expect(await wait()).toMatchObject({ orders: { imported: 1, total: 1 }, customers: { imported: 1, total: 1 } });
     expect((await customers()).map((c: any) => c.email)).toEqual(['new@example.test', 'old@example.test']);
+    expect((await t.request('GET', `${NS}/reports/import/totals`, { query: { skip_existing: 1 }, as: t.admin })).body).toEqual({ customers: 0, orders: 0 });
   });
 
   it('refuses a second run while one is going, and cancel stops it before it writes', async () => {

@@ -36,5 +36,5 @@ export const importRouteDefs: RouteDef<AppContext>[] = [
     endpoints: [{ methods: CREATABLE, args: {}, permission: canManageImport, handler: async (_req, ctx) => (await deleteReportData(ctx), { status: 'success', message: IMPORT_MESSAGES.deleted }) }],
   },
   { path: '/reports/import/status', endpoints: [{ methods: READABLE, args: {}, permission: canManageImport, handler: status }] },
-  { path: '/reports/import/totals', endpoints: [{ methods: READABLE, args: IMPORT_ARGS, permission: canManageImport, handler: async (req, ctx) => importTotals(ctx, daysOf(req)) }] },
+  { path: '/reports/import/totals', endpoints: [{ methods: READABLE, args: IMPORT_ARGS, permission: canManageImport, handler: async (req, ctx) => importTotals(ctx, daysOf(req), req.params.skip_existing === true) }] },
 ];

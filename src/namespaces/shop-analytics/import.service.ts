@@ -53,11 +53,24 @@ async function windowStart(ctx: AppContext, days: number | null): Promise<{ gmt?
   return { gmt: toDbDate(start.toUTC()), local: toDbDate(start) };
 }
 
-/** What a run of `days` would import. */
-export async function importTotals(ctx: AppContext, days: number | null): Promise<{ customers: number; orders: number }> {
+/**
+ * What a run of `days` would import. With `skipExisting`, as in the original, only the orders not in
+ * the analytics tables yet, and of their customers those without a lookup row.
+ */
+export async function importTotals(ctx: AppContext, days: number | null, skipExisting = false): Promise<{ customers: number; orders: number }> {
   const from = await windowStart(ctx, days);
-  const n = await countOrders(ctx.db, from.gmt);
-  return { customers: n.customers, orders: n.orders };
+  if (!skipExisting) {
+    const n = await countOrders(ctx.db, from.gmt);
+    return { customers: n.customers, orders: n.orders };
+  }
+  const window = from.gmt ? sql`AND o.created_gmt >= ${from.gmt}` : sql``;
+  const known = sql`EXISTS (SELECT 1 FROM shop_customer_lookup c WHERE (o.customer_user_id > 0 AND c.user_id = o.customer_user_id) OR (o.customer_user_id <= 0 AND c.guest_email = lower(o.customer_email)))`;
+  const key = sql`CASE WHEN o.customer_user_id > 0 THEN CAST(o.customer_user_id AS varchar(20)) ELSE '@' || lower(o.customer_email) END`;
+  const result = await sql<{ orders: number; customers: number }>`SELECT count(*) AS orders, count(DISTINCT CASE WHEN ${known} THEN NULL ELSE ${key} END) AS customers
+    FROM ticket_orders o
+    WHERE NOT EXISTS (SELECT 1 FROM shop_order_stats s WHERE s.order_id = o.order_id AND s.is_refund = 0) ${window}`.execute(ctx.db);
+  const row = result.rows[0];
+  return { customers: Number(row?.customers ?? 0), orders: Number(row?.orders ?? 0) };
 }
 
 /** How a run reaches the jobs runner (tests may hold it back). */
@@ -71,7 +84,7 @@ export const enqueueImport: ImportScheduler = async (ctx, payload) => {
 export async function startImport(ctx: AppContext, days: number | null, skipExisting: boolean, schedule: ImportScheduler = enqueueImport): Promise<string | undefined> {
   if ((await importState(ctx)).status === 'importing') return IMPORT_MESSAGES.inProgress;
   const from = await windowStart(ctx, days);
-  const totals = await importTotals(ctx, days);
+  const totals = await importTotals(ctx, days, skipExisting);
   const payload: ImportPayload = { run: crypto.randomUUID(), days, skipExisting };
   const state: ImportState = {
     status: 'importing',
@@ -113,7 +126,7 @@ export async function runImport(ctx: AppContext, raw: unknown): Promise<void> {
     await ctx.db.transaction().execute(async (trx) => {
       for (const id of await writeOrders(trx, todo, zone)) customers.add(id);
     });
-    imported += orders.length;
+    imported += todo.length;
     state = await current();
     if (!state) return; // cancelled or replaced
     await ctx.options.set(STATE_OPTION, { ...state, orders: { ...state.orders, imported }, customers: { ...state.customers, imported: customers.size } });
