@@ -170,6 +170,16 @@ export function caseFolded(db: Kysely<any>, value: Expression<any>): RawBuilder<
 }
 
 /**
+ * Sort key for text ordered as the originals' database collation (`utf8mb4_unicode_ci`) orders it:
+ * case aside (`apple`, `Banana`, `cherry`), where byte order puts every capital first. Callers add their
+ * own tie-breaker (the ID). `lower` on both engines: SQLite's folds ASCII only, and accented letters
+ * sort after `z` on both, so this matches the originals for unaccented text.
+ */
+export function textOrder(value: Expression<any>): RawBuilder<string> {
+  return sql<string>`lower(${value})`;
+}
+
+/**
  * `column` begins with `prefix`, as a range (`>= prefix` and `<` the next string) so the column's
  * index answers it on both engines. Columns compared this way use bytewise order: SQLite's default,
  * `COLLATE "C"` on PostgreSQL ({@link bytewiseText}).

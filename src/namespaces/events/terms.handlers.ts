@@ -9,7 +9,7 @@ import { createTerm, deleteTerm, getTerm, TermExistsError, updateTerm, type Term
 import { sanitizeTitle } from '../../content/slugs.js';
 import { parseIdList, parseList } from '../../rest/php-query.js';
 import { respond, type Permission, type RestRequest, type RestResponse } from '../../rest/route.js';
-import { containsPattern, ilike } from '../../storage/dialect.js';
+import { containsPattern, ilike, textOrder } from '../../storage/dialect.js';
 import { can, canTerms, CATEGORY_TAXONOMY, EVENT_TYPE, type TermCapability } from './caps.js';
 import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
@@ -151,8 +151,7 @@ export function listTermsHandler(taxonomy: string) {
     const direction = (p.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
     const rows = await q
       .selectAll('t')
-      // Case-insensitive, as the originals' collation (utf8mb4_unicode_ci) sorts names.
-      .orderBy(column === 'name' || column === 'description' ? sql`lower(${sql.ref(`t.${column}`)})` : sql.ref(`t.${column}`), direction)
+      .orderBy(column === 'name' || column === 'description' ? textOrder(sql.ref(`t.${column}`)) : sql.ref(`t.${column}`), direction)
       .orderBy('t.id', direction)
       .limit(perPage)
       .offset(safeOffset((page - 1) * perPage))

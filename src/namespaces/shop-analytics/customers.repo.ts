@@ -9,7 +9,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { ilike, containsPattern } from '../../storage/dialect.js';
+import { ilike, containsPattern, textOrder } from '../../storage/dialect.js';
 
 export type Range<T> = { min?: T; max?: T };
 export type DateRange = { after?: string; before?: string };
@@ -143,12 +143,12 @@ function build(db: Db, q: CustomerQuery) {
   const conds = [...(where.length ? [join(where, q.match)] : []), ...(having.length ? [join(having, q.match)] : [])];
   const whereSql = conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
   const sortable: Record<string, RawBuilder<unknown>> = {
-    username,
-    name,
-    country: ref('c.country'),
-    city: ref('c.city'),
-    state: ref('c.state'),
-    postcode: ref('c.postcode'),
+    username: textOrder(username),
+    name: textOrder(name),
+    country: textOrder(ref('c.country')),
+    city: textOrder(ref('c.city')),
+    state: textOrder(ref('c.state')),
+    postcode: textOrder(ref('c.postcode')),
     date_registered: ref('c.date_registered_gmt'),
     date_last_active: ref('c.date_last_active_gmt'),
     orders_count: ordersCount,

@@ -6,6 +6,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import { textOrder } from '../../storage/dialect.js';
 import type { DateRange } from './customers.repo.js';
 import { bucketKey, type Interval } from './intervals.js';
 import { CATEGORY_TAXONOMY, statusAndWindow } from './leaderboards.repo.js';
@@ -59,7 +60,16 @@ const PRODUCT_SUMS = sql`sum(p.quantity) AS items_sold, sum(p.net_revenue) AS ne
 /** Numbers of a row (PostgreSQL answers sums of numeric columns as strings), money to the cent. */
 const numeric = (row: Record<string, unknown>, keys: readonly string[]): Sums => Object.fromEntries(keys.map((k) => [k, Math.round(Number(row[k] ?? 0) * 100) / 100]));
 
-const PRODUCT_ORDER: Record<string, string> = { date: 'date', net_revenue: 'net_revenue', orders_count: 'orders_count', items_sold: 'items_sold', product_name: 'product_name', sku: 'sku', variations: 'product_id' };
+/** Sort keys by `orderby`: output columns, and the text ones case aside, as the original's collation sorts them. */
+const PRODUCT_ORDER: Record<string, RawBuilder<unknown>> = {
+  date: sql.ref('date'),
+  net_revenue: sql.ref('net_revenue'),
+  orders_count: sql.ref('orders_count'),
+  items_sold: sql.ref('items_sold'),
+  product_name: textOrder(sql`coalesce(max(po.title), '')`),
+  sku: textOrder(sql`coalesce(max(td.sku), '')`),
+  variations: sql.ref('product_id'),
+};
 
 export interface ProductRow { product_id: number; items_sold: number; net_revenue: number; orders_count: number }
 
@@ -71,7 +81,7 @@ export async function productRows(db: Db, f: ItemFilter, p: ItemPage): Promise<{
       coalesce(max(po.title), '') AS product_name, coalesce(max(td.sku), '') AS sku
     FROM ${PRODUCT_FROM} LEFT JOIN posts po ON po.id = p.ticket_id LEFT JOIN ticket_details td ON td.ticket_id = p.ticket_id
     WHERE ${where} GROUP BY p.ticket_id
-    ORDER BY ${sql.ref(PRODUCT_ORDER[p.orderby] ?? 'date')} ${dir}, p.ticket_id ${dir} LIMIT ${p.perPage} OFFSET ${(p.page - 1) * p.perPage}`.execute(db);
+    ORDER BY ${PRODUCT_ORDER[p.orderby] ?? PRODUCT_ORDER.date!} ${dir}, p.ticket_id ${dir} LIMIT ${p.perPage} OFFSET ${(p.page - 1) * p.perPage}`.execute(db);
   const count = await sql<{ n: number }>`SELECT count(DISTINCT p.ticket_id) AS n FROM ${PRODUCT_FROM} WHERE ${where}`.execute(db);
   return {
     rows: result.rows.map((r) => ({ product_id: Number(r.product_id), ...numeric(r, ['items_sold', 'net_revenue', 'orders_count']) }) as ProductRow),
@@ -80,7 +90,14 @@ export async function productRows(db: Db, f: ItemFilter, p: ItemPage): Promise<{
 }
 
 const CATEGORY_FROM = sql`${PRODUCT_FROM} JOIN term_relationships tr ON tr.post_id = p.event_id JOIN terms t ON t.id = tr.term_id AND t.taxonomy = ${CATEGORY_TAXONOMY}`;
-const CATEGORY_ORDER: Record<string, string> = { category_id: 'category_id', items_sold: 'items_sold', net_revenue: 'net_revenue', orders_count: 'orders_count', products_count: 'products_count', category: 'category' };
+const CATEGORY_ORDER: Record<string, RawBuilder<unknown>> = {
+  category_id: sql.ref('category_id'),
+  items_sold: sql.ref('items_sold'),
+  net_revenue: sql.ref('net_revenue'),
+  orders_count: sql.ref('orders_count'),
+  products_count: sql.ref('products_count'),
+  category: textOrder(sql`max(t.name)`),
+};
 
 export interface CategoryRow { category_id: number; items_sold: number; net_revenue: number; orders_count: number; products_count: number; name: string }
 
@@ -91,7 +108,7 @@ export async function categoryRows(db: Db, f: ItemFilter, p: ItemPage): Promise<
   const dir = sql.raw(p.order === 'asc' ? 'ASC' : 'DESC');
   const result = await sql<Record<string, unknown>>`SELECT t.id AS category_id, ${PRODUCT_SUMS}, count(DISTINCT p.ticket_id) AS products_count, max(t.name) AS category
     FROM ${CATEGORY_FROM} WHERE ${where} GROUP BY t.id
-    ORDER BY ${sql.ref(CATEGORY_ORDER[p.orderby] ?? 'category_id')} ${dir}, t.id ${dir} LIMIT ${p.perPage} OFFSET ${(p.page - 1) * p.perPage}`.execute(db);
+    ORDER BY ${CATEGORY_ORDER[p.orderby] ?? CATEGORY_ORDER.category_id!} ${dir}, t.id ${dir} LIMIT ${p.perPage} OFFSET ${(p.page - 1) * p.perPage}`.execute(db);
   const count = await sql<{ n: number }>`SELECT count(DISTINCT t.id) AS n FROM ${CATEGORY_FROM} WHERE ${where}`.execute(db);
   return {
     rows: result.rows.map((r) => ({ category_id: Number(r.category_id), ...numeric(r, ['items_sold', 'net_revenue', 'orders_count', 'products_count']), name: String(r.category ?? '') }) as CategoryRow),

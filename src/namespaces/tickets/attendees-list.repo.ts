@@ -5,7 +5,7 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { containsPattern, ilike, ilikeBinding } from '../../storage/dialect.js';
+import { containsPattern, ilike, ilikeBinding, textOrder } from '../../storage/dialect.js';
 import { ATTENDEE_TYPES, type ProviderSlug } from './providers.js';
 import { ATTENDEE_LIST_MARKERS } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
@@ -211,7 +211,7 @@ function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly un
     case 'date':
       return { key: `date ${dir}`, parameters: [], apply: (query) => query.orderBy('ap.date_gmt', dir).orderBy('a.attendee_id', 'asc') };
     case 'title':
-      return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy('a.holder_name', dir).orderBy('a.attendee_id', 'asc') };
+      return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy(textOrder(sql.ref('a.holder_name')), dir).orderBy('a.attendee_id', 'asc') };
     case 'slug':
       return { key: `slug ${dir}`, parameters: [], apply: (query) => query.orderBy('ap.slug', dir).orderBy('a.attendee_id', 'asc') };
     case 'include':

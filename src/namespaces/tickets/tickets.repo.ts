@@ -9,7 +9,7 @@ import type { Db } from '../../storage/db.js';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
 import { postColumnsAs, postFromRow } from './posts.repo.js';
 import { PROVIDERS, TICKET_TYPES } from './providers.js';
-import { containsPattern, ilike, ilikeBinding } from '../../storage/dialect.js';
+import { containsPattern, ilike, ilikeBinding, textOrder } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
@@ -431,7 +431,7 @@ function listOrder(q: TicketListQuery): { key: string; parameters: readonly unkn
   const dir = q.order === 'DESC' ? 'desc' : 'asc';
   switch (q.orderby) {
     case 'title':
-      return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy('tp.title', dir).orderBy('t.ticket_id', 'asc') };
+      return { key: `title ${dir}`, parameters: [], apply: (query) => query.orderBy(textOrder(sql.ref('tp.title')), dir).orderBy('t.ticket_id', 'asc') };
     case 'slug':
       return { key: `slug ${dir}`, parameters: [], apply: (query) => query.orderBy('tp.slug', dir).orderBy('t.ticket_id', 'asc') };
     case 'include':

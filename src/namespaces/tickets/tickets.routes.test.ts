@@ -360,6 +360,15 @@ describe.each(DIALECTS)('tickets routes on %s', (engine) => {
       expect(empty.body).toMatchObject({ total: 0, total_pages: 0, tickets: [] });
     });
 
+    it('orders titles case aside, as the original database collation does (the default order)', async () => {
+      const post = await makePost(t, { title: 'Mixed case' });
+      for (const name of ['banana', 'Apple', 'cherry', 'Date']) await addTicket(t, post, { name });
+      const titles = async (query: Record<string, string>) =>
+        ((await t.request('GET', `${NS}/tickets`, { query: { include_post: post, ...query } })).body.tickets as { title: string }[]).map((x) => x.title);
+      expect(await titles({})).toEqual(['Apple', 'banana', 'cherry', 'Date']);
+      expect(await titles({ order: 'DESC' })).toEqual(['Date', 'cherry', 'banana', 'Apple']);
+    });
+
     it('answers 400 for include_post naming no post and for a bad date', async () => {
       expect((await t.request('GET', `${NS}/tickets`, { query: { include_post: '999999' } })).status).toBe(400);
       const empty = await t.request('GET', `${NS}/tickets`, { query: { include_post: '' } });
