@@ -146,6 +146,20 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
       expect(again.body.message).toBe('tribe_events is not a new post type');
     });
 
+    it('new-content-type-visibility: a post type or taxonomy the site does not have is rest_invalid_param', async () => {
+      await setSeoOption(t.ctx, 'new_taxonomies', ['tribe_events_cat']);
+      const type = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-post-type`, { json: { postTypeName: 'no_such_type' }, as: editor });
+      expect(type.status).toBe(400);
+      expect(type.body.code).toBe('rest_invalid_param');
+      expect(Object.keys(type.body.data.params)).toEqual(['postTypeName']);
+      const tax = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-taxonomy`, { json: { taxonomyName: 'no_such_taxonomy' }, as: editor });
+      expect(tax.status).toBe(400);
+      expect(tax.body.code).toBe('rest_invalid_param');
+      const ok = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-taxonomy`, { json: { taxonomyName: 'tribe_events_cat' }, as: editor });
+      expect(ok.body).toEqual({ message: 'tribe_events_cat is no longer new', success: true, status: 200 });
+      expect(await getSeoOption(t.ctx, 'new_taxonomies')).toEqual([]);
+    });
+
     it('integrations/set_active stores <integration>_integration_active', async () => {
       const res = await t.request('POST', `${NS}/integrations/set_active`, { json: { active: false, integration: 'semrush' }, as: t.admin });
       expect(res.body).toEqual({ json: { success: true, status: 200 } });

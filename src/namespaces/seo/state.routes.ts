@@ -9,12 +9,22 @@ import { CoreErrors } from '../../rest/errors.js';
 import { requireCapability } from '../../rest/permissions.js';
 import { phpIntval } from '../../rest/php-query.js';
 import { CREATABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
+import { CATEGORY_TAXONOMY } from '../events/index.js';
 import { canEditPostOfAnyArea } from './access.js';
 import { canManageSeo } from './configuration.routes.js';
 import { SEO_MESSAGES } from './errors.js';
 import { getSeoOption, getUserValue, setSeoOption, setUserValue } from './store.js';
 
 const canEditPosts = requireCapability('edit_posts');
+
+/** Taxonomies WordPress registers on every site, plus the calendar's category. */
+const KNOWN_TAXONOMIES: ReadonlySet<string> = new Set([
+  'category', 'post_tag', 'nav_menu', 'link_category', 'post_format', 'wp_theme', 'wp_template_part_area', 'wp_pattern_category', CATEGORY_TAXONOMY,
+]);
+
+/** As the original's `post_type_exists` / `taxonomy_exists` argument checks: an unknown name is a 400. */
+const postTypeExists = (v: unknown, _r: RestRequest, ctx: AppContext) => ctx.areas.postTypes.get(String(v)) !== undefined;
+const taxonomyExists = (v: unknown) => KNOWN_TAXONOMIES.has(String(v));
 
 /** Introductions the plugin registers. */
 export const INTRODUCTIONS: readonly string[] = Object.freeze([
@@ -141,7 +151,7 @@ export const stateRouteDefs: RouteDef<AppContext>[] = [
     path: '/new-content-type-visibility/dismiss-post-type',
     endpoints: [{
       methods: CREATABLE,
-      args: { postTypeName: { validate: (v, _r, name) => (typeof v === 'string' && v !== '') || `${name} is not a string.` } },
+      args: { postTypeName: { validate: (v, _r, name) => (typeof v === 'string' && v !== '') || `${name} is not a string.`, check: postTypeExists } },
       permission: canEditPosts,
       handler: dismissPostType,
     }],
@@ -150,7 +160,7 @@ export const stateRouteDefs: RouteDef<AppContext>[] = [
     path: '/new-content-type-visibility/dismiss-taxonomy',
     endpoints: [{
       methods: CREATABLE,
-      args: { taxonomyName: { validate: (v, _r, name) => (typeof v === 'string' && v !== '') || `${name} is not a string.` } },
+      args: { taxonomyName: { validate: (v, _r, name) => (typeof v === 'string' && v !== '') || `${name} is not a string.`, check: taxonomyExists } },
       permission: canEditPosts,
       handler: dismissTaxonomy,
     }],
