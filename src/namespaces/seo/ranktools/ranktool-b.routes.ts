@@ -162,7 +162,8 @@ export async function getUpgradeCampaign(_req: RestRequest, ctx: AppContext) {
 }
 
 const canUse = (req: RestRequest) => Boolean(req.user && (req.user.can('publish_posts') || req.user.can('publish_pages')));
-const nonEmpty = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || 'must be a non-empty string.';
+/** The original's `has_valid_code`: anything but the empty string (not trimmed). */
+const hasCode = (v: unknown) => ((typeof v === 'string' || typeof v === 'number') && v !== '') || 'must not be empty.';
 
 export const ranktoolBRouteDefs: RouteDef<AppContext>[] = [
   { path: '/ranktool-b/authorization-url', endpoints: [{ methods: READABLE, permission: canUse, handler: authorizationUrl }] },
@@ -170,7 +171,7 @@ export const ranktoolBRouteDefs: RouteDef<AppContext>[] = [
     path: '/ranktool-b/authenticate',
     endpoints: [{
       methods: CREATABLE,
-      args: { code: { required: true, validate: nonEmpty }, websiteId: { required: true, validate: (v) => (typeof v === 'number' && Number.isInteger(v)) || 'must be an integer.' } },
+      args: { code: { required: true, validate: hasCode }, websiteId: { required: true, validate: (v) => (typeof v === 'number' && Number.isInteger(v)) || 'must be an integer.' } },
       permission: canUse,
       handler: authenticate,
     }],

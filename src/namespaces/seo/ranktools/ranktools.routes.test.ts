@@ -136,6 +136,20 @@ describe.each(DIALECTS)('seo/v1 ranking tools on %s', (engine) => {
       expect((await t.request('GET', `${NS}/ranktool-a/related_keyphrases`, { query: { keyphrase: ' ', country_code: 'us' }, as: contributor })).status).toBe(400);
     });
 
+    it('related_keyphrases checks only that country_code is given (the database is passed on as sent); authenticate refuses only an empty code', async () => {
+      const missing = await t.request('GET', `${NS}/ranktool-a/related_keyphrases`, { query: { keyphrase: 'folk' }, as: contributor });
+      expect(missing.status).toBe(400);
+      expect(missing.body.code).toBe('rest_missing_callback_param');
+      const res = await t.request('GET', `${NS}/ranktool-a/related_keyphrases`, { query: { keyphrase: 'folk', country_code: 'uk' }, as: contributor });
+      expect(res.status).toBe(200);
+      expect(tools.seen.at(-1)!.path).toContain('database=uk');
+      const empty = await t.request('POST', `${NS}/ranktool-a/authenticate`, { json: { code: '' }, as: contributor });
+      expect(empty.body.code).toBe('rest_invalid_param');
+      const blank = await t.request('POST', `${NS}/ranktool-a/authenticate`, { json: { code: ' ' }, as: contributor });
+      expect(blank.status).toBe(401);
+      expect(blank.body.tokens).toEqual([]);
+    });
+
     it('an expired token is refreshed before the lookup; a failed refresh is 401', async () => {
       clock += 2 * 3600_000;
       const res = await t.request('GET', `${NS}/ranktool-a/related_keyphrases`, { query: { keyphrase: 'blues', country_code: 'us' }, as: contributor });
