@@ -5,7 +5,7 @@
  * its blog token (see `connector-signature.ts`), calls made for a user with that user's token.
  *
  * - `POST /register` `{siteurl, home, site_name, secret_1, secret_2, state, redirect_uri, from?, plugin_slug?, version}`
- *   → `{jetpack_id, jetpack_secret}`; the hub first calls the site's `verify_registration` with
+ *   → `{jetpack_id, jetpack_secret, alternate_authorization_url?}`; the hub first calls the site's `verify_registration` with
  *   `secret_1` and `state` and expects `secret_2` back.
  * - `POST /oauth/token` `{code, client_id, redirect_uri, grant_type: "authorization_code"}` (blog-signed) → `{access_token}`
  * - `POST /sites/{id}/disconnect`, `POST /sites/{id}/owner {new_owner}`, `GET /sites/{id}/token-health`,
@@ -34,7 +34,7 @@ interface Signer {
 export interface HubClient {
   readonly base: string;
   authorizeUrl(params: Record<string, string>): string;
-  register(payload: Record<string, unknown>): Promise<{ id: number; blogToken: string }>;
+  register(payload: Record<string, unknown>): Promise<{ id: number; blogToken: string; alternateAuthorizeUrl: string }>;
   exchangeCode(blog: Signer, payload: Record<string, unknown>): Promise<string>;
   disconnect(siteId: number, blog: Signer): Promise<void>;
   switchOwner(siteId: number, blog: Signer, newOwner: number): Promise<void>;
@@ -89,7 +89,9 @@ export function connectorHub(endpoint: string, now: () => Date = () => new Date(
       if (typeof secret !== 'string' || !/^[^.\s]+\.[^.\s]+$/.test(secret)) throw new ConnectorHubError('jetpack_secret', 'Unable to validate registration of your site.');
       const id = Number(body.jetpack_id);
       if (!Number.isInteger(id) || id <= 0) throw new ConnectorHubError('jetpack_id', 'Unable to validate registration of your site.');
-      return { id, blogToken: secret };
+      const alt = body.alternate_authorization_url;
+      const alternate = typeof alt === 'string' && /^https?:\/\//i.test(alt) ? alt : '';
+      return { id, blogToken: secret, alternateAuthorizeUrl: alternate };
     },
     async exchangeCode(blog, payload) {
       const body = await json('POST', '/oauth/token', payload, blog);

@@ -126,7 +126,7 @@ export async function reconnect(ctx: AppContext, user: RestUser) {
     // The hub no longer knows this blog token: start again from an unregistered site.
     await forgetConnection(ctx);
     try {
-      state = await tryRegistration(ctx, user);
+      state = (await tryRegistration(ctx, user)).state;
     } catch (e) {
       throw asRestError(e);
     }

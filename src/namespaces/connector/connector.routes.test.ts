@@ -73,6 +73,8 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     const res = await t.request('POST', `${NS}/connection/register`, { json: { from: 'tests', redirect_uri: 'admin.php?page=eventsuite' }, as: t.admin });
     expect(res.status).toBe(200);
     authorize = new URL(res.body.authorizeUrl);
+    // No alternate URL from the hub: the original still answers the key, empty.
+    expect(res.body.alternateAuthorizeUrl).toBe('');
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${hub.url}/authorize/1/`);
     expect(authorize.searchParams.get('client_id')).toBe(String(HUB_SITE_ID));
     expect(authorize.searchParams.get('state')).toBe(String(t.admin.id));
@@ -182,6 +184,17 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     const again = await t.request('POST', `${NS}/connection`, { json: { isActive: false }, as: t.admin });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('disconnect_failed');
+  });
+
+  it('POST /connection/register passes on the alternate authorize URL the hub sends (only an http(s) URL)', async () => {
+    hub.alternateAuthorizeUrl = 'https://hub.example/alternate-authorize?site=1';
+    const res = await t.request('POST', `${NS}/connection/register`, { as: t.admin });
+    expect(res.status).toBe(200);
+    expect(res.body.alternateAuthorizeUrl).toBe('https://hub.example/alternate-authorize?site=1');
+    expect(res.body.authorizeUrl.startsWith(`${hub.url}/authorize/1/`)).toBe(true);
+    hub.alternateAuthorizeUrl = 'javascript:alert(1)';
+    expect((await t.request('POST', `${NS}/connection/register`, { as: t.admin })).body.alternateAuthorizeUrl).toBe('');
+    hub.alternateAuthorizeUrl = '';
   });
 });
 

@@ -71,8 +71,9 @@ async function handleRegister(req: RestRequest, ctx: AppContext) {
     return ConnectorErrors.invalidNonce();
   }
   const str = (name: string) => (typeof req.params[name] === 'string' && req.params[name] !== '' ? (req.params[name] as string) : undefined);
-  await tryRegistration(ctx, req.user!, { from: str('from'), plugin_slug: str('plugin_slug'), redirect_uri: str('redirect_uri') });
-  return { authorizeUrl: await authorizeUrl(ctx, req.user!, str('redirect_uri')) };
+  const { alternateAuthorizeUrl } = await tryRegistration(ctx, req.user!, { from: str('from'), plugin_slug: str('plugin_slug'), redirect_uri: str('redirect_uri') });
+  // CASE: the original wraps a non-empty alternate URL in its own redirect service; we pass on the hub's URL.
+  return { alternateAuthorizeUrl, authorizeUrl: await authorizeUrl(ctx, req.user!, str('redirect_uri')) };
 }
 
 async function handleAuthorizeUrl(req: RestRequest, ctx: AppContext) {

@@ -25,6 +25,8 @@ export interface TestHub {
   calls: HubCall[];
   /** Answer of the next `/register` (default: verify, then the site id and blog token). */
   registerStatus: number;
+  /** `alternate_authorization_url` of the next `/register` answers (none when empty). */
+  alternateAuthorizeUrl: string;
   /** Authorization codes the hub accepts → user token. */
   codes: Map<string, string>;
   /** User tokens the hub knows (`key.secret`) → profile. */
@@ -54,7 +56,7 @@ export async function startHub(): Promise<TestHub> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const hub: TestHub = {
-    url, calls: [], registerStatus: 200, codes: new Map(), profiles: new Map(), tokenHealthy: true, userTokens: new Map(), partnerNonces: new Set(),
+    url, calls: [], registerStatus: 200, alternateAuthorizeUrl: '', codes: new Map(), profiles: new Map(), tokenHealthy: true, userTokens: new Map(), partnerNonces: new Set(),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
   const server = http.createServer((req, res) => {
@@ -77,7 +79,7 @@ export async function startHub(): Promise<TestHub> {
         });
         const answer = await verify.json();
         if (verify.status !== 200 || answer !== body.secret_2) return send(400, { error: 'verify_failed' });
-        return send(200, { jetpack_id: HUB_SITE_ID, jetpack_secret: HUB_BLOG_TOKEN });
+        return send(200, { jetpack_id: HUB_SITE_ID, jetpack_secret: HUB_BLOG_TOKEN, ...(hub.alternateAuthorizeUrl ? { alternate_authorization_url: hub.alternateAuthorizeUrl } : {}) });
       }
       if (path === '/oauth/token' && req.method === 'POST') {
         const token = hub.codes.get(body.code);
