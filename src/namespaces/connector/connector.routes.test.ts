@@ -151,7 +151,12 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
   });
 
   it('GET /heartbeat/data: signed or jetpack_connect; prefixed statistics', async () => {
-    expect((await t.request('GET', `${NS}/heartbeat/data`)).status).toBe(401);
+    const anon = await t.request('GET', `${NS}/heartbeat/data`);
+    expect(anon.status).toBe(401);
+    expect(anon.body.code).toBe('invalid_permission_heartbeat_data');
+    const sub = await t.request('GET', `${NS}/heartbeat/data`, { as: subscriber });
+    expect(sub.status).toBe(403);
+    expect(sub.body.code).toBe('invalid_permission_heartbeat_data');
     const res = await t.request('GET', `${NS}/heartbeat/data`, { query: { ...signedQuery('GET', `${NS}/heartbeat/data`), prefix: 'jp-' } });
     expect(res.body).toMatchObject({ 'jp-version': '0.1.0', 'jp-is-https': 'http', 'jp-module-connector': 'on' });
   });

@@ -178,7 +178,7 @@ export const connectorRoutes = defineRoutes<AppContext>(CONNECTOR_NS, [
     endpoints: [{
       methods: READABLE,
       args: { prefix: { description: 'Prefix to add before the stats identifiers.', type: 'string' } },
-      permission: requireMeta('connect', 'invalid_user_permission_jetpack_connect', { signed: true }),
+      permission: requireMeta('connect', 'invalid_permission_heartbeat_data', { signed: true }),
       handler: (req, ctx) => heartbeatData(ctx, typeof req.params.prefix === 'string' ? req.params.prefix : ''),
     }],
   },
