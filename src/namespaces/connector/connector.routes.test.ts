@@ -87,14 +87,14 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     expect(status).toMatchObject({ isRegistered: true, isActive: false, hasConnectedOwner: false });
   });
 
-  it('remote_authorize: unsigned → 401; signed with the authorize secret and a code → the admin becomes owner', async () => {
+  it('remote_authorize: public (no signature needed, as the original); the authorize secret and a code make the admin the owner', async () => {
     const body = { secret: authorize.searchParams.get('secret'), state: t.admin.id, redirect_uri: `${base}/wp-admin/`, code: 'code-1' };
     hub.codes.set('code-1', 'ukey1.usecret1');
     hub.profiles.set('ukey1.usecret1', { ID: 77, login: 'hubadmin', email: 'hub@example.test', display_name: 'Hub Admin' });
-    const unsigned = await t.request('POST', `${NS}/remote_authorize`, { json: body });
-    expect(unsigned.status).toBe(401);
-    expect(unsigned.body.code).toBe('invalid_permission_remote_authorize');
-    const res = await signed('POST', `${NS}/remote_authorize`, body);
+    const wrong = await t.request('POST', `${NS}/remote_authorize`, { json: { ...body, secret: 'not-the-secret' } });
+    expect(wrong.body.code).toBe('verify_secrets_mismatch');
+    expect(hub.calls.some((c) => c.path === '/oauth/token')).toBe(false);
+    const res = await t.request('POST', `${NS}/remote_authorize`, { json: body });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'authorized' });
     expect(hub.calls.find((c) => c.path === '/oauth/token')).toMatchObject({ signed: true, body: { code: 'code-1', client_id: HUB_SITE_ID } });

@@ -34,9 +34,11 @@ async function handleVerifyRegistration(req: RestRequest, ctx: AppContext) {
   return verifyRegistration(ctx, req.params);
 }
 
-/** `remote_authorize` is a public route; the request itself must carry the blog-token signature. */
+/**
+ * `remote_authorize` is public and, as in the original, needs no signature: the `authorize` secret the
+ * site issued must match, and the code is only good once the hub accepts it from the signed exchange.
+ */
 async function handleRemoteAuthorize(req: RestRequest, ctx: AppContext) {
-  if (!(await isSignedWithBlogToken(req, ctx))) return permissionError('invalid_permission_remote_authorize', req.user !== null);
   return remoteAuthorize(ctx, handshakeParams(req));
 }
 
