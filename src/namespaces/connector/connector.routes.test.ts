@@ -166,13 +166,21 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     expect((await t.request('GET', `${NS}/connection/plugins`, { as: subscriber })).body.code).toBe('invalid_user_permission_activate_plugins');
   });
 
-  it('POST /connection/reconnect: a healthy connection is completed; a dead blog token re-registers', async () => {
-    expect((await t.request('POST', `${NS}/connection/reconnect`, { as: t.admin })).body).toEqual({ status: 'completed' });
-    hub.tokenHealthy = false;
+  it('POST /connection/reconnect: an owned connection is reconnected in full and the user sent to authorize again', async () => {
+    expect((await t.request('GET', `${NS}/connection`)).body.hasConnectedOwner).toBe(true);
+    const calls = hub.calls.length;
     const res = await t.request('POST', `${NS}/connection/reconnect`, { as: t.admin });
+    expect(res.status).toBe(200);
     expect(res.body.status).toBe('in_progress');
     expect(res.body.authorizeUrl).toContain(`${hub.url}/authorize/1/`);
-    hub.tokenHealthy = true;
+    const made = hub.calls.slice(calls).map((c) => `${c.method} ${c.path}`);
+    expect(made).toEqual(expect.arrayContaining([`POST /sites/${HUB_SITE_ID}/disconnect`, 'POST /register']));
+    expect((await t.request('GET', `${NS}/connection`)).body).toMatchObject({ isRegistered: true, hasConnectedOwner: false });
+  });
+
+  it('POST /connection/reconnect: a site-level connection (no owner) is reconnected and completed', async () => {
+    const res = await t.request('POST', `${NS}/connection/reconnect`, { as: t.admin });
+    expect(res.body).toEqual({ status: 'completed' });
     expect((await t.request('GET', `${NS}/connection`)).body).toMatchObject({ isRegistered: true, hasConnectedOwner: false });
   });
 
