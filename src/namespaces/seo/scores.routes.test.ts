@@ -176,7 +176,10 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
       expect(ok.body).toEqual({ type: 'success', size_in_bytes: 48213 });
       const external = await t.request('GET', `${NS}/file_size`, { query: { url: 'https://elsewhere.example/wp-content/uploads/2026/poster.jpg' }, as: t.admin });
       expect(external.status).toBe(404);
-      expect(external.body.type).toBe('failure');
+      expect(external.body).toEqual({ type: 'failure', response: 'Cannot get the size of https://elsewhere.example/wp-content/uploads/2026/poster.jpg because it is hosted externally.' });
+      const missing = await t.request('GET', `${NS}/file_size`, { query: { url: 'http://example.test/wp-content/uploads/2026/none.jpg' }, as: t.admin });
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({ type: 'failure', response: 'Cannot get the size of http://example.test/wp-content/uploads/2026/none.jpg because of unknown reasons.' });
       const escape = await t.request('GET', `${NS}/file_size`, { query: { url: 'http://example.test/wp-content/uploads/%2e%2e/%2e%2e/etc/passwd' }, as: t.admin });
       expect(escape.status).toBe(404);
       expect((await t.request('GET', `${NS}/file_size`, { query: { url: 'http://example.test/x' }, as: editor })).status).toBe(403);
