@@ -6,10 +6,10 @@ import { RestError } from '../../rest/errors.js';
 
 export const SEO_MESSAGES = {
   saveFailed: 'Could not save some options in the database',
-  notNewPostType: (name: string) => `${name} is not a new post type`,
-  postTypeDismissed: (name: string) => `${name} is no longer new`,
-  notNewTaxonomy: (name: string) => `${name} is not a new taxonomy`,
-  taxonomyDismissed: (name: string) => `${name} is no longer new`,
+  notNewPostType: 'Post type is not new.',
+  postTypeDismissed: 'Post type is no longer new.',
+  notNewTaxonomy: 'Taxonomy is not new.',
+  taxonomyDismissed: 'Taxonomy is no longer new.',
   invalidContentType: 'Invalid content type.',
   invalidTaxonomy: 'Invalid taxonomy.',
   termWithoutTaxonomy: 'Term needs a provided taxonomy.',

@@ -140,10 +140,10 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
     it('new-content-type-visibility: dismisses a new post type; others are "not new"', async () => {
       await setSeoOption(t.ctx, 'new_post_types', ['tribe_events', 'tribe_venue']);
       const res = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-post-type`, { json: { postTypeName: 'tribe_events' }, as: editor });
-      expect(res.body).toEqual({ message: 'tribe_events is no longer new', success: true, status: 200 });
+      expect(res.body).toEqual({ message: 'Post type is no longer new.', success: true, status: 200 });
       expect(await getSeoOption(t.ctx, 'new_post_types')).toEqual(['tribe_venue']);
       const again = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-post-type`, { json: { postTypeName: 'tribe_events' }, as: editor });
-      expect(again.body.message).toBe('tribe_events is not a new post type');
+      expect(again.body).toEqual({ message: 'Post type is not new.', success: true, status: 200 });
     });
 
     it('new-content-type-visibility: a post type or taxonomy the site does not have is rest_invalid_param', async () => {
@@ -156,7 +156,7 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
       expect(tax.status).toBe(400);
       expect(tax.body.code).toBe('rest_invalid_param');
       const ok = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-taxonomy`, { json: { taxonomyName: 'tribe_events_cat' }, as: editor });
-      expect(ok.body).toEqual({ message: 'tribe_events_cat is no longer new', success: true, status: 200 });
+      expect(ok.body).toEqual({ message: 'Taxonomy is no longer new.', success: true, status: 200 });
       expect(await getSeoOption(t.ctx, 'new_taxonomies')).toEqual([]);
     });
 

@@ -62,12 +62,12 @@ async function dismissNew(ctx: AppContext, option: 'new_post_types' | 'new_taxon
 export async function dismissPostType(req: RestRequest, ctx: AppContext) {
   // CASE: the original reads `post_type_name` and so never dismisses anything; we honour the declared name.
   const name = String(req.params.postTypeName ?? '');
-  return dismissNew(ctx, 'new_post_types', name, SEO_MESSAGES.notNewPostType(name), SEO_MESSAGES.postTypeDismissed(name));
+  return dismissNew(ctx, 'new_post_types', name, SEO_MESSAGES.notNewPostType, SEO_MESSAGES.postTypeDismissed);
 }
 
 export async function dismissTaxonomy(req: RestRequest, ctx: AppContext) {
   const name = String(req.params.taxonomyName ?? '');
-  return dismissNew(ctx, 'new_taxonomies', name, SEO_MESSAGES.notNewTaxonomy(name), SEO_MESSAGES.taxonomyDismissed(name));
+  return dismissNew(ctx, 'new_taxonomies', name, SEO_MESSAGES.notNewTaxonomy, SEO_MESSAGES.taxonomyDismissed);
 }
 
 export async function setIntroductionSeen(req: RestRequest, ctx: AppContext) {
