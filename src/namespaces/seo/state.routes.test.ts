@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
 import { insertPost } from '../oembed/oembed-fixtures.js';
 import { seoService } from './index.js';
-import { getSeoOption, setSeoOption } from './store.js';
+import { getSeoOption, getUserValue, setSeoOption } from './store.js';
 
 const NS = '/seo/v1';
 
@@ -129,10 +129,13 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
       expect(again.body).toEqual({ json: { success: false } });
     });
 
-    it('alerts/dismiss: unknown key → rest_invalid_param; a known key is stored once', async () => {
+    it('alerts/dismiss: unknown key → rest_invalid_param; a known key is stored once, and dismissing it again is still a success', async () => {
       expect((await t.request('POST', `${NS}/alerts/dismiss`, { json: { key: 'nope' }, as: editor })).body.code).toBe('rest_invalid_param');
       expect((await t.request('POST', `${NS}/alerts/dismiss`, { json: { key: 'webinar-promo-notification' }, as: editor })).body).toEqual({ success: true, status: 200 });
-      expect((await t.request('POST', `${NS}/alerts/dismiss`, { json: { key: 'webinar-promo-notification' }, as: editor })).status).toBe(400);
+      const again = await t.request('POST', `${NS}/alerts/dismiss`, { json: { key: 'webinar-promo-notification' }, as: editor });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ success: true, status: 200 });
+      expect(await getUserValue(t.ctx.db, editor.id, '_yoast_alerts_dismissed', [])).toEqual(['webinar-promo-notification']);
     });
   });
 

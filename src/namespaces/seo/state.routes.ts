@@ -97,7 +97,8 @@ export async function setEmbedPermission(req: RestRequest, ctx: AppContext) {
 export async function dismissAlert(req: RestRequest, ctx: AppContext) {
   const key = String(req.params.key);
   const dismissed = await getUserValue<string[]>(ctx.db, req.user!.id, USER_KEYS.alertsDismissed, []);
-  if (dismissed.includes(key)) return respond({ success: false, status: 400 }, { status: 400 });
+  // An alert already dismissed stays dismissed: the original answers success without writing again.
+  if (dismissed.includes(key)) return { success: true, status: 200 };
   await setUserValue(ctx.db, req.user!.id, USER_KEYS.alertsDismissed, [...dismissed, key]);
   return { success: true, status: 200 };
 }
