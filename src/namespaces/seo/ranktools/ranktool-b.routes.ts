@@ -163,7 +163,9 @@ export async function getUpgradeCampaign(_req: RestRequest, ctx: AppContext) {
   return withToken(ctx, async (client, token, base) => {
     const { json } = await client.call('GET', `${base}/v1/yoast/upgrade-campaign`, token);
     const d = json?.data;
-    return { discount: d?.discount ?? null, months: d?.months ?? null, status: 200 };
+    // As the original: a campaign needs a discount and at least one month, else there is none.
+    const valid = typeof d?.discount === 'number' && typeof d?.months === 'number' && d.months > 0;
+    return { discount: valid ? d.discount : null, months: valid ? d.months : null, status: 200 };
   });
 }
 

@@ -56,7 +56,7 @@ async function startTools() {
         return json(200, { data: { columnNames: ['Ph', 'Nq', 'Td', 'In', 'Kd'], rows: [[`${url.searchParams.get('phrase')} tickets`, '2000', '0.5', 'n', '45']] } });
       }
       if (url.pathname === '/b/v1/account/limit') return json(200, { data: unlimited ? { can_track: false, limit: null, usage: 5000, history_days: 31 } : { can_track: true, limit: 3, usage: 1, history_days: 31 } });
-      if (url.pathname === '/b/v1/yoast/upgrade-campaign') return json(200, { data: { discount: 0.3, months: 2 } });
+      if (url.pathname === '/b/v1/yoast/upgrade-campaign') return json(200, { data: { discount: 0.3, months: unlimited ? 0 : 2 } });
       if (url.pathname === '/b/v1/websites/77/keywords/bulk') return json(201, { data: JSON.parse(body).map((k: any, i: number) => ({ id: 100 + i, keyword: k.keyword })) });
       if (url.pathname === '/b/v1/yoast/77/keywords') {
         // The tool also reports a keyphrase nobody asked about.
@@ -242,13 +242,15 @@ describe.each(DIALECTS)('seo/v1 ranking tools on %s', (engine) => {
       expect(over.body).toEqual({ limit: 3, error: 'Account limit exceeded', status: 400 });
     });
 
-    it('an unlimited account (no limit) can track: limit null, canTrack true, tracking goes through', async () => {
+    it('an unlimited account (no limit) can track: limit null, canTrack true, tracking goes through; a zero-month campaign is none', async () => {
       tools.setUnlimited(true);
       try {
         expect((await t.request('GET', `${NS}/ranktool-b/account/limit`, { as: author })).body).toEqual({ canTrack: true, limit: null, usage: 5000, historyDays: 31, status: 200 });
         const res = await t.request('POST', `${NS}/ranktool-b/keyphrases/track`, { json: { keyphrases: ['folk', 'soul', 'funk', 'disco'] }, as: author });
         expect(res.status).toBe(200);
         expect(Object.keys(res.body.results)).toEqual(['folk', 'soul', 'funk', 'disco']);
+        // A campaign of zero months is no campaign.
+        expect((await t.request('GET', `${NS}/ranktool-b/account/upgrade-campaign`, { as: author })).body).toEqual({ discount: null, months: null, status: 200 });
       } finally {
         tools.setUnlimited(false);
       }
