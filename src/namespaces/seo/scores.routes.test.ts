@@ -109,6 +109,10 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
       [{ contentType: 'tribe_events', term: 1 }, 'Term needs a provided taxonomy.'],
       [{ contentType: 'tribe_events', taxonomy: 'tribe_events_cat' }, 'Taxonomy needs a provided term.'],
       [{ contentType: 'tribe_events', taxonomy: 'tribe_events_cat', term: 999999 }, 'Invalid term.'],
+      // term is only intval'd, as the original: a word is term 0, refused by the same checks.
+      [{ contentType: 'tribe_events', taxonomy: 'post_tag', term: 'irrelevant' }, 'Invalid taxonomy.'],
+      [{ contentType: 'tribe_events', term: 'irrelevant' }, 'Term needs a provided taxonomy.'],
+      [{ contentType: 'tribe_events', taxonomy: 'tribe_events_cat', term: 'irrelevant' }, 'Invalid term.'],
     ])('answers 400 {"error"} for %j', async (query, error) => {
       const res = await t.request('GET', `${NS}/seo_scores`, { query, as: t.admin });
       expect(res.status).toBe(400);

@@ -6,6 +6,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../app-context.js';
 import { requireCapability } from '../../rest/permissions.js';
+import { phpIntval } from '../../rest/php-query.js';
+import { toBoolean } from '../../rest/php-values.js';
 import { READABLE, respond, type ArgSchemas, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canManageSeo } from './configuration.routes.js';
 import { SEO_MESSAGES } from './errors.js';
@@ -71,11 +73,16 @@ function scoresHandler(kind: ScoreKind) {
   };
 }
 
+/**
+ * As the original: `term` is only passed through `intval` (so `term=abc` is term 0, which the checks
+ * below then refuse) and `troubleshooting` only through `rest_sanitize_boolean` (its declared type
+ * `bool` is not one WordPress checks).
+ */
 const scoreArgs: ArgSchemas = {
   contentType: { type: 'string', required: true },
   taxonomy: { type: 'string', required: false, default: '' },
-  term: { type: 'integer', required: false, default: null },
-  troubleshooting: { type: 'boolean', required: false, default: null },
+  term: { type: 'integer', required: false, default: null, sanitize: (v) => phpIntval(v) },
+  troubleshooting: { type: 'boolean', required: false, default: null, sanitize: (v) => toBoolean(v) },
 };
 
 export const scoresRouteDefs: RouteDef<AppContext>[] = [

@@ -117,6 +117,10 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
       const res = await t.request('POST', `${NS}/introductions/google-docs-addon-upsell/seen`, { json: { is_seen: true }, as: editor });
       expect(res.body).toEqual({ json: { success: true } });
       expect((await t.request('POST', `${NS}/introductions/google-docs-addon-upsell/seen`, { as: subscriber })).status).toBe(403);
+      // is_seen is not type-checked (the original's type `bool`), only read as a boolean.
+      const loose = await t.request('POST', `${NS}/introductions/google-docs-addon-upsell/seen`, { json: { is_seen: 'yes' }, as: editor });
+      expect(loose.status).toBe(200);
+      expect(loose.body).toEqual({ json: { success: true } });
     });
 
     it('videohost_embed_permission: per user, posting the stored value again is 400', async () => {

@@ -8,6 +8,7 @@ import { getPost } from '../../content/posts.js';
 import { CoreErrors } from '../../rest/errors.js';
 import { requireCapability } from '../../rest/permissions.js';
 import { phpIntval } from '../../rest/php-query.js';
+import { toBoolean } from '../../rest/php-values.js';
 import { CREATABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { CATEGORY_TAXONOMY } from '../events/index.js';
 import { canEditPostOfAnyArea } from './access.js';
@@ -172,7 +173,8 @@ export const stateRouteDefs: RouteDef<AppContext>[] = [
       methods: CREATABLE,
       args: {
         introduction_id: { type: 'string', required: true },
-        is_seen: { type: 'boolean', required: false, default: true },
+        // The original declares the type `bool`, which WordPress does not check; only rest_sanitize_boolean applies.
+        is_seen: { type: 'boolean', required: false, default: true, sanitize: (v) => toBoolean(v) },
       },
       permission: canEditPosts,
       handler: setIntroductionSeen,
@@ -182,7 +184,8 @@ export const stateRouteDefs: RouteDef<AppContext>[] = [
     path: '/videohost_embed_permission',
     endpoints: [
       { methods: READABLE, permission: canEditPosts, handler: getEmbedPermission },
-      { methods: CREATABLE, args: { value: { type: 'boolean', default: true } }, permission: canEditPosts, handler: setEmbedPermission },
+      // `value` is declared with the unchecked type `bool` and read from the JSON body by the handler.
+      { methods: CREATABLE, args: { value: { type: 'boolean', default: true, sanitize: (v) => toBoolean(v) } }, permission: canEditPosts, handler: setEmbedPermission },
     ],
   },
   {
