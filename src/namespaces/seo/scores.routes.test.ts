@@ -148,6 +148,12 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
     it('the statistics links open too', async () => {
       const res = await t.request('GET', `${NS}/statistics`, { as: t.admin });
       for (const s of res.body.seo_scores) expect((await listed(s.link)).length, s.seo_rank).toBeGreaterThan(0);
+      // An author's links list their own posts only: as many as their statistics count.
+      const own = await t.request('GET', `${NS}/statistics`, { as: author });
+      let listedOwn = 0;
+      for (const s of own.body.seo_scores) listedOwn += (await listed(s.link)).length;
+      expect(listedOwn).toBeGreaterThan(0);
+      expect(listedOwn).toBe(own.body.seo_scores.reduce((n: number, s: any) => n + s.count, 0));
     });
   });
 
@@ -170,6 +176,9 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
       expect(res.body.seo_scores[2].link).toContain('seo_filter=good');
       const own = await t.request('GET', `${NS}/statistics`, { as: author });
       expect(own.body.seo_scores.map((s: any) => s.count).reduce((a: number, b: number) => a + b, 0)).toBe(2);
+      // Their links are narrowed to their own posts, as the original's (`&author=<id>`).
+      for (const s of own.body.seo_scores) expect(s.link).toMatch(new RegExp(`&author=${author.id}$`));
+      expect(res.body.seo_scores.every((s: any) => !s.link.includes('author='))).toBe(true);
       expect((await t.request('GET', `${NS}/statistics`)).status).toBe(401);
     });
   });
