@@ -6,6 +6,7 @@ import { RestError } from '../../rest/errors.js';
 
 export const SEO_MESSAGES = {
   saveFailed: 'Could not save some options in the database',
+  optionSaveFailed: 'Could not save the option in the database',
   notNewPostType: 'Post type is not new.',
   postTypeDismissed: 'Post type is no longer new.',
   notNewTaxonomy: 'Taxonomy is not new.',

@@ -107,7 +107,7 @@ export async function dismissAlert(req: RestRequest, ctx: AppContext) {
 export async function setIntegrationActive(req: RestRequest, ctx: AppContext) {
   const integration = String(req.params.integration);
   if (!INTEGRATIONS.includes(integration)) {
-    return { json: { success: false, status: 500, error: SEO_MESSAGES.saveFailed } };
+    return { json: { success: false, status: 500, error: SEO_MESSAGES.optionSaveFailed } };
   }
   await setSeoOption(ctx, `${integration}_integration_active`, req.params.active === true);
   return { json: { success: true, status: 200 } };
