@@ -93,6 +93,11 @@ export async function listPosts(ctx: AppContext, request: FastifyRequest, reply:
   let q = ctx.db.selectFrom('posts as p').where('p.type', '=', type).where('p.status', 'in', statuses);
   if (!user.can(capOf(def, 'edit_others'))) q = q.where((eb) => eb.or([eb('p.author', '=', user.id), eb('p.status', '=', 'publish')]));
   if (!user.can(capOf(def, 'read_private'))) q = q.where((eb) => eb.or([eb('p.author', '=', user.id), eb('p.status', '!=', 'private')]));
+  const author = str(query.author);
+  if (author && /^[1-9]\d{0,9}$/.test(author)) {
+    notes.push(`Author: ${author}`);
+    q = q.where('p.author', '=', Number(author));
+  }
   for (const [name, taxonomy] of Object.entries(TERM_QUERY_VARS)) {
     const value = str(query[name]);
     if (!value) continue;

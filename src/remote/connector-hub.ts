@@ -5,10 +5,10 @@
  * its blog token (see `connector-signature.ts`), calls made for a user with that user's token.
  *
  * - `POST /register` `{siteurl, home, site_name, secret_1, secret_2, state, redirect_uri, from?, plugin_slug?, version}`
- *   → `{jetpack_id, jetpack_secret}`; the hub first calls the site's `verify_registration` with
+ *   → `{jetpack_id, jetpack_secret, alternate_authorization_url?}`; the hub first calls the site's `verify_registration` with
  *   `secret_1` and `state` and expects `secret_2` back.
  * - `POST /oauth/token` `{code, client_id, redirect_uri, grant_type: "authorization_code"}` (blog-signed) → `{access_token}`
- * - `POST /sites/{id}/disconnect`, `POST /sites/{id}/owner {new_owner}`, `GET /sites/{id}/token-health`,
+ * - `POST /sites/{id}/disconnect`, `POST /sites/{id}/owner {new_owner}`,
  *   `POST /sites/{id}/user-token {nonce, external_user_id}` → `{token}`, `POST /sites/{id}/errors {errors}` (blog-signed)
  * - `GET /partner-provision-nonce-check?nonce=` → body `OK`
  * - `GET /me` (user-signed) → the user's hub profile
@@ -34,11 +34,10 @@ interface Signer {
 export interface HubClient {
   readonly base: string;
   authorizeUrl(params: Record<string, string>): string;
-  register(payload: Record<string, unknown>): Promise<{ id: number; blogToken: string }>;
+  register(payload: Record<string, unknown>): Promise<{ id: number; blogToken: string; alternateAuthorizeUrl: string }>;
   exchangeCode(blog: Signer, payload: Record<string, unknown>): Promise<string>;
   disconnect(siteId: number, blog: Signer): Promise<void>;
   switchOwner(siteId: number, blog: Signer, newOwner: number): Promise<void>;
-  tokenHealthy(siteId: number, blog: Signer): Promise<boolean>;
   userToken(siteId: number, blog: Signer, nonce: string, userId: number): Promise<string>;
   partnerNonceValid(nonce: string): Promise<boolean>;
   me(user: Signer): Promise<Record<string, unknown>>;
@@ -89,7 +88,9 @@ export function connectorHub(endpoint: string, now: () => Date = () => new Date(
       if (typeof secret !== 'string' || !/^[^.\s]+\.[^.\s]+$/.test(secret)) throw new ConnectorHubError('jetpack_secret', 'Unable to validate registration of your site.');
       const id = Number(body.jetpack_id);
       if (!Number.isInteger(id) || id <= 0) throw new ConnectorHubError('jetpack_id', 'Unable to validate registration of your site.');
-      return { id, blogToken: secret };
+      const alt = body.alternate_authorization_url;
+      const alternate = typeof alt === 'string' && /^https?:\/\//i.test(alt) ? alt : '';
+      return { id, blogToken: secret, alternateAuthorizeUrl: alternate };
     },
     async exchangeCode(blog, payload) {
       const body = await json('POST', '/oauth/token', payload, blog);
@@ -101,12 +102,6 @@ export function connectorHub(endpoint: string, now: () => Date = () => new Date(
     },
     async switchOwner(siteId, blog, newOwner) {
       await json('POST', `/sites/${siteId}/owner`, { new_owner: newOwner }, blog);
-    },
-    async tokenHealthy(siteId, blog) {
-      const res = await call('GET', `/sites/${siteId}/token-health`, undefined, blog);
-      if (res.status === 401 || res.status === 403) return false;
-      if (res.status < 200 || res.status >= 300) throw new ConnectorHubError(`wpcom_${res.status}`, `Error Details: ${res.status}`, res.status);
-      return true;
     },
     async userToken(siteId, blog, nonce, userId) {
       const body = await json('POST', `/sites/${siteId}/user-token`, { nonce, external_user_id: userId }, blog);

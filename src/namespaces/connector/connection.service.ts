@@ -110,29 +110,33 @@ export async function updateUserToken(ctx: AppContext, token: string, isOwner: b
   return { success: true };
 }
 
-/** `connection/reconnect`: repairs a broken connection, or says it is fine. */
+/**
+ * `connection/reconnect`, as the original's `restore()`: a site-level connection (registered, no
+ * owner) is reconnected in full and that completes it; otherwise the site is reconnected in full and
+ * the user is sent to authorize again. CASE: the original first asks which token is broken and, when
+ * only one is, repairs just that one (a refreshed blog token answers `completed`); the hub here
+ * offers no token refresh, so every repair is the full reconnection the original makes when both
+ * tokens look healthy, both are broken or the check fails.
+ */
 export async function reconnect(ctx: AppContext, user: RestUser) {
-  let state = await loadState(ctx);
-  let healthy = false;
-  if (isRegistered(state)) {
+  const before = await loadState(ctx);
+  const siteConnection = isRegistered(before) && !hasConnectedOwner(before);
+  if (isRegistered(before)) {
+    // The original tells the hub first (`jetpack.deregister`); a dead token makes that fail, which is no reason to stop.
     try {
-      healthy = await hubOf(ctx).tokenHealthy(state.id!, blogSigner(state));
+      await hubOf(ctx).disconnect(before.id!, blogSigner(before));
     } catch (e) {
-      ctx.log.warn({ err: e instanceof Error ? e.message : String(e) }, 'connector: token health unknown');
-      throw ConnectorErrors.reconnectFailed();
+      ctx.log.warn({ err: e instanceof Error ? e.message : String(e) }, 'connector: the hub was not told about the reconnection');
     }
   }
-  if (!healthy) {
-    // The hub no longer knows this blog token: start again from an unregistered site.
-    await forgetConnection(ctx);
-    try {
-      state = await tryRegistration(ctx, user);
-    } catch (e) {
-      throw asRestError(e);
-    }
+  await forgetConnection(ctx);
+  try {
+    await tryRegistration(ctx, user);
+  } catch (e) {
+    throw asRestError(e);
   }
-  if (!hasConnectedOwner(state)) return { status: 'in_progress', authorizeUrl: await authorizeUrl(ctx, user) };
-  return { status: 'completed' };
+  if (siteConnection) return { status: 'completed' };
+  return { status: 'in_progress', authorizeUrl: await authorizeUrl(ctx, user) };
 }
 
 /** The heartbeat statistics, each key prefixed; an empty list when there is nothing to report. */

@@ -73,6 +73,8 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     const res = await t.request('POST', `${NS}/connection/register`, { json: { from: 'tests', redirect_uri: 'admin.php?page=eventsuite' }, as: t.admin });
     expect(res.status).toBe(200);
     authorize = new URL(res.body.authorizeUrl);
+    // No alternate URL from the hub: the original still answers the key, empty.
+    expect(res.body.alternateAuthorizeUrl).toBe('');
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${hub.url}/authorize/1/`);
     expect(authorize.searchParams.get('client_id')).toBe(String(HUB_SITE_ID));
     expect(authorize.searchParams.get('state')).toBe(String(t.admin.id));
@@ -85,14 +87,14 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     expect(status).toMatchObject({ isRegistered: true, isActive: false, hasConnectedOwner: false });
   });
 
-  it('remote_authorize: unsigned → 401; signed with the authorize secret and a code → the admin becomes owner', async () => {
+  it('remote_authorize: public (no signature needed, as the original); the authorize secret and a code make the admin the owner', async () => {
     const body = { secret: authorize.searchParams.get('secret'), state: t.admin.id, redirect_uri: `${base}/wp-admin/`, code: 'code-1' };
     hub.codes.set('code-1', 'ukey1.usecret1');
     hub.profiles.set('ukey1.usecret1', { ID: 77, login: 'hubadmin', email: 'hub@example.test', display_name: 'Hub Admin' });
-    const unsigned = await t.request('POST', `${NS}/remote_authorize`, { json: body });
-    expect(unsigned.status).toBe(401);
-    expect(unsigned.body.code).toBe('invalid_permission_remote_authorize');
-    const res = await signed('POST', `${NS}/remote_authorize`, body);
+    const wrong = await t.request('POST', `${NS}/remote_authorize`, { json: { ...body, secret: 'not-the-secret' } });
+    expect(wrong.body.code).toBe('verify_secrets_mismatch');
+    expect(hub.calls.some((c) => c.path === '/oauth/token')).toBe(false);
+    const res = await t.request('POST', `${NS}/remote_authorize`, { json: body });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'authorized' });
     expect(hub.calls.find((c) => c.path === '/oauth/token')).toMatchObject({ signed: true, body: { code: 'code-1', client_id: HUB_SITE_ID } });
@@ -149,7 +151,12 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
   });
 
   it('GET /heartbeat/data: signed or jetpack_connect; prefixed statistics', async () => {
-    expect((await t.request('GET', `${NS}/heartbeat/data`)).status).toBe(401);
+    const anon = await t.request('GET', `${NS}/heartbeat/data`);
+    expect(anon.status).toBe(401);
+    expect(anon.body.code).toBe('invalid_permission_heartbeat_data');
+    const sub = await t.request('GET', `${NS}/heartbeat/data`, { as: subscriber });
+    expect(sub.status).toBe(403);
+    expect(sub.body.code).toBe('invalid_permission_heartbeat_data');
     const res = await t.request('GET', `${NS}/heartbeat/data`, { query: { ...signedQuery('GET', `${NS}/heartbeat/data`), prefix: 'jp-' } });
     expect(res.body).toMatchObject({ 'jp-version': '0.1.0', 'jp-is-https': 'http', 'jp-module-connector': 'on' });
   });
@@ -159,13 +166,21 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     expect((await t.request('GET', `${NS}/connection/plugins`, { as: subscriber })).body.code).toBe('invalid_user_permission_activate_plugins');
   });
 
-  it('POST /connection/reconnect: a healthy connection is completed; a dead blog token re-registers', async () => {
-    expect((await t.request('POST', `${NS}/connection/reconnect`, { as: t.admin })).body).toEqual({ status: 'completed' });
-    hub.tokenHealthy = false;
+  it('POST /connection/reconnect: an owned connection is reconnected in full and the user sent to authorize again', async () => {
+    expect((await t.request('GET', `${NS}/connection`)).body.hasConnectedOwner).toBe(true);
+    const calls = hub.calls.length;
     const res = await t.request('POST', `${NS}/connection/reconnect`, { as: t.admin });
+    expect(res.status).toBe(200);
     expect(res.body.status).toBe('in_progress');
     expect(res.body.authorizeUrl).toContain(`${hub.url}/authorize/1/`);
-    hub.tokenHealthy = true;
+    const made = hub.calls.slice(calls).map((c) => `${c.method} ${c.path}`);
+    expect(made).toEqual(expect.arrayContaining([`POST /sites/${HUB_SITE_ID}/disconnect`, 'POST /register']));
+    expect((await t.request('GET', `${NS}/connection`)).body).toMatchObject({ isRegistered: true, hasConnectedOwner: false });
+  });
+
+  it('POST /connection/reconnect: a site-level connection (no owner) is reconnected and completed', async () => {
+    const res = await t.request('POST', `${NS}/connection/reconnect`, { as: t.admin });
+    expect(res.body).toEqual({ status: 'completed' });
     expect((await t.request('GET', `${NS}/connection`)).body).toMatchObject({ isRegistered: true, hasConnectedOwner: false });
   });
 
@@ -182,6 +197,17 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     const again = await t.request('POST', `${NS}/connection`, { json: { isActive: false }, as: t.admin });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('disconnect_failed');
+  });
+
+  it('POST /connection/register passes on the alternate authorize URL the hub sends (only an http(s) URL)', async () => {
+    hub.alternateAuthorizeUrl = 'https://hub.example/alternate-authorize?site=1';
+    const res = await t.request('POST', `${NS}/connection/register`, { as: t.admin });
+    expect(res.status).toBe(200);
+    expect(res.body.alternateAuthorizeUrl).toBe('https://hub.example/alternate-authorize?site=1');
+    expect(res.body.authorizeUrl.startsWith(`${hub.url}/authorize/1/`)).toBe(true);
+    hub.alternateAuthorizeUrl = 'javascript:alert(1)';
+    expect((await t.request('POST', `${NS}/connection/register`, { as: t.admin })).body.alternateAuthorizeUrl).toBe('');
+    hub.alternateAuthorizeUrl = '';
   });
 });
 

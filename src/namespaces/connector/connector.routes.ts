@@ -34,9 +34,11 @@ async function handleVerifyRegistration(req: RestRequest, ctx: AppContext) {
   return verifyRegistration(ctx, req.params);
 }
 
-/** `remote_authorize` is a public route; the request itself must carry the blog-token signature. */
+/**
+ * `remote_authorize` is public and, as in the original, needs no signature: the `authorize` secret the
+ * site issued must match, and the code is only good once the hub accepts it from the signed exchange.
+ */
 async function handleRemoteAuthorize(req: RestRequest, ctx: AppContext) {
-  if (!(await isSignedWithBlogToken(req, ctx))) return permissionError('invalid_permission_remote_authorize', req.user !== null);
   return remoteAuthorize(ctx, handshakeParams(req));
 }
 
@@ -71,8 +73,9 @@ async function handleRegister(req: RestRequest, ctx: AppContext) {
     return ConnectorErrors.invalidNonce();
   }
   const str = (name: string) => (typeof req.params[name] === 'string' && req.params[name] !== '' ? (req.params[name] as string) : undefined);
-  await tryRegistration(ctx, req.user!, { from: str('from'), plugin_slug: str('plugin_slug'), redirect_uri: str('redirect_uri') });
-  return { authorizeUrl: await authorizeUrl(ctx, req.user!, str('redirect_uri')) };
+  const { alternateAuthorizeUrl } = await tryRegistration(ctx, req.user!, { from: str('from'), plugin_slug: str('plugin_slug'), redirect_uri: str('redirect_uri') });
+  // CASE: the original wraps a non-empty alternate URL in its own redirect service; we pass on the hub's URL.
+  return { alternateAuthorizeUrl, authorizeUrl: await authorizeUrl(ctx, req.user!, str('redirect_uri')) };
 }
 
 async function handleAuthorizeUrl(req: RestRequest, ctx: AppContext) {
@@ -177,7 +180,7 @@ export const connectorRoutes = defineRoutes<AppContext>(CONNECTOR_NS, [
     endpoints: [{
       methods: READABLE,
       args: { prefix: { description: 'Prefix to add before the stats identifiers.', type: 'string' } },
-      permission: requireMeta('connect', 'invalid_user_permission_jetpack_connect', { signed: true }),
+      permission: requireMeta('connect', 'invalid_permission_heartbeat_data', { signed: true }),
       handler: (req, ctx) => heartbeatData(ctx, typeof req.params.prefix === 'string' ? req.params.prefix : ''),
     }],
   },

@@ -1,7 +1,7 @@
 /**
  * @module namespaces/connector/hub-fixture.case
  * A local connection hub for tests (node:http on 127.0.0.1): registers the site (calling back its
- * `verify_registration`), exchanges authorization codes, answers profile and token-health calls,
+ * `verify_registration`), exchanges authorization codes, answers profile calls,
  * receives disconnects and owner changes, and checks the blog-token signature of every signed call.
  */
 import crypto from 'node:crypto';
@@ -25,11 +25,12 @@ export interface TestHub {
   calls: HubCall[];
   /** Answer of the next `/register` (default: verify, then the site id and blog token). */
   registerStatus: number;
+  /** `alternate_authorization_url` of the next `/register` answers (none when empty). */
+  alternateAuthorizeUrl: string;
   /** Authorization codes the hub accepts → user token. */
   codes: Map<string, string>;
   /** User tokens the hub knows (`key.secret`) → profile. */
   profiles: Map<string, Record<string, unknown>>;
-  tokenHealthy: boolean;
   /** `remote_connect` nonces → user token the hub hands out. */
   userTokens: Map<string, string>;
   /** Partner nonces `remote_register` may use. */
@@ -54,7 +55,7 @@ export async function startHub(): Promise<TestHub> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const hub: TestHub = {
-    url, calls: [], registerStatus: 200, codes: new Map(), profiles: new Map(), tokenHealthy: true, userTokens: new Map(), partnerNonces: new Set(),
+    url, calls: [], registerStatus: 200, alternateAuthorizeUrl: '', codes: new Map(), profiles: new Map(), userTokens: new Map(), partnerNonces: new Set(),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
   const server = http.createServer((req, res) => {
@@ -77,7 +78,7 @@ export async function startHub(): Promise<TestHub> {
         });
         const answer = await verify.json();
         if (verify.status !== 200 || answer !== body.secret_2) return send(400, { error: 'verify_failed' });
-        return send(200, { jetpack_id: HUB_SITE_ID, jetpack_secret: HUB_BLOG_TOKEN });
+        return send(200, { jetpack_id: HUB_SITE_ID, jetpack_secret: HUB_BLOG_TOKEN, ...(hub.alternateAuthorizeUrl ? { alternate_authorization_url: hub.alternateAuthorizeUrl } : {}) });
       }
       if (path === '/oauth/token' && req.method === 'POST') {
         const token = hub.codes.get(body.code);
@@ -94,7 +95,6 @@ export async function startHub(): Promise<TestHub> {
         res.writeHead(200, { 'content-type': 'text/plain' });
         return res.end(hub.partnerNonces.has(nonce) ? 'OK' : 'NO');
       }
-      if (path === `/sites/${HUB_SITE_ID}/token-health`) return send(signed && hub.tokenHealthy ? 200 : 403, {});
       if (path.startsWith(`/sites/${HUB_SITE_ID}/`)) return send(signed ? 200 : 403, {});
       return send(404, { error: 'not_found' });
     });

@@ -12,11 +12,16 @@ import { handshakeError } from './errors.js';
 import { asRestError, blogSigner, hubOf } from './hub.js';
 import { generateSecrets, hasConnectedOwner, isRegistered, isUserConnected, loadState, saveState, verifySecrets, type ConnectionState } from './state.js';
 
-/** Registers the site with the hub (skipped when already registered): stores the site id and blog token. */
-export async function tryRegistration(ctx: AppContext, user: RestUser, extra: { from?: string; plugin_slug?: string; redirect_uri?: string } = {}): Promise<ConnectionState> {
+/**
+ * Registers the site with the hub: stores the site id and blog token. Also answers the hub's
+ * alternate authorize URL (`''` when it sends none), which `connection/register` passes on.
+ */
+export async function tryRegistration(
+  ctx: AppContext, user: RestUser, extra: { from?: string; plugin_slug?: string; redirect_uri?: string } = {},
+): Promise<{ state: ConnectionState; alternateAuthorizeUrl: string }> {
   const hub = hubOf(ctx);
   const secrets = await generateSecrets(ctx, 'register', user.id);
-  let result: { id: number; blogToken: string };
+  let result: { id: number; blogToken: string; alternateAuthorizeUrl: string };
   try {
     result = await hub.register({
       siteurl: ctx.urls.home,
@@ -37,7 +42,7 @@ export async function tryRegistration(ctx: AppContext, user: RestUser, extra: { 
   // A new registration invalidates every token of the old one.
   const next: ConnectionState = { ...state, id: result.id, blog_token: result.blogToken, user_tokens: {}, master_user: null };
   await saveState(ctx, next);
-  return next;
+  return { state: next, alternateAuthorizeUrl: result.alternateAuthorizeUrl };
 }
 
 /** `role:hmac` the hub passes back unchanged, so it cannot grant a role the site did not offer. */
@@ -154,7 +159,7 @@ export async function remoteRegister(ctx: AppContext, params: Record<string, unk
   }
   if (!valid) throw handshakeError('invalid_nonce', 'There was an issue validating this request.');
   let state = await loadState(ctx);
-  if (!isRegistered(state) || params.force) state = await tryRegistration(ctx, user, { from: typeof params.from === 'string' ? params.from : undefined });
+  if (!isRegistered(state) || params.force) state = (await tryRegistration(ctx, user, { from: typeof params.from === 'string' ? params.from : undefined })).state;
   return { client_id: state.id };
 }
 

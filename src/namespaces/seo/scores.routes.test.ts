@@ -109,6 +109,10 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
       [{ contentType: 'tribe_events', term: 1 }, 'Term needs a provided taxonomy.'],
       [{ contentType: 'tribe_events', taxonomy: 'tribe_events_cat' }, 'Taxonomy needs a provided term.'],
       [{ contentType: 'tribe_events', taxonomy: 'tribe_events_cat', term: 999999 }, 'Invalid term.'],
+      // term is only intval'd, as the original: a word is term 0, refused by the same checks.
+      [{ contentType: 'tribe_events', taxonomy: 'post_tag', term: 'irrelevant' }, 'Invalid taxonomy.'],
+      [{ contentType: 'tribe_events', term: 'irrelevant' }, 'Term needs a provided taxonomy.'],
+      [{ contentType: 'tribe_events', taxonomy: 'tribe_events_cat', term: 'irrelevant' }, 'Invalid term.'],
     ])('answers 400 {"error"} for %j', async (query, error) => {
       const res = await t.request('GET', `${NS}/seo_scores`, { query, as: t.admin });
       expect(res.status).toBe(400);
@@ -144,6 +148,12 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
     it('the statistics links open too', async () => {
       const res = await t.request('GET', `${NS}/statistics`, { as: t.admin });
       for (const s of res.body.seo_scores) expect((await listed(s.link)).length, s.seo_rank).toBeGreaterThan(0);
+      // An author's links list their own posts only: as many as their statistics count.
+      const own = await t.request('GET', `${NS}/statistics`, { as: author });
+      let listedOwn = 0;
+      for (const s of own.body.seo_scores) listedOwn += (await listed(s.link)).length;
+      expect(listedOwn).toBeGreaterThan(0);
+      expect(listedOwn).toBe(own.body.seo_scores.reduce((n: number, s: any) => n + s.count, 0));
     });
   });
 
@@ -166,6 +176,9 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
       expect(res.body.seo_scores[2].link).toContain('seo_filter=good');
       const own = await t.request('GET', `${NS}/statistics`, { as: author });
       expect(own.body.seo_scores.map((s: any) => s.count).reduce((a: number, b: number) => a + b, 0)).toBe(2);
+      // Their links are narrowed to their own posts, as the original's (`&author=<id>`).
+      for (const s of own.body.seo_scores) expect(s.link).toMatch(new RegExp(`&author=${author.id}$`));
+      expect(res.body.seo_scores.every((s: any) => !s.link.includes('author='))).toBe(true);
       expect((await t.request('GET', `${NS}/statistics`)).status).toBe(401);
     });
   });
@@ -176,7 +189,10 @@ describe.each(DIALECTS)('seo/v1 scores, statistics and indexing on %s', (engine)
       expect(ok.body).toEqual({ type: 'success', size_in_bytes: 48213 });
       const external = await t.request('GET', `${NS}/file_size`, { query: { url: 'https://elsewhere.example/wp-content/uploads/2026/poster.jpg' }, as: t.admin });
       expect(external.status).toBe(404);
-      expect(external.body.type).toBe('failure');
+      expect(external.body).toEqual({ type: 'failure', response: 'Cannot get the size of https://elsewhere.example/wp-content/uploads/2026/poster.jpg because it is hosted externally.' });
+      const missing = await t.request('GET', `${NS}/file_size`, { query: { url: 'http://example.test/wp-content/uploads/2026/none.jpg' }, as: t.admin });
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({ type: 'failure', response: 'Cannot get the size of http://example.test/wp-content/uploads/2026/none.jpg because of unknown reasons.' });
       const escape = await t.request('GET', `${NS}/file_size`, { query: { url: 'http://example.test/wp-content/uploads/%2e%2e/%2e%2e/etc/passwd' }, as: t.admin });
       expect(escape.status).toBe(404);
       expect((await t.request('GET', `${NS}/file_size`, { query: { url: 'http://example.test/x' }, as: editor })).status).toBe(403);

@@ -6,6 +6,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../app-context.js';
 import { requireCapability } from '../../rest/permissions.js';
+import { phpIntval } from '../../rest/php-query.js';
+import { toBoolean } from '../../rest/php-values.js';
 import { READABLE, respond, type ArgSchemas, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canManageSeo } from './configuration.routes.js';
 import { SEO_MESSAGES } from './errors.js';
@@ -18,29 +20,31 @@ const DAY_S = 86_400;
 /** Size of a media file of this site; other hosts and unknown files are 404 failures. */
 export async function getFileSize(req: RestRequest, ctx: AppContext) {
   const failure = (response: string) => respond({ type: 'failure', response }, { status: 404 });
+  const given = String(req.params.url);
   let url: URL;
   try {
-    url = new URL(String(req.params.url));
+    url = new URL(given);
   } catch {
-    return failure(SEO_MESSAGES.invalidUrl);
+    // The original makes any string a URL of some host, and then one that is not this site.
+    return failure(SEO_MESSAGES.externalFile(given));
   }
-  if (url.host !== new URL(ctx.urls.home).host) return failure(SEO_MESSAGES.externalFile);
-  if (!url.pathname.startsWith(UPLOADS_PATH)) return failure(SEO_MESSAGES.notFoundFile);
+  if (url.host !== new URL(ctx.urls.home).host) return failure(SEO_MESSAGES.externalFile(given));
+  if (!url.pathname.startsWith(UPLOADS_PATH)) return failure(SEO_MESSAGES.notFoundFile(given));
   const root = path.resolve(ctx.config.uploadsDir);
   let relative: string;
   try {
     relative = decodeURIComponent(url.pathname.slice(UPLOADS_PATH.length));
   } catch {
-    return failure(SEO_MESSAGES.notFoundFile);
+    return failure(SEO_MESSAGES.notFoundFile(given));
   }
   const file = path.resolve(root, relative);
-  if (!file.startsWith(root + path.sep)) return failure(SEO_MESSAGES.notFoundFile);
+  if (!file.startsWith(root + path.sep)) return failure(SEO_MESSAGES.notFoundFile(given));
   try {
     const stat = await fs.stat(file);
-    if (!stat.isFile()) return failure(SEO_MESSAGES.notFoundFile);
+    if (!stat.isFile()) return failure(SEO_MESSAGES.notFoundFile(given));
     return { type: 'success', size_in_bytes: stat.size };
   } catch {
-    return failure(SEO_MESSAGES.notFoundFile);
+    return failure(SEO_MESSAGES.notFoundFile(given));
   }
 }
 
@@ -69,11 +73,16 @@ function scoresHandler(kind: ScoreKind) {
   };
 }
 
+/**
+ * As the original: `term` is only passed through `intval` (so `term=abc` is term 0, which the checks
+ * below then refuse) and `troubleshooting` only through `rest_sanitize_boolean` (its declared type
+ * `bool` is not one WordPress checks).
+ */
 const scoreArgs: ArgSchemas = {
   contentType: { type: 'string', required: true },
   taxonomy: { type: 'string', required: false, default: '' },
-  term: { type: 'integer', required: false, default: null },
-  troubleshooting: { type: 'boolean', required: false, default: null },
+  term: { type: 'integer', required: false, default: null, sanitize: (v) => phpIntval(v) },
+  troubleshooting: { type: 'boolean', required: false, default: null, sanitize: (v) => toBoolean(v) },
 };
 
 export const scoresRouteDefs: RouteDef<AppContext>[] = [

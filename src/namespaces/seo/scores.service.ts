@@ -123,7 +123,8 @@ export async function statistics(ctx: AppContext, user: RestUser) {
       seo_rank: r,
       label: STAT_LABELS[r],
       count: counts.get(r)!,
-      link: `${ctx.urls.admin}edit.php?post_status=publish&post_type=tribe_events&seo_filter=${r}`,
+      // As the original, a user who may not edit others' posts is sent to their own.
+      link: `${ctx.urls.admin}edit.php?post_status=publish&post_type=tribe_events&seo_filter=${r}${own ? `&author=${user.id}` : ''}`,
     }));
   return { header: posts.length === 0 ? STAT_HEADERS.none : STAT_HEADERS.some, seo_scores };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
 import { insertPost } from '../oembed/oembed-fixtures.js';
 import { seoService } from './index.js';
-import { getSeoOption, setSeoOption } from './store.js';
+import { getSeoOption, getUserValue, setSeoOption } from './store.js';
 
 const NS = '/seo/v1';
 
@@ -117,6 +117,10 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
       const res = await t.request('POST', `${NS}/introductions/google-docs-addon-upsell/seen`, { json: { is_seen: true }, as: editor });
       expect(res.body).toEqual({ json: { success: true } });
       expect((await t.request('POST', `${NS}/introductions/google-docs-addon-upsell/seen`, { as: subscriber })).status).toBe(403);
+      // is_seen is not type-checked (the original's type `bool`), only read as a boolean.
+      const loose = await t.request('POST', `${NS}/introductions/google-docs-addon-upsell/seen`, { json: { is_seen: 'yes' }, as: editor });
+      expect(loose.status).toBe(200);
+      expect(loose.body).toEqual({ json: { success: true } });
     });
 
     it('videohost_embed_permission: per user, posting the stored value again is 400', async () => {
@@ -129,10 +133,13 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
       expect(again.body).toEqual({ json: { success: false } });
     });
 
-    it('alerts/dismiss: unknown key → rest_invalid_param; a known key is stored once', async () => {
+    it('alerts/dismiss: unknown key → rest_invalid_param; a known key is stored once, and dismissing it again is still a success', async () => {
       expect((await t.request('POST', `${NS}/alerts/dismiss`, { json: { key: 'nope' }, as: editor })).body.code).toBe('rest_invalid_param');
       expect((await t.request('POST', `${NS}/alerts/dismiss`, { json: { key: 'webinar-promo-notification' }, as: editor })).body).toEqual({ success: true, status: 200 });
-      expect((await t.request('POST', `${NS}/alerts/dismiss`, { json: { key: 'webinar-promo-notification' }, as: editor })).status).toBe(400);
+      const again = await t.request('POST', `${NS}/alerts/dismiss`, { json: { key: 'webinar-promo-notification' }, as: editor });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ success: true, status: 200 });
+      expect(await getUserValue(t.ctx.db, editor.id, '_yoast_alerts_dismissed', [])).toEqual(['webinar-promo-notification']);
     });
   });
 
@@ -140,10 +147,24 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
     it('new-content-type-visibility: dismisses a new post type; others are "not new"', async () => {
       await setSeoOption(t.ctx, 'new_post_types', ['tribe_events', 'tribe_venue']);
       const res = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-post-type`, { json: { postTypeName: 'tribe_events' }, as: editor });
-      expect(res.body).toEqual({ message: 'tribe_events is no longer new', success: true, status: 200 });
+      expect(res.body).toEqual({ message: 'Post type is no longer new.', success: true, status: 200 });
       expect(await getSeoOption(t.ctx, 'new_post_types')).toEqual(['tribe_venue']);
       const again = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-post-type`, { json: { postTypeName: 'tribe_events' }, as: editor });
-      expect(again.body.message).toBe('tribe_events is not a new post type');
+      expect(again.body).toEqual({ message: 'Post type is not new.', success: true, status: 200 });
+    });
+
+    it('new-content-type-visibility: a post type or taxonomy the site does not have is rest_invalid_param', async () => {
+      await setSeoOption(t.ctx, 'new_taxonomies', ['tribe_events_cat']);
+      const type = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-post-type`, { json: { postTypeName: 'no_such_type' }, as: editor });
+      expect(type.status).toBe(400);
+      expect(type.body.code).toBe('rest_invalid_param');
+      expect(Object.keys(type.body.data.params)).toEqual(['postTypeName']);
+      const tax = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-taxonomy`, { json: { taxonomyName: 'no_such_taxonomy' }, as: editor });
+      expect(tax.status).toBe(400);
+      expect(tax.body.code).toBe('rest_invalid_param');
+      const ok = await t.request('POST', `${NS}/new-content-type-visibility/dismiss-taxonomy`, { json: { taxonomyName: 'tribe_events_cat' }, as: editor });
+      expect(ok.body).toEqual({ message: 'Taxonomy is no longer new.', success: true, status: 200 });
+      expect(await getSeoOption(t.ctx, 'new_taxonomies')).toEqual([]);
     });
 
     it('integrations/set_active stores <integration>_integration_active', async () => {
@@ -153,7 +174,7 @@ describe.each(DIALECTS)('seo/v1 configuration and state routes on %s', (engine) 
       await t.request('POST', `${NS}/integrations/set_active`, { json: { active: true, integration: 'semrush' }, as: t.admin });
       const bad = await t.request('POST', `${NS}/integrations/set_active`, { json: { active: true, integration: 'nope' }, as: t.admin });
       expect(bad.status).toBe(200);
-      expect(bad.body.json.success).toBe(false);
+      expect(bad.body).toEqual({ json: { success: false, status: 500, error: 'Could not save the option in the database' } });
     });
 
     it('meta/search: needs post_id and edit rights; lists matching custom fields', async () => {

@@ -8,13 +8,24 @@ import { getPost } from '../../content/posts.js';
 import { CoreErrors } from '../../rest/errors.js';
 import { requireCapability } from '../../rest/permissions.js';
 import { phpIntval } from '../../rest/php-query.js';
+import { toBoolean } from '../../rest/php-values.js';
 import { CREATABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
+import { CATEGORY_TAXONOMY } from '../events/index.js';
 import { canEditPostOfAnyArea } from './access.js';
 import { canManageSeo } from './configuration.routes.js';
 import { SEO_MESSAGES } from './errors.js';
 import { getSeoOption, getUserValue, setSeoOption, setUserValue } from './store.js';
 
 const canEditPosts = requireCapability('edit_posts');
+
+/** Taxonomies WordPress registers on every site, plus the calendar's category. */
+const KNOWN_TAXONOMIES: ReadonlySet<string> = new Set([
+  'category', 'post_tag', 'nav_menu', 'link_category', 'post_format', 'wp_theme', 'wp_template_part_area', 'wp_pattern_category', CATEGORY_TAXONOMY,
+]);
+
+/** As the original's `post_type_exists` / `taxonomy_exists` argument checks: an unknown name is a 400. */
+const postTypeExists = (v: unknown, _r: RestRequest, ctx: AppContext) => ctx.areas.postTypes.get(String(v)) !== undefined;
+const taxonomyExists = (v: unknown) => KNOWN_TAXONOMIES.has(String(v));
 
 /** Introductions the plugin registers. */
 export const INTRODUCTIONS: readonly string[] = Object.freeze([
@@ -52,12 +63,12 @@ async function dismissNew(ctx: AppContext, option: 'new_post_types' | 'new_taxon
 export async function dismissPostType(req: RestRequest, ctx: AppContext) {
   // CASE: the original reads `post_type_name` and so never dismisses anything; we honour the declared name.
   const name = String(req.params.postTypeName ?? '');
-  return dismissNew(ctx, 'new_post_types', name, SEO_MESSAGES.notNewPostType(name), SEO_MESSAGES.postTypeDismissed(name));
+  return dismissNew(ctx, 'new_post_types', name, SEO_MESSAGES.notNewPostType, SEO_MESSAGES.postTypeDismissed);
 }
 
 export async function dismissTaxonomy(req: RestRequest, ctx: AppContext) {
   const name = String(req.params.taxonomyName ?? '');
-  return dismissNew(ctx, 'new_taxonomies', name, SEO_MESSAGES.notNewTaxonomy(name), SEO_MESSAGES.taxonomyDismissed(name));
+  return dismissNew(ctx, 'new_taxonomies', name, SEO_MESSAGES.notNewTaxonomy, SEO_MESSAGES.taxonomyDismissed);
 }
 
 export async function setIntroductionSeen(req: RestRequest, ctx: AppContext) {
@@ -87,7 +98,8 @@ export async function setEmbedPermission(req: RestRequest, ctx: AppContext) {
 export async function dismissAlert(req: RestRequest, ctx: AppContext) {
   const key = String(req.params.key);
   const dismissed = await getUserValue<string[]>(ctx.db, req.user!.id, USER_KEYS.alertsDismissed, []);
-  if (dismissed.includes(key)) return respond({ success: false, status: 400 }, { status: 400 });
+  // An alert already dismissed stays dismissed: the original answers success without writing again.
+  if (dismissed.includes(key)) return { success: true, status: 200 };
   await setUserValue(ctx.db, req.user!.id, USER_KEYS.alertsDismissed, [...dismissed, key]);
   return { success: true, status: 200 };
 }
@@ -95,7 +107,7 @@ export async function dismissAlert(req: RestRequest, ctx: AppContext) {
 export async function setIntegrationActive(req: RestRequest, ctx: AppContext) {
   const integration = String(req.params.integration);
   if (!INTEGRATIONS.includes(integration)) {
-    return { json: { success: false, status: 500, error: SEO_MESSAGES.saveFailed } };
+    return { json: { success: false, status: 500, error: SEO_MESSAGES.optionSaveFailed } };
   }
   await setSeoOption(ctx, `${integration}_integration_active`, req.params.active === true);
   return { json: { success: true, status: 200 } };
@@ -141,7 +153,7 @@ export const stateRouteDefs: RouteDef<AppContext>[] = [
     path: '/new-content-type-visibility/dismiss-post-type',
     endpoints: [{
       methods: CREATABLE,
-      args: { postTypeName: { validate: (v, _r, name) => (typeof v === 'string' && v !== '') || `${name} is not a string.` } },
+      args: { postTypeName: { validate: (v, _r, name) => (typeof v === 'string' && v !== '') || `${name} is not a string.`, check: postTypeExists } },
       permission: canEditPosts,
       handler: dismissPostType,
     }],
@@ -150,7 +162,7 @@ export const stateRouteDefs: RouteDef<AppContext>[] = [
     path: '/new-content-type-visibility/dismiss-taxonomy',
     endpoints: [{
       methods: CREATABLE,
-      args: { taxonomyName: { validate: (v, _r, name) => (typeof v === 'string' && v !== '') || `${name} is not a string.` } },
+      args: { taxonomyName: { validate: (v, _r, name) => (typeof v === 'string' && v !== '') || `${name} is not a string.`, check: taxonomyExists } },
       permission: canEditPosts,
       handler: dismissTaxonomy,
     }],
@@ -161,7 +173,8 @@ export const stateRouteDefs: RouteDef<AppContext>[] = [
       methods: CREATABLE,
       args: {
         introduction_id: { type: 'string', required: true },
-        is_seen: { type: 'boolean', required: false, default: true },
+        // The original declares the type `bool`, which WordPress does not check; only rest_sanitize_boolean applies.
+        is_seen: { type: 'boolean', required: false, default: true, sanitize: (v) => toBoolean(v) },
       },
       permission: canEditPosts,
       handler: setIntroductionSeen,
@@ -171,7 +184,8 @@ export const stateRouteDefs: RouteDef<AppContext>[] = [
     path: '/videohost_embed_permission',
     endpoints: [
       { methods: READABLE, permission: canEditPosts, handler: getEmbedPermission },
-      { methods: CREATABLE, args: { value: { type: 'boolean', default: true } }, permission: canEditPosts, handler: setEmbedPermission },
+      // `value` is declared with the unchecked type `bool` and read from the JSON body by the handler.
+      { methods: CREATABLE, args: { value: { type: 'boolean', default: true, sanitize: (v) => toBoolean(v) } }, permission: canEditPosts, handler: setEmbedPermission },
     ],
   },
   {

@@ -78,11 +78,13 @@ export async function relatedKeyphrases(req: RestRequest, ctx: AppContext) {
 
 const canUse = (req: RestRequest) => Boolean(req.user && (req.user.can('edit_posts') || req.user.can('edit_pages')));
 const nonEmpty = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || 'must be a non-empty string.';
+/** The original's `has_valid_code`: anything but the empty string (not trimmed). */
+const hasCode = (v: unknown) => ((typeof v === 'string' || typeof v === 'number') && v !== '') || 'must not be empty.';
 
 export const ranktoolARouteDefs: RouteDef<AppContext>[] = [
   {
     path: '/ranktool-a/authenticate',
-    endpoints: [{ methods: CREATABLE, args: { code: { required: true, validate: nonEmpty } }, permission: canUse, handler: authenticate }],
+    endpoints: [{ methods: CREATABLE, args: { code: { required: true, validate: hasCode } }, permission: canUse, handler: authenticate }],
   },
   {
     path: '/ranktool-a/country_code',
@@ -99,7 +101,8 @@ export const ranktoolARouteDefs: RouteDef<AppContext>[] = [
       methods: READABLE,
       args: {
         keyphrase: { required: true, validate: nonEmpty },
-        country_code: { required: true, validate: (v) => (typeof v === 'string' && /^[a-z]{2}$/.test(v)) || 'must be two lower-case letters.' },
+        // CASE: unlike POST country_code, the original checks only that a database is named.
+        country_code: { required: true, validate: (v) => typeof v === 'string' || 'must be a string.' },
       },
       permission: canUse,
       handler: relatedKeyphrases,

@@ -2,7 +2,7 @@
  * @module namespaces/seo/ranktools/ranktool-b.routes
  * `ranktool-b/*` (the original's Wincher integration) at `REMOTE_RANKTOOL_B_URL`: authorize at
  * `/connect/authorize` (PKCE), tokens at `/connect/token`; API calls with the bearer token:
- * `GET /v1/account/limit` → `{data:{can_track, limit, usage, history_days}}`,
+ * `GET /v1/account/limit` → `{data:{can_track, limit, usage, history_days}}` (`limit` null: unlimited),
  * `GET /v1/yoast/upgrade-campaign` → `{data:{discount, months}}`,
  * `POST /v1/websites/{id}/keywords/bulk` `[{keyword, groups}]` → `{data:[{id, keyword}]}`,
  * `POST /v1/yoast/{id}/keywords` `{keywords, url, start_at}` → `{data:[{keyword, …}]}`,
@@ -50,7 +50,9 @@ async function withToken(ctx: AppContext, action: (client: OAuthClient, token: s
 async function accountLimit(client: OAuthClient, token: string, base: string) {
   const { json } = await client.call('GET', `${base}/v1/account/limit`, token);
   const d = json?.data ?? {};
-  return { canTrack: Boolean(d.can_track), limit: Number(d.limit ?? 0), usage: Number(d.usage ?? 0), historyDays: Number(d.history_days ?? 0) };
+  // As the original: no limit means an unlimited account, which can always track.
+  const limit = d.limit === null || d.limit === undefined ? null : Number(d.limit);
+  return { canTrack: limit === null || Boolean(d.can_track), limit, usage: Number(d.usage ?? 0), historyDays: Number(d.history_days ?? 0) };
 }
 
 export async function authorizationUrl(_req: RestRequest, ctx: AppContext) {
@@ -104,7 +106,7 @@ export async function trackKeyphrases(req: RestRequest, ctx: AppContext) {
   return withToken(ctx, async (client, token, base) => {
     const keyphrases = keyphraseList(req.params.keyphrases);
     const limits = await accountLimit(client, token, base);
-    if (!limits.canTrack || limits.usage + keyphrases.length > limits.limit) {
+    if (!limits.canTrack || (limits.limit !== null && limits.usage + keyphrases.length > limits.limit)) {
       return respond({ limit: limits.limit, error: SEO_MESSAGES.limitExceeded, status: 400 }, { status: 400 });
     }
     const website = await getSeoOption<string>(ctx, 'wincher_website_id');
@@ -133,8 +135,12 @@ export async function getKeyphrases(req: RestRequest, ctx: AppContext) {
       ...(typeof req.params.permalink === 'string' && req.params.permalink ? { url: req.params.permalink } : {}),
       ...(typeof req.params.startAt === 'string' && req.params.startAt ? { start_at: req.params.startAt } : {}),
     });
+    // As the original, only the keyphrases asked about are answered, whatever else the tool sends.
+    const wanted = new Set(keyphrases);
     const results: Record<string, unknown> = {};
-    for (const item of Array.isArray(json?.data) ? json.data : []) if (item && typeof item.keyword === 'string') results[item.keyword] = item;
+    for (const item of Array.isArray(json?.data) ? json.data : []) {
+      if (item && typeof item.keyword === 'string' && wanted.has(item.keyword.toLowerCase())) results[item.keyword] = item;
+    }
     return { results, status: 200 };
   });
 }
@@ -157,12 +163,15 @@ export async function getUpgradeCampaign(_req: RestRequest, ctx: AppContext) {
   return withToken(ctx, async (client, token, base) => {
     const { json } = await client.call('GET', `${base}/v1/yoast/upgrade-campaign`, token);
     const d = json?.data;
-    return { discount: d?.discount ?? null, months: d?.months ?? null, status: 200 };
+    // As the original: a campaign needs a discount and at least one month, else there is none.
+    const valid = typeof d?.discount === 'number' && typeof d?.months === 'number' && d.months > 0;
+    return { discount: valid ? d.discount : null, months: valid ? d.months : null, status: 200 };
   });
 }
 
 const canUse = (req: RestRequest) => Boolean(req.user && (req.user.can('publish_posts') || req.user.can('publish_pages')));
-const nonEmpty = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || 'must be a non-empty string.';
+/** The original's `has_valid_code`: anything but the empty string (not trimmed). */
+const hasCode = (v: unknown) => ((typeof v === 'string' || typeof v === 'number') && v !== '') || 'must not be empty.';
 
 export const ranktoolBRouteDefs: RouteDef<AppContext>[] = [
   { path: '/ranktool-b/authorization-url', endpoints: [{ methods: READABLE, permission: canUse, handler: authorizationUrl }] },
@@ -170,7 +179,7 @@ export const ranktoolBRouteDefs: RouteDef<AppContext>[] = [
     path: '/ranktool-b/authenticate',
     endpoints: [{
       methods: CREATABLE,
-      args: { code: { required: true, validate: nonEmpty }, websiteId: { required: true, validate: (v) => (typeof v === 'number' && Number.isInteger(v)) || 'must be an integer.' } },
+      args: { code: { required: true, validate: hasCode }, websiteId: { required: true, validate: (v) => (typeof v === 'number' && Number.isInteger(v)) || 'must be an integer.' } },
       permission: canUse,
       handler: authenticate,
     }],

@@ -19,6 +19,7 @@ async function startTools() {
   const refreshable = new Set<string>(['R1']);
   let challenge = '';
   let tokenCounter = 0;
+  let unlimited = false;
   const issue = (res: http.ServerResponse) => {
     tokenCounter++;
     valid.add(`A${tokenCounter}`);
@@ -54,10 +55,13 @@ async function startTools() {
       if (url.pathname === '/a/api/v1/keywords/phrase_fullsearch') {
         return json(200, { data: { columnNames: ['Ph', 'Nq', 'Td', 'In', 'Kd'], rows: [[`${url.searchParams.get('phrase')} tickets`, '2000', '0.5', 'n', '45']] } });
       }
-      if (url.pathname === '/b/v1/account/limit') return json(200, { data: { can_track: true, limit: 3, usage: 1, history_days: 31 } });
-      if (url.pathname === '/b/v1/yoast/upgrade-campaign') return json(200, { data: { discount: 0.3, months: 2 } });
+      if (url.pathname === '/b/v1/account/limit') return json(200, { data: unlimited ? { can_track: false, limit: null, usage: 5000, history_days: 31 } : { can_track: true, limit: 3, usage: 1, history_days: 31 } });
+      if (url.pathname === '/b/v1/yoast/upgrade-campaign') return json(200, { data: { discount: 0.3, months: unlimited ? 0 : 2 } });
       if (url.pathname === '/b/v1/websites/77/keywords/bulk') return json(201, { data: JSON.parse(body).map((k: any, i: number) => ({ id: 100 + i, keyword: k.keyword })) });
-      if (url.pathname === '/b/v1/yoast/77/keywords') return json(200, { data: JSON.parse(body).keywords.map((k: string) => ({ keyword: k, position: { value: 4 } })) });
+      if (url.pathname === '/b/v1/yoast/77/keywords') {
+        // The tool also reports a keyphrase nobody asked about.
+        return json(200, { data: [...JSON.parse(body).keywords.map((k: string) => ({ keyword: k, position: { value: 4 } })), { keyword: 'not asked', position: { value: 9 } }] });
+      }
       if (req.method === 'DELETE' && url.pathname === '/b/v1/websites/77/keywords/123') {
         res.writeHead(204);
         return res.end();
@@ -71,6 +75,7 @@ async function startTools() {
     seen,
     setChallenge: (c: string) => { challenge = c; },
     revokeRefresh: () => refreshable.clear(),
+    setUnlimited: (on: boolean) => { unlimited = on; },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -134,6 +139,20 @@ describe.each(DIALECTS)('seo/v1 ranking tools on %s', (engine) => {
       await t.request('GET', `${NS}/ranktool-a/related_keyphrases`, { query: { keyphrase: 'jazz', country_code: 'us' }, as: contributor });
       expect(tools.seen.length).toBe(before);
       expect((await t.request('GET', `${NS}/ranktool-a/related_keyphrases`, { query: { keyphrase: ' ', country_code: 'us' }, as: contributor })).status).toBe(400);
+    });
+
+    it('related_keyphrases checks only that country_code is given (the database is passed on as sent); authenticate refuses only an empty code', async () => {
+      const missing = await t.request('GET', `${NS}/ranktool-a/related_keyphrases`, { query: { keyphrase: 'folk' }, as: contributor });
+      expect(missing.status).toBe(400);
+      expect(missing.body.code).toBe('rest_missing_callback_param');
+      const res = await t.request('GET', `${NS}/ranktool-a/related_keyphrases`, { query: { keyphrase: 'folk', country_code: 'uk' }, as: contributor });
+      expect(res.status).toBe(200);
+      expect(tools.seen.at(-1)!.path).toContain('database=uk');
+      const empty = await t.request('POST', `${NS}/ranktool-a/authenticate`, { json: { code: '' }, as: contributor });
+      expect(empty.body.code).toBe('rest_invalid_param');
+      const blank = await t.request('POST', `${NS}/ranktool-a/authenticate`, { json: { code: ' ' }, as: contributor });
+      expect(blank.status).toBe(401);
+      expect(blank.body.tokens).toEqual([]);
     });
 
     it('an expired token is refreshed before the lookup; a failed refresh is 401', async () => {
@@ -221,6 +240,20 @@ describe.each(DIALECTS)('seo/v1 ranking tools on %s', (engine) => {
       const over = await t.request('POST', `${NS}/ranktool-b/keyphrases/track`, { json: { keyphrases: ['a', 'b', 'c'] }, as: author });
       expect(over.status).toBe(400);
       expect(over.body).toEqual({ limit: 3, error: 'Account limit exceeded', status: 400 });
+    });
+
+    it('an unlimited account (no limit) can track: limit null, canTrack true, tracking goes through; a zero-month campaign is none', async () => {
+      tools.setUnlimited(true);
+      try {
+        expect((await t.request('GET', `${NS}/ranktool-b/account/limit`, { as: author })).body).toEqual({ canTrack: true, limit: null, usage: 5000, historyDays: 31, status: 200 });
+        const res = await t.request('POST', `${NS}/ranktool-b/keyphrases/track`, { json: { keyphrases: ['folk', 'soul', 'funk', 'disco'] }, as: author });
+        expect(res.status).toBe(200);
+        expect(Object.keys(res.body.results)).toEqual(['folk', 'soul', 'funk', 'disco']);
+        // A campaign of zero months is no campaign.
+        expect((await t.request('GET', `${NS}/ranktool-b/account/upgrade-campaign`, { as: author })).body).toEqual({ discount: null, months: null, status: 200 });
+      } finally {
+        tools.setUnlimited(false);
+      }
     });
 
     it('keyphrases: nothing to look up → {} object; otherwise the site focus keyphrases', async () => {
