@@ -67,6 +67,31 @@ describe('serveResponse', () => {
     expect(JSON.parse(String(wire.body))).toEqual({ body: { a: 1 }, status: 201, headers: { Location: 'http://x/1' } });
   });
 
+  it('writes an empty header map of an envelope as [] and envelopes 204 and null answers too', async () => {
+    const noHeaders = await serveResponse(new RestResponse({ a: 1 }, 404), opts({ _envelope: '1' }));
+    expect(JSON.parse(String(noHeaders.body))).toEqual({ body: { a: 1 }, status: 404, headers: [] });
+    const empty = await serveResponse(new RestResponse(null, 204), opts({ _envelope: '' }));
+    expect(empty.status).toBe(200);
+    expect(JSON.parse(String(empty.body))).toEqual({ body: null, status: 204, headers: [] });
+  });
+
+  it('uses _jsonp only when it is PHP-truthy, and refuses a bad callback as JavaScript', async () => {
+    for (const value of ['', '0']) {
+      const wire = await serveResponse(new RestResponse({ a: 1 }), opts({ _jsonp: value }));
+      expect(wire.status, value).toBe(200);
+      expect(wire.headers['Content-Type'], value).toBe('application/json; charset=UTF-8');
+      expect(wire.body, value).toBe('{"a":1}');
+    }
+    const wrapped = await serveResponse(new RestResponse({ a: 1 }), opts({ _jsonp: 'cb' }));
+    expect(wrapped.body).toBe('/**/cb({"a":1})');
+    for (const value of ['a-b', ['cb']]) {
+      const bad = await serveResponse(new RestResponse({ a: 1 }), opts({ _jsonp: value }));
+      expect(bad.status).toBe(400);
+      expect(bad.headers['Content-Type']).toBe('application/javascript; charset=UTF-8');
+      expect(JSON.parse(String(bad.body))).toEqual({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' });
+    }
+  });
+
   it('sends no body for 204, null data and HEAD', async () => {
     expect((await serveResponse(new RestResponse(null, 200), opts({}))).body).toBeUndefined();
     expect((await serveResponse(new RestResponse({ a: 1 }, 204), opts({}))).body).toBeUndefined();
