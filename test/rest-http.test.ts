@@ -110,6 +110,31 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
     expect(JSON.parse(bad.body)).toEqual({ code: 'rest_callback_invalid', message: expect.any(String) });
   });
 
+  it('treats an empty or "0" _jsonp as no callback, and refuses bad ones as JavaScript', async () => {
+    for (const cb of ['', '0']) {
+      const res = await t.app.inject({ method: 'GET', url: `/wp-json/core/v2?_jsonp=${cb}&_fields=namespace` });
+      expect(res.statusCode, cb).toBe(200);
+      expect(res.headers['content-type'], cb).toBe('application/json; charset=UTF-8');
+      expect(res.body, cb).toBe('{"namespace":"core/v2"}');
+    }
+    const bad = await t.app.inject({ method: 'GET', url: '/wp-json/?_jsonp=a-b' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toBe('application/javascript; charset=UTF-8');
+  });
+
+  it('shapes authentication errors and unknown verbs like any answer (_envelope, _jsonp)', async () => {
+    const badCredentials = { authorization: `Basic ${Buffer.from('nobody:wrong').toString('base64')}` };
+    const enveloped = await t.app.inject({ method: 'GET', url: '/wp-json/?_envelope', headers: badCredentials });
+    expect(enveloped.statusCode).toBe(200);
+    expect(JSON.parse(enveloped.body)).toMatchObject({ status: 401, body: { code: 'invalid_username' }, headers: [] });
+    const jsonp = await t.app.inject({ method: 'GET', url: '/wp-json/?_jsonp=cb', headers: badCredentials });
+    expect(jsonp.statusCode).toBe(401);
+    expect(jsonp.body).toMatch(/^\/\*\*\/cb\(\{"code":"invalid_username"/);
+    const verb = await t.app.inject({ method: 'GET', url: '/wp-json/core/v2?_method=FOO&_envelope=1' });
+    expect(verb.statusCode).toBe(200);
+    expect(JSON.parse(verb.body)).toMatchObject({ status: 404, body: { code: 'rest_no_route' } });
+  });
+
   it('answers rest_invalid_json for a malformed JSON body on a matched route', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/wp-json/batch/v1', headers: { 'content-type': 'application/json' }, payload: '{"requests": [' });
     expect(res.statusCode).toBe(400);

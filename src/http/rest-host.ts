@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/types.js';
-import type { Dispatcher } from '../rest/dispatch.js';
+import { errorResponse, type Dispatcher } from '../rest/dispatch.js';
 import type { Discovery } from '../rest/discovery.js';
 import { CoreErrors, RestError } from '../rest/errors.js';
 import { parsePhpQuery } from '../rest/php-query.js';
@@ -79,7 +79,13 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const origin = headers.origin;
     const fixed = (noCache: boolean) => restHeaders(apiRoot, origin, noCache);
 
-    if (!METHODS.has(method)) return send(reply, errorWire(CoreErrors.noRoute()), fixed(false), JSON_TYPE);
+    // Early answers go through the same shaping as dispatched ones (`_envelope`, `_jsonp`), as WordPress.
+    const serveError = (error: RestError) => serveResponse(errorResponse(error), { query, head: method === 'HEAD', apiRoot, embed: async () => null });
+
+    if (!METHODS.has(method)) {
+      const wire = await serveError(CoreErrors.noRoute());
+      return send(reply, wire, fixed(false), usedHeaderOverride ? NO_CACHE : {}, wire.headers);
+    }
 
     const route = routePath;
     const multipart = isMultipartRequest(request);
@@ -104,11 +110,9 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
       }
     }
     if (outcome instanceof RestError) {
-      const wire = errorWire(outcome);
-      // A refused sign-in (429 too_many_failed_logins) says when to try again.
-      const retryAfter = outcome.data?.retry_after;
-      const retry: Headers = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
-      return send(reply, wire, fixed(true), wire.headers, retry);
+      // A refused sign-in (429 too_many_failed_logins) says when to try again (Retry-After).
+      const wire = await serveError(outcome);
+      return send(reply, wire, fixed(true), wire.headers);
     }
     const fixedHeaders = fixed(outcome.user !== null);
     const userHeaders = outcome.headers;
