@@ -138,7 +138,10 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
   it('answers rest_invalid_json for a malformed JSON body on a matched route', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/wp-json/batch/v1', headers: { 'content-type': 'application/json' }, payload: '{"requests": [' });
     expect(res.statusCode).toBe(400);
-    expect(JSON.parse(res.body)).toMatchObject({ code: 'rest_invalid_json', data: { status: 400, json_error_code: 4 } });
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'rest_invalid_json', data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' } });
+    // PHP's json_last_error for a raw control character inside a string
+    const ctrl = await t.app.inject({ method: 'POST', url: '/wp-json/batch/v1', headers: { 'content-type': 'application/json' }, payload: '{"requests": "\u0001"}' });
+    expect(JSON.parse(ctrl.body).data).toEqual({ status: 400, json_error_code: 3, json_error_message: 'Control character error, possibly incorrectly encoded' });
   });
 
   it('parses PHP-style form bodies for every verb', async () => {
