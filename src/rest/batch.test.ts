@@ -42,6 +42,12 @@ describe('POST /batch/v1', () => {
     expect(noRoute).toEqual({ status: 404, body: expect.objectContaining({ code: 'rest_no_route' }), headers: [] });
   });
 
+  it('refuses a route that did not opt in before looking at its args', async () => {
+    const { request } = buildTestCore();
+    const res = await request({ method: 'POST', route: '/batch/v1', json: { requests: [{ path: '/test/v1/notes/1?id=abc', method: 'DELETE' }] }, user: editor });
+    expect(json(res.data).responses[0]).toMatchObject({ status: 400, body: { code: 'rest_batch_not_allowed' } });
+  });
+
   it('in require-all-validate mode runs nothing when one item fails', async () => {
     const { request, notes } = buildTestCore();
     const res = await request({

@@ -78,9 +78,14 @@ export function batchRoute(dispatcher: () => Dispatcher): RouteDef {
     const prepared: (Prepared | RestError)[] = items.map((item) => {
       const sub = subRequest(item, req);
       if (!sub) return CoreErrors.parsePathFailed();
-      const p = d.prepare(sub);
-      if (!p.error && p.endpoint && !p.endpoint.allowBatch) return { ...p, error: CoreErrors.batchNotAllowed() };
-      return p;
+      // The opt-in is checked right after matching, before the item's args (serve_batch_request_v1).
+      const found = d.registry.match(sub.route, sub.method) ?? null;
+      if (found && !found.endpoint.allowBatch) {
+        const { endpoint, ...match } = found;
+        sub.urlParams = match.urlParams;
+        return { req: sub, match, endpoint, error: CoreErrors.batchNotAllowed() };
+      }
+      return d.prepare(sub, sub.method, found);
     });
 
     const failedOf = (p: Prepared | RestError) => (p instanceof RestError ? p : p.error);
