@@ -51,6 +51,11 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
     expect(JSON.parse(viaIndex.body).namespaces).toContain('core/v2');
   });
 
+  it('lets a rest_route query parameter win over the /wp-json/ path, as WordPress query vars do', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/wp-json/core/v2?rest_route=/oembed/1.0&_fields=namespace' });
+    expect(JSON.parse(res.body)).toEqual({ namespace: 'oembed/1.0' });
+  });
+
   it('accepts a trailing slash at the top level and the /index.php prefix', async () => {
     expect((await t.request('GET', '/core/v2/')).status).toBe(200);
     const res = await t.app.inject({ method: 'GET', url: '/index.php/wp-json/core/v2' });

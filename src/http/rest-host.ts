@@ -169,7 +169,11 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const url = request.url;
     const path = url.split('?')[0]!;
     const at = path.indexOf(prefix);
-    return handle(request, reply, normaliseRoute(path.slice(at + prefix.length)));
+    // WordPress reads its query vars from the query string before the rewrite's: a `rest_route`
+    // there wins over the route in the /wp-json/ path (WP::parse_request).
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const queried = typeof query.rest_route === 'string' && query.rest_route !== '' ? query.rest_route : undefined;
+    return handle(request, reply, normaliseRoute(queried ?? path.slice(at + prefix.length)));
   };
   for (const url of [prefix, `${prefix}/*`, `/index.php${prefix}`, `/index.php${prefix}/*`]) {
     app.route({ method: [...methods], url, handler: pretty });
