@@ -91,6 +91,9 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
     expect(none.status).toBe(200);
     expect(none.body).toEqual([]);
     expect(none.headers.allow).toBeUndefined();
+    // an empty answer is still shaped like any other (rest_handle_options_request returns an empty response)
+    const enveloped = await t.app.inject({ method: 'OPTIONS', url: '/wp-json/nothing/here?_envelope' });
+    expect(JSON.parse(enveloped.body)).toEqual({ body: [], status: 200, headers: [] });
   });
 
   it('wraps the response in _envelope with status 200', async () => {

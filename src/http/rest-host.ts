@@ -62,7 +62,6 @@ function send(reply: FastifyReply, wire: Omit<WireResponse, 'headers'>, ...heade
   return reply.send(wire.body ?? '');
 }
 
-const JSON_TYPE: Headers = { 'Content-Type': 'application/json; charset=UTF-8' };
 const CLOSE: Headers = { Connection: 'close' };
 
 /** Registers the REST routes on Fastify. */
@@ -119,7 +118,10 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
 
     if (method === 'OPTIONS') {
       const found = discovery().optionsFor(route);
-      if (!found) return send(reply, { status: 200, body: '[]' }, fixedHeaders, userHeaders, JSON_TYPE);
+      if (!found) {
+        const wire = await serveResponse(new RestResponse([], 200), { query, head: false, apiRoot, embed: async () => null });
+        return send(reply, wire, fixedHeaders, userHeaders, wire.headers);
+      }
       const req = createRestRequest({ method: 'OPTIONS', route, query, body: parsed.body, headers, user: outcome.user, auth: outcome.auth, ip: request.ip });
       req.urlParams = (discovery().registry.matchAll(route)[0]?.urlParams) ?? {};
       const allow = await dispatcher.allowHeader({ route: found.route, urlParams: req.urlParams }, req);
