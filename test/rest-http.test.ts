@@ -105,6 +105,9 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
   it('filters fields with _fields, dot paths included', async () => {
     const res = await t.request('GET', '/', { query: { _fields: 'name,authentication.application-passwords' } });
     expect(Object.keys(res.body)).toEqual(['name', 'authentication']);
+    // the index keeps its links for _fields=_embedded, as for _links (and drops them otherwise)
+    for (const f of ['_links', '_embedded']) expect((await t.request('GET', '/', { query: { _fields: f } })).body, f).toEqual({ _links: { help: [expect.any(Object)] } });
+    expect((await t.request('GET', '/', { query: { _fields: 'name' } })).body._links).toBeUndefined();
     const ns = await t.request('GET', '/core/v2', { query: { _fields: 'namespace' } });
     expect(ns.body).toEqual({ namespace: 'core/v2' });
   });

@@ -54,6 +54,21 @@ describe('serveResponse', () => {
     expect(Object.keys(out._embedded)).toEqual(['author']);
   });
 
+  it('keeps _links whole when _fields names _links or _embedded (links are not filtered data)', async () => {
+    const out = await body(new RestResponse(post), { _fields: 'id,_embedded' });
+    expect(Object.keys(out)).toEqual(['id', '_links']);
+    expect(Object.keys(out._links)).toEqual(['self', 'author', 'wp:term', 'curies']);
+    const self = await body(new RestResponse(post), { _fields: '_links.self' });
+    expect(Object.keys(self._links)).toEqual(['self', 'author', 'wp:term', 'curies']);
+    const embedded = await body(new RestResponse(post), { _fields: 'title,_embedded', _embed: '1' });
+    expect(Object.keys(embedded)).toEqual(['title', '_links', '_embedded']);
+    // list items carry their links as data, filtered like the rest
+    const list = await body(new RestResponse([post]), { _fields: 'id,_embedded' });
+    expect(list).toEqual([{ id: 5 }]);
+    const listSelf = await body(new RestResponse([post]), { _fields: '_links.self' });
+    expect(listSelf).toEqual([{ _links: { self: post._links.self } }]);
+  });
+
   it('applies _fields before links and never to errors', async () => {
     expect(await body(new RestResponse(post), { _fields: 'id,title' })).toEqual({ id: 5, title: 'Gala' });
     const err = await body(new RestResponse(new RestError('x_bad', 'Bad', 400), 400), { _fields: 'id' });
