@@ -94,6 +94,12 @@ describe('POST /batch/v1', () => {
     expect(good).toMatchObject({ status: 201, body: { title: 'x' } });
   });
 
+  it('answers rest_no_route for a full URL or a path without its leading slash', async () => {
+    const { request } = buildTestCore();
+    const res = await request({ method: 'POST', route: '/batch/v1', json: { requests: [{ path: 'http://x/wp-json/test/v1/notes', body: { title: 'x' } }, { path: 'test/v1/notes', body: { title: 'x' } }] }, user: editor });
+    for (const item of json(res.data).responses) expect(item).toMatchObject({ status: 404, body: { code: 'rest_no_route' } });
+  });
+
   it('rejects the whole batch with 400 above 25 requests, for GET items and for items without path', async () => {
     const { request } = buildTestCore();
     const many = Array.from({ length: 26 }, () => ({ path: '/test/v1/notes', body: { title: 'x' } }));
