@@ -99,6 +99,7 @@ describe('serveResponse', () => {
     }
     const wrapped = await serveResponse(new RestResponse({ a: 1 }), opts({ _jsonp: 'cb' }));
     expect(wrapped.body).toBe('/**/cb({"a":1})');
+    expect((await serveResponse(new RestResponse(null, 204), opts({ _jsonp: 'cb' }))).body).toBeUndefined();
     for (const value of ['a-b', ['cb']]) {
       const bad = await serveResponse(new RestResponse({ a: 1 }), opts({ _jsonp: value }));
       expect(bad.status).toBe(400);

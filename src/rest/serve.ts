@@ -89,7 +89,8 @@ export async function serveResponse(res: RestResponse, opts: ServeOptions): Prom
 
   if (typeof jsonp === 'string') {
     headers['Content-Type'] = JS_TYPE;
-    return { status, headers, body: opts.head ? undefined : `/**/${jsonp}(${text ?? 'null'})` };
+    // A 204 or empty answer has no body, callback or not.
+    return { status, headers, body: opts.head || text === undefined ? undefined : `/**/${jsonp}(${text})` };
   }
   headers['Content-Type'] = JSON_TYPE;
   return { status, headers, body: opts.head || text === undefined ? undefined : text };
