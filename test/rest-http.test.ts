@@ -51,6 +51,11 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
     expect(JSON.parse(viaIndex.body).namespaces).toContain('core/v2');
   });
 
+  it('lets a rest_route query parameter win over the /wp-json/ path, as WordPress query vars do', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/wp-json/core/v2?rest_route=/oembed/1.0&_fields=namespace' });
+    expect(JSON.parse(res.body)).toEqual({ namespace: 'oembed/1.0' });
+  });
+
   it('accepts a trailing slash at the top level and the /index.php prefix', async () => {
     expect((await t.request('GET', '/core/v2/')).status).toBe(200);
     const res = await t.app.inject({ method: 'GET', url: '/index.php/wp-json/core/v2' });
@@ -86,6 +91,9 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
     expect(none.status).toBe(200);
     expect(none.body).toEqual([]);
     expect(none.headers.allow).toBeUndefined();
+    // an empty answer is still shaped like any other (rest_handle_options_request returns an empty response)
+    const enveloped = await t.app.inject({ method: 'OPTIONS', url: '/wp-json/nothing/here?_envelope' });
+    expect(JSON.parse(enveloped.body)).toEqual({ body: [], status: 200, headers: [] });
   });
 
   it('wraps the response in _envelope with status 200', async () => {
@@ -97,6 +105,9 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
   it('filters fields with _fields, dot paths included', async () => {
     const res = await t.request('GET', '/', { query: { _fields: 'name,authentication.application-passwords' } });
     expect(Object.keys(res.body)).toEqual(['name', 'authentication']);
+    // the index keeps its links for _fields=_embedded, as for _links (and drops them otherwise)
+    for (const f of ['_links', '_embedded']) expect((await t.request('GET', '/', { query: { _fields: f } })).body, f).toEqual({ _links: { help: [expect.any(Object)] } });
+    expect((await t.request('GET', '/', { query: { _fields: 'name' } })).body._links).toBeUndefined();
     const ns = await t.request('GET', '/core/v2', { query: { _fields: 'namespace' } });
     expect(ns.body).toEqual({ namespace: 'core/v2' });
   });
@@ -110,10 +121,38 @@ describe.each(DIALECTS)('REST over HTTP on %s', (engine) => {
     expect(JSON.parse(bad.body)).toEqual({ code: 'rest_callback_invalid', message: expect.any(String) });
   });
 
+  it('treats an empty or "0" _jsonp as no callback, and refuses bad ones as JavaScript', async () => {
+    for (const cb of ['', '0']) {
+      const res = await t.app.inject({ method: 'GET', url: `/wp-json/core/v2?_jsonp=${cb}&_fields=namespace` });
+      expect(res.statusCode, cb).toBe(200);
+      expect(res.headers['content-type'], cb).toBe('application/json; charset=UTF-8');
+      expect(res.body, cb).toBe('{"namespace":"core/v2"}');
+    }
+    const bad = await t.app.inject({ method: 'GET', url: '/wp-json/?_jsonp=a-b' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toBe('application/javascript; charset=UTF-8');
+  });
+
+  it('shapes authentication errors and unknown verbs like any answer (_envelope, _jsonp)', async () => {
+    const badCredentials = { authorization: `Basic ${Buffer.from('nobody:wrong').toString('base64')}` };
+    const enveloped = await t.app.inject({ method: 'GET', url: '/wp-json/?_envelope', headers: badCredentials });
+    expect(enveloped.statusCode).toBe(200);
+    expect(JSON.parse(enveloped.body)).toMatchObject({ status: 401, body: { code: 'invalid_username' }, headers: [] });
+    const jsonp = await t.app.inject({ method: 'GET', url: '/wp-json/?_jsonp=cb', headers: badCredentials });
+    expect(jsonp.statusCode).toBe(401);
+    expect(jsonp.body).toMatch(/^\/\*\*\/cb\(\{"code":"invalid_username"/);
+    const verb = await t.app.inject({ method: 'GET', url: '/wp-json/core/v2?_method=FOO&_envelope=1' });
+    expect(verb.statusCode).toBe(200);
+    expect(JSON.parse(verb.body)).toMatchObject({ status: 404, body: { code: 'rest_no_route' } });
+  });
+
   it('answers rest_invalid_json for a malformed JSON body on a matched route', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/wp-json/batch/v1', headers: { 'content-type': 'application/json' }, payload: '{"requests": [' });
     expect(res.statusCode).toBe(400);
-    expect(JSON.parse(res.body)).toMatchObject({ code: 'rest_invalid_json', data: { status: 400, json_error_code: 4 } });
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'rest_invalid_json', data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' } });
+    // PHP's json_last_error for a raw control character inside a string
+    const ctrl = await t.app.inject({ method: 'POST', url: '/wp-json/batch/v1', headers: { 'content-type': 'application/json' }, payload: '{"requests": "\u0001"}' });
+    expect(JSON.parse(ctrl.body).data).toEqual({ status: 400, json_error_code: 3, json_error_message: 'Control character error, possibly incorrectly encoded' });
   });
 
   it('parses PHP-style form bodies for every verb', async () => {

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/types.js';
-import type { Dispatcher } from '../rest/dispatch.js';
+import { errorResponse, type Dispatcher } from '../rest/dispatch.js';
 import type { Discovery } from '../rest/discovery.js';
 import { CoreErrors, RestError } from '../rest/errors.js';
 import { parsePhpQuery } from '../rest/php-query.js';
@@ -62,7 +62,6 @@ function send(reply: FastifyReply, wire: Omit<WireResponse, 'headers'>, ...heade
   return reply.send(wire.body ?? '');
 }
 
-const JSON_TYPE: Headers = { 'Content-Type': 'application/json; charset=UTF-8' };
 const CLOSE: Headers = { Connection: 'close' };
 
 /** Registers the REST routes on Fastify. */
@@ -79,7 +78,13 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const origin = headers.origin;
     const fixed = (noCache: boolean) => restHeaders(apiRoot, origin, noCache);
 
-    if (!METHODS.has(method)) return send(reply, errorWire(CoreErrors.noRoute()), fixed(false), JSON_TYPE);
+    // Early answers go through the same shaping as dispatched ones (`_envelope`, `_jsonp`), as WordPress.
+    const serveError = (error: RestError) => serveResponse(errorResponse(error), { query, head: method === 'HEAD', apiRoot, embed: async () => null });
+
+    if (!METHODS.has(method)) {
+      const wire = await serveError(CoreErrors.noRoute());
+      return send(reply, wire, fixed(false), usedHeaderOverride ? NO_CACHE : {}, wire.headers);
+    }
 
     const route = routePath;
     const multipart = isMultipartRequest(request);
@@ -104,18 +109,19 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
       }
     }
     if (outcome instanceof RestError) {
-      const wire = errorWire(outcome);
-      // A refused sign-in (429 too_many_failed_logins) says when to try again.
-      const retryAfter = outcome.data?.retry_after;
-      const retry: Headers = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
-      return send(reply, wire, fixed(true), wire.headers, retry);
+      // A refused sign-in (429 too_many_failed_logins) says when to try again (Retry-After).
+      const wire = await serveError(outcome);
+      return send(reply, wire, fixed(true), wire.headers);
     }
     const fixedHeaders = fixed(outcome.user !== null);
     const userHeaders = outcome.headers;
 
     if (method === 'OPTIONS') {
       const found = discovery().optionsFor(route);
-      if (!found) return send(reply, { status: 200, body: '[]' }, fixedHeaders, userHeaders, JSON_TYPE);
+      if (!found) {
+        const wire = await serveResponse(new RestResponse([], 200), { query, head: false, apiRoot, embed: async () => null });
+        return send(reply, wire, fixedHeaders, userHeaders, wire.headers);
+      }
       const req = createRestRequest({ method: 'OPTIONS', route, query, body: parsed.body, headers, user: outcome.user, auth: outcome.auth, ip: request.ip });
       req.urlParams = (discovery().registry.matchAll(route)[0]?.urlParams) ?? {};
       const allow = await dispatcher.allowHeader({ route: found.route, urlParams: req.urlParams }, req);
@@ -165,7 +171,11 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const url = request.url;
     const path = url.split('?')[0]!;
     const at = path.indexOf(prefix);
-    return handle(request, reply, normaliseRoute(path.slice(at + prefix.length)));
+    // WordPress reads its query vars from the query string before the rewrite's: a `rest_route`
+    // there wins over the route in the /wp-json/ path (WP::parse_request).
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const queried = typeof query.rest_route === 'string' && query.rest_route !== '' ? query.rest_route : undefined;
+    return handle(request, reply, normaliseRoute(queried ?? path.slice(at + prefix.length)));
   };
   for (const url of [prefix, `${prefix}/*`, `/index.php${prefix}`, `/index.php${prefix}/*`]) {
     app.route({ method: [...methods], url, handler: pretty });

@@ -42,6 +42,12 @@ describe('POST /batch/v1', () => {
     expect(noRoute).toEqual({ status: 404, body: expect.objectContaining({ code: 'rest_no_route' }), headers: [] });
   });
 
+  it('refuses a route that did not opt in before looking at its args', async () => {
+    const { request } = buildTestCore();
+    const res = await request({ method: 'POST', route: '/batch/v1', json: { requests: [{ path: '/test/v1/notes/1?id=abc', method: 'DELETE' }] }, user: editor });
+    expect(json(res.data).responses[0]).toMatchObject({ status: 400, body: { code: 'rest_batch_not_allowed' } });
+  });
+
   it('in require-all-validate mode runs nothing when one item fails', async () => {
     const { request, notes } = buildTestCore();
     const res = await request({
@@ -86,6 +92,12 @@ describe('POST /batch/v1', () => {
     const [bad, good] = json(res.data).responses;
     expect(bad).toMatchObject({ status: 400, body: { code: 'parse_path_failed' } });
     expect(good).toMatchObject({ status: 201, body: { title: 'x' } });
+  });
+
+  it('answers rest_no_route for a full URL or a path without its leading slash', async () => {
+    const { request } = buildTestCore();
+    const res = await request({ method: 'POST', route: '/batch/v1', json: { requests: [{ path: 'http://x/wp-json/test/v1/notes', body: { title: 'x' } }, { path: 'test/v1/notes', body: { title: 'x' } }] }, user: editor });
+    for (const item of json(res.data).responses) expect(item).toMatchObject({ status: 404, body: { code: 'rest_no_route' } });
   });
 
   it('rejects the whole batch with 400 above 25 requests, for GET items and for items without path', async () => {

@@ -36,9 +36,23 @@ function errorEnvelope(error: RestError): Envelope {
   return { body: error.toJSON(), status: error.status, headers: [] };
 }
 
-/** Splits a sub-request path into route and query; undefined when it cannot be parsed. */
+/**
+ * Splits a sub-request path into route and query (`wp_parse_url`); undefined when it cannot be
+ * parsed. A full URL gives its path and a relative path is kept as it is: neither names a route, so
+ * such items answer rest_no_route, as the original's.
+ */
 function parsePath(path: string): { route: string; query: Record<string, unknown> } | undefined {
-  if (!path.startsWith('/') || path.startsWith('//') || /[\u0000-\u001f]/.test(path)) return undefined;
+  if (/[\u0000-\u001f]/.test(path)) return undefined;
+  if (/^[a-z][a-z\d+.-]*:/i.test(path)) {
+    let url: URL;
+    try {
+      url = new URL(path);
+    } catch {
+      return undefined;
+    }
+    return parsePath(`${url.pathname}${url.search}`);
+  }
+  if (path.startsWith('//')) return undefined;
   const q = path.indexOf('?');
   const route = q === -1 ? path : path.slice(0, q);
   let decoded: string;
@@ -78,9 +92,14 @@ export function batchRoute(dispatcher: () => Dispatcher): RouteDef {
     const prepared: (Prepared | RestError)[] = items.map((item) => {
       const sub = subRequest(item, req);
       if (!sub) return CoreErrors.parsePathFailed();
-      const p = d.prepare(sub);
-      if (!p.error && p.endpoint && !p.endpoint.allowBatch) return { ...p, error: CoreErrors.batchNotAllowed() };
-      return p;
+      // The opt-in is checked right after matching, before the item's args (serve_batch_request_v1).
+      const found = d.registry.match(sub.route, sub.method) ?? null;
+      if (found && !found.endpoint.allowBatch) {
+        const { endpoint, ...match } = found;
+        sub.urlParams = match.urlParams;
+        return { req: sub, match, endpoint, error: CoreErrors.batchNotAllowed() };
+      }
+      return d.prepare(sub, sub.method, found);
     });
 
     const failedOf = (p: Prepared | RestError) => (p instanceof RestError ? p : p.error);

@@ -71,7 +71,7 @@ export class Dispatcher<C = unknown> {
         const parsed: unknown = JSON.parse(req.rawBody);
         req.json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
       } catch (e) {
-        return { req, match, endpoint, error: CoreErrors.invalidJson(e instanceof Error ? e.message : 'Syntax error') };
+        return { req, match, endpoint, error: CoreErrors.invalidJson(e instanceof Error && /control character/i.test(e.message)) };
       }
     }
     const merged = mergedParams(req);

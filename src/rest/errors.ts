@@ -141,8 +141,16 @@ function withoutStack(make: () => RestError): RestError {
 export const CoreErrors = {
   noRoute: () => withoutStack(() => new RestError('rest_no_route', MESSAGES.noRoute, 404)),
   invalidNamespace: () => new RestError('rest_invalid_namespace', MESSAGES.invalidNamespace, 404),
-  invalidJson: (message: string) =>
-    new RestError('rest_invalid_json', MESSAGES.invalidJson, 400, { json_error_code: 4, json_error_message: message }),
+  /** `json_last_error()` / `json_last_error_msg()` as PHP reports them: a raw control character in a string (3), else a syntax error (4). */
+  invalidJson: (controlCharacter = false) =>
+    new RestError(
+      'rest_invalid_json',
+      MESSAGES.invalidJson,
+      400,
+      controlCharacter
+        ? { json_error_code: 3, json_error_message: 'Control character error, possibly incorrectly encoded' }
+        : { json_error_code: 4, json_error_message: 'Syntax error' },
+    ),
   missingParams: (names: string[]) =>
     new RestError('rest_missing_callback_param', MESSAGES.missingParams(names), 400, { params: names }),
   forbidden: (loggedIn: boolean, message: string = MESSAGES.forbidden, code = 'rest_forbidden') =>

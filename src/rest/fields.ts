@@ -46,9 +46,22 @@ export function parseFields(value: unknown): string[] | undefined {
   return list.length > 0 ? list : undefined;
 }
 
-/** Applies `_fields` to a response body (a list is filtered item by item). */
+/** True when `_fields` names `field` or something under it (`rest_is_field_included`). */
+function namesField(fields: string[], field: string): boolean {
+  return fields.some((f) => f === field || f.startsWith(`${field}.`));
+}
+
+/**
+ * Applies `_fields` to a response body (a list is filtered item by item). The links of a single
+ * object are not data in WordPress: controllers add all of them whenever `_links` or `_embedded` is
+ * named and the filter leaves them alone, so `_links` is kept whole then. The items of a list carry
+ * their `_links` as data (`prepare_response_for_collection`), filtered like any other key.
+ */
 export function filterFields(data: unknown, fields: string[]): unknown {
-  const tree = buildTree(fields);
-  if (Array.isArray(data)) return data.map((item) => pick(item, tree));
-  return pick(data, tree);
+  if (Array.isArray(data)) {
+    const tree = buildTree(fields);
+    return data.map((item) => pick(item, tree));
+  }
+  const links = namesField(fields, '_links') || namesField(fields, '_embedded');
+  return pick(data, buildTree(links ? [...fields.filter((f) => !namesField([f], '_links')), '_links'] : fields));
 }

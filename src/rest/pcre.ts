@@ -4,7 +4,8 @@
  * `preg_match('#…#u', $value)`, so a schema pattern is PCRE, unanchored. {@link matchesPattern}
  * translates it once into an equivalent `u` RegExp (PCRE's `$`, `.`, `\s`, POSIX classes, inline
  * flags, named groups, `\Q…\E`, …) and caches the result; a pattern JavaScript cannot express, or
- * PCRE would reject, never matches.
+ * PCRE would reject, never matches. PHP's `u` modifier also sets PCRE2_UCP, so `\d`, `\s`, `\w`,
+ * `\b` and the POSIX classes are Unicode-aware (`\w` = letters, numbers and `_`).
  *
  * @example
  * matchesPattern('^\\d+$', '12\n'); // true: PCRE's `$` also matches before a final newline
@@ -17,32 +18,39 @@ const REGEX_SYNTAX = new Set('^$\\.*+?()[]{}|/');
 const BRACE_QUANTIFIER = /^\{\d+(?:,\d*)?\}/;
 /** WordPress escapes `#` for its delimiter, which turns an already escaped `\#` into an unescaped one. */
 const BROKEN_DELIMITER = /(?:^|[^\\])(?:\\\\)*\\#/;
-const PCRE_SPACE = '\\t\\n\\v\\f\\r ';
 const PCRE_HSPACE = '\\t \\xa0\\u1680\\u180e\\u2000-\\u200a\\u202f\\u205f\\u3000';
 const PCRE_VSPACE = '\\n\\v\\f\\r\\x85\\u2028\\u2029';
+/** `\s` under UCP: `\p{Z}`, `\h` and `\v`. */
+const UCP_SPACE = PCRE_HSPACE + PCRE_VSPACE;
+/** `\w` under UCP: `\p{L}`, `\p{N}` and underscore. */
+const UCP_WORD = '\\p{L}\\p{N}_';
+const WORD_BOUNDARY = `(?:(?<=[${UCP_WORD}])(?![${UCP_WORD}])|(?<![${UCP_WORD}])(?=[${UCP_WORD}]))`;
+const NOT_WORD_BOUNDARY = `(?:(?<=[${UCP_WORD}])(?=[${UCP_WORD}])|(?<![${UCP_WORD}])(?![${UCP_WORD}]))`;
+/** POSIX classes as PCRE2_UCP redefines them (graph, print, punct, ascii and xdigit stay ASCII here). */
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alnum: 'a-zA-Z0-9',
-  alpha: 'a-zA-Z',
+  alnum: '\\p{L}\\p{N}',
+  alpha: '\\p{L}',
   ascii: '\\x00-\\x7f',
-  blank: ' \\t',
-  cntrl: '\\x00-\\x1f\\x7f',
-  digit: '0-9',
+  blank: PCRE_HSPACE,
+  cntrl: '\\p{Cc}',
+  digit: '\\p{Nd}',
   graph: '!-~',
-  lower: 'a-z',
+  lower: '\\p{Ll}',
   print: ' -~',
   punct: '!-\\/:-@\\[-`{-~',
-  space: PCRE_SPACE,
-  upper: 'A-Z',
-  word: '\\w',
+  space: UCP_SPACE,
+  upper: '\\p{Lu}',
+  word: UCP_WORD,
   xdigit: '0-9A-Fa-f',
 };
 
 /**
  * Patterns whose backtracking translation takes quadratic time on long input, with a linear test of
  * the same meaning. `.*\S.*` (core's application-password `name`) matches when any character is not
- * PCRE whitespace (`\S` without UCP: not tab, LF, VT, FF, CR or space).
+ * PCRE whitespace (`\S` under UCP: not `\p{Z}`, `\h` or `\v`, so a name of no-break spaces fails).
  */
-const LINEAR_EQUIVALENTS: ReadonlyMap<string, (value: string) => boolean> = new Map([['.*\\S.*', (value: string) => /[^\t\n\v\f\r ]/.test(value)]]);
+const NOT_SPACE = new RegExp(`[^${UCP_SPACE}]`, 'u');
+const LINEAR_EQUIVALENTS: ReadonlyMap<string, (value: string) => boolean> = new Map([['.*\\S.*', (value: string) => NOT_SPACE.test(value)]]);
 
 /** True when `value` matches the PCRE `pattern` the way `preg_match('#…#u')` does; a bad pattern never matches. */
 export function matchesPattern(pattern: string, value: string): boolean {
@@ -212,12 +220,25 @@ function translateEscape(pattern: string, j: number, inClass: boolean): { text: 
   if (n === undefined) return null;
   const at = (text: string, next = j + 1) => ({ text, next });
   switch (n) {
-    case 'd': case 'D': case 'w': case 'W': case 'n': case 'r': case 't': case 'f': case 'b': case 'B':
+    case 'n': case 'r': case 't': case 'f':
       return at('\\' + n);
+    case 'd':
+      return at('\\p{Nd}');
+    case 'D':
+      return at('\\P{Nd}');
+    case 'w':
+      return at(inClass ? UCP_WORD : `[${UCP_WORD}]`);
+    case 'W':
+      // CASE: a class cannot hold a negated set without the `v` flag; inside one, JavaScript's ASCII `\W` stands in.
+      return at(inClass ? '\\W' : `[^${UCP_WORD}]`);
+    case 'b':
+      return at(inClass ? '\\b' : WORD_BOUNDARY);
+    case 'B':
+      return inClass ? null : at(NOT_WORD_BOUNDARY);
     case 's':
-      return at(inClass ? PCRE_SPACE : `[${PCRE_SPACE}]`);
+      return at(inClass ? UCP_SPACE : `[${UCP_SPACE}]`);
     case 'S':
-      return at(inClass ? '\\S' : `[^${PCRE_SPACE}]`);
+      return at(inClass ? '\\S' : `[^${UCP_SPACE}]`);
     case 'h':
       return at(inClass ? PCRE_HSPACE : `[${PCRE_HSPACE}]`);
     case 'v':

@@ -54,6 +54,21 @@ describe('serveResponse', () => {
     expect(Object.keys(out._embedded)).toEqual(['author']);
   });
 
+  it('keeps _links whole when _fields names _links or _embedded (links are not filtered data)', async () => {
+    const out = await body(new RestResponse(post), { _fields: 'id,_embedded' });
+    expect(Object.keys(out)).toEqual(['id', '_links']);
+    expect(Object.keys(out._links)).toEqual(['self', 'author', 'wp:term', 'curies']);
+    const self = await body(new RestResponse(post), { _fields: '_links.self' });
+    expect(Object.keys(self._links)).toEqual(['self', 'author', 'wp:term', 'curies']);
+    const embedded = await body(new RestResponse(post), { _fields: 'title,_embedded', _embed: '1' });
+    expect(Object.keys(embedded)).toEqual(['title', '_links', '_embedded']);
+    // list items carry their links as data, filtered like the rest
+    const list = await body(new RestResponse([post]), { _fields: 'id,_embedded' });
+    expect(list).toEqual([{ id: 5 }]);
+    const listSelf = await body(new RestResponse([post]), { _fields: '_links.self' });
+    expect(listSelf).toEqual([{ _links: { self: post._links.self } }]);
+  });
+
   it('applies _fields before links and never to errors', async () => {
     expect(await body(new RestResponse(post), { _fields: 'id,title' })).toEqual({ id: 5, title: 'Gala' });
     const err = await body(new RestResponse(new RestError('x_bad', 'Bad', 400), 400), { _fields: 'id' });
@@ -65,6 +80,32 @@ describe('serveResponse', () => {
     expect(wire.status).toBe(200);
     expect(wire.headers.Location).toBeUndefined();
     expect(JSON.parse(String(wire.body))).toEqual({ body: { a: 1 }, status: 201, headers: { Location: 'http://x/1' } });
+  });
+
+  it('writes an empty header map of an envelope as [] and envelopes 204 and null answers too', async () => {
+    const noHeaders = await serveResponse(new RestResponse({ a: 1 }, 404), opts({ _envelope: '1' }));
+    expect(JSON.parse(String(noHeaders.body))).toEqual({ body: { a: 1 }, status: 404, headers: [] });
+    const empty = await serveResponse(new RestResponse(null, 204), opts({ _envelope: '' }));
+    expect(empty.status).toBe(200);
+    expect(JSON.parse(String(empty.body))).toEqual({ body: null, status: 204, headers: [] });
+  });
+
+  it('uses _jsonp only when it is PHP-truthy, and refuses a bad callback as JavaScript', async () => {
+    for (const value of ['', '0']) {
+      const wire = await serveResponse(new RestResponse({ a: 1 }), opts({ _jsonp: value }));
+      expect(wire.status, value).toBe(200);
+      expect(wire.headers['Content-Type'], value).toBe('application/json; charset=UTF-8');
+      expect(wire.body, value).toBe('{"a":1}');
+    }
+    const wrapped = await serveResponse(new RestResponse({ a: 1 }), opts({ _jsonp: 'cb' }));
+    expect(wrapped.body).toBe('/**/cb({"a":1})');
+    expect((await serveResponse(new RestResponse(null, 204), opts({ _jsonp: 'cb' }))).body).toBeUndefined();
+    for (const value of ['a-b', ['cb']]) {
+      const bad = await serveResponse(new RestResponse({ a: 1 }), opts({ _jsonp: value }));
+      expect(bad.status).toBe(400);
+      expect(bad.headers['Content-Type']).toBe('application/javascript; charset=UTF-8');
+      expect(JSON.parse(String(bad.body))).toEqual({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' });
+    }
   });
 
   it('sends no body for 204, null data and HEAD', async () => {

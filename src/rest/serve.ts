@@ -26,6 +26,15 @@ export interface ServeOptions {
 }
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
+const JS_TYPE = 'application/javascript; charset=UTF-8';
+
+/** PHP truthiness of a query value: `''`, `'0'` and empty arrays are false. */
+function phpTruthy(value: unknown): boolean {
+  if (value === undefined || value === null || value === '' || value === '0') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
 
 function has(query: Record<string, unknown>, key: string): boolean {
   return Object.hasOwn(query, key);
@@ -49,9 +58,11 @@ export async function serveResponse(res: RestResponse, opts: ServeOptions): Prom
     return { status, headers, body: opts.head ? undefined : res.data.body };
   }
 
-  const jsonp = query._jsonp;
+  // `_jsonp` counts only when PHP-truthy (`''` and `'0'` mean no callback); the JavaScript content
+  // type is already sent when the callback is refused.
+  const jsonp = phpTruthy(query._jsonp) ? query._jsonp : undefined;
   if (jsonp !== undefined && (typeof jsonp !== 'string' || !/^[\w.]+$/.test(jsonp))) {
-    return { status: 400, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }) };
+    return { status: 400, headers: { 'Content-Type': JS_TYPE }, body: JSON.stringify({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }) };
   }
 
   const fields = status < 400 ? parseFields(query._fields) : undefined;
@@ -62,13 +73,14 @@ export async function serveResponse(res: RestResponse, opts: ServeOptions): Prom
   let text: string | Buffer | undefined;
   if (res.data instanceof JsonText && !fields && !wantsEmbed && !envelope && !pretty) {
     text = typeof jsonp === 'string' ? res.data.text : res.data.bytes; // hot path: pre-encoded
-  } else if (res.data !== null && res.data !== undefined && status !== 204) {
-    let data = valueOf(res.data);
+  } else if (envelope || (res.data !== null && res.data !== undefined && status !== 204)) {
+    let data = valueOf(res.data ?? null);
     if (fields) data = filterFields(data, fields);
     data = compactLinks(data);
     if (wantsEmbed) data = await embedLinks(data, embedSelection(query._embed), opts.embed);
     if (envelope) {
-      data = { body: data, status, headers: { ...headers } };
+      // The envelope always has a body, even for 204 or no data; no headers are a PHP empty array.
+      data = { body: data, status, headers: Object.keys(headers).length > 0 ? { ...headers } : [] };
       status = 200;
       for (const k of Object.keys(headers)) delete headers[k];
     }
@@ -76,8 +88,9 @@ export async function serveResponse(res: RestResponse, opts: ServeOptions): Prom
   }
 
   if (typeof jsonp === 'string') {
-    headers['Content-Type'] = 'application/javascript; charset=UTF-8';
-    return { status, headers, body: opts.head ? undefined : `/**/${jsonp}(${text ?? 'null'})` };
+    headers['Content-Type'] = JS_TYPE;
+    // A 204 or empty answer has no body, callback or not.
+    return { status, headers, body: opts.head || text === undefined ? undefined : `/**/${jsonp}(${text})` };
   }
   headers['Content-Type'] = JSON_TYPE;
   return { status, headers, body: opts.head || text === undefined ? undefined : text };

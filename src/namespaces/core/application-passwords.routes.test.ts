@@ -80,6 +80,10 @@ describe.each(DIALECTS)('core/v2 application passwords on %s', (engine) => {
       const res = await t.request('POST', BASE, { as: t.admin, json: { name: '   ' } });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('rest_invalid_param');
+      // the pattern runs with Unicode classes, as PHP's `u` modifier does: no-break spaces are blank too
+      const unicodeBlank = await t.request('POST', BASE, { as: t.admin, json: { name: '\u00a0\u3000' } });
+      expect(unicodeBlank.status).toBe(400);
+      expect(unicodeBlank.body.data.details.name.code).toBe('rest_invalid_pattern');
     });
 
     it('refuses a name that sanitises to nothing: 400 application_password_empty_name', async () => {
