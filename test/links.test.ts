@@ -87,6 +87,11 @@ describe('links', () => {
         headers: !signedIn ? {} : admin ? { cookie } : { authorization: t.admin.authorization },
       });
       const from = found.get(url)!;
+      // HEAD answers every page as GET does, without the body (the API's HEAD is the REST host's own).
+      if (!target.pathname.startsWith('/wp-json')) {
+        const head = await t.app.inject({ method: 'HEAD', url: target.pathname + target.search, headers: !signedIn ? {} : admin ? { cookie } : { authorization: t.admin.authorization } });
+        if (head.statusCode !== res.statusCode || head.body !== '') broken.push(`HEAD ${head.statusCode} (GET ${res.statusCode}) ${url}: ${head.body.slice(0, 80)}`);
+      }
       // The seeds themselves may need parameters the crawl does not invent (400 for a missing one) or
       // a service this site has not configured (503); they must not crash.
       if (res.statusCode === 500 || (res.statusCode >= 400 && from !== 'discovery')) broken.push(`${res.statusCode} ${url} (linked from ${from}): ${res.body.slice(0, 160)}`);
