@@ -19,10 +19,11 @@ import { valueOf } from '../../rest/serve.js';
 import type { CalendarPageHandlers } from '../events/index.js';
 import { allEvents, useDispatcher, type CalEvent, type Caller } from './events-source.js';
 import './event-page-sections.js';
-import { sendPage } from './page-shell.js';
+import { pageApiRoot, sendPage } from './page-shell.js';
 import { jsonLd } from './render.js';
 import { phpDate } from './php-date.js';
 import { renderView } from './views.service.js';
+import { archiveFilter } from './view-url.js';
 import { VIEW_NONCE_ACTION } from './views.routes.js';
 
 function headersOf(request: FastifyRequest): Record<string, string> {
@@ -61,7 +62,8 @@ async function viewPage(host: PageHost, request: FastifyRequest, reply: FastifyR
   }
   if (!out) return notFound(reply);
   const title = /<h1[^>]*>([^<]*)<\/h1>/.exec(out.html)?.[1] ?? 'Events';
-  return sendPage(ctx, reply, { title: `Events for ${title}`.replace(/&amp;/g, '&'), body: out.html, nonces: await nonces(ctx, caller) });
+  const apiRoot = pageApiRoot(ctx, { filter: archiveFilter(out.req.archive) });
+  return sendPage(ctx, reply, { title: `Events for ${title}`.replace(/&amp;/g, '&'), body: out.html, nonces: await nonces(ctx, caller), apiRoot });
 }
 
 async function restGet(host: PageHost, caller: Caller, route: string, query: Record<string, unknown> = {}): Promise<Record<string, any> | undefined> {
@@ -112,7 +114,7 @@ ${(ev.categories ?? []).length ? `<dt>Categories</dt><dd>${(ev.categories as { n
 ${sections.join('\n')}
 <p><a href="${esc(ctx.urls.home)}/event/${esc(encodeURIComponent(request.params.slug))}/?ical=1">+ Export to iCalendar</a></p>
 </article>`;
-  return sendPage(ctx, reply, { title: String(ev.title), body, head: ld });
+  return sendPage(ctx, reply, { title: String(ev.title), body, head: ld, apiRoot: pageApiRoot(ctx, { event: Number(ev.id) }) });
 }
 
 async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
@@ -134,7 +136,9 @@ async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: 
 ${paragraphs(String(item.description ?? ''))}
 <h2>Upcoming events</h2>
 ${list || '<div class="tribe-events-c-messages__message" role="alert">There are no upcoming events.</div>'}</section>`;
-  return sendPage(ctx, reply, { title: name, body, head: jsonLd(events) });
+  // The original points a venue page at the venue's events; an organizer page at the namespace.
+  const apiRoot = pageApiRoot(ctx, kind === 'venue' ? { filter: { venue: Number(item.id) } } : {});
+  return sendPage(ctx, reply, { title: name, body, head: jsonLd(events), apiRoot });
 }
 
 /** The handlers the events area calls for `/events/` and `/event/<slug>/` without `ical`. */

@@ -174,6 +174,16 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(ev.body).toContain('<h1 class="tribe-events-single-event-title">Jazz &#60;night&#62;</h1>');
     expect(ev.body).toContain('application/ld+json');
     expect(ev.headers['x-tec-api-version']).toBe('v1');
+    // Each page points clients at its own part of the API, in the headers and in the head.
+    const api = 'http://example.test/wp-json/eventsuite/events/v1/';
+    expect(ev.headers['x-tec-api-root']).toBe(`${api}events/${ids.jazz}`);
+    expect(ev.body).toContain(`<meta name="tec-api-version" content="v1"><meta name="tec-api-origin" content="http://example.test"><link rel="alternate" href="${api}events/${ids.jazz}" />`);
+    const venuePage = await page(`/venue/${venueSlug}/`);
+    expect(venuePage.headers['x-tec-api-root']).toBe(`${api}events/?venue=${single.body.venue.id}`);
+    expect((await page('/tag/late-night/')).headers['x-tec-api-root']).toBe(`${api}events/?tags=late-night`);
+    const category = single.body.categories[0].slug;
+    expect((await page(`/events/category/${category}/`)).headers['x-tec-api-root']).toBe(`${api}events/?categories=${category}`);
+    expect((await page('/events/list/')).headers['x-tec-api-root']).toBe(api);
     const ics = await page(`${path}?ical=1`);
     expect(ics.headers['content-type']).toBe('text/calendar; charset=utf-8');
     expect((await page('/events/?ical=1')).headers['content-type']).toBe('text/calendar; charset=utf-8');
