@@ -6,7 +6,8 @@
  * the admin; the first gate that answers wins. `pageStylesheet` adds a stylesheet (a path under the
  * site's home) to every public page (the shop's theme), `pageNotice` a notice at the top of every
  * public page (the shop's store notice), and `frontPageSection` content to the front page while no
- * page is chosen as the front page (the shop's AI-written headline and about text).
+ * page is chosen as the front page (the shop's AI-written headline and about text). `pageDiscovery`
+ * adds API discovery headers and head markup to the site's own pages (the calendar's `X-TEC-API-*`).
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './app-context.js';
@@ -33,7 +34,17 @@ declare module './area.js' {
     pageStylesheet: string;
     pageNotice: PageFragment;
     frontPageSection: PageFragment;
+    pageDiscovery: PageDiscovery;
   }
+}
+
+/** Discovery an area adds to the site's own public pages: response headers and `<head>` markup. */
+export type PageDiscovery = (ctx: AppContext) => { headers: Record<string, string>; head: string };
+
+/** The enabled areas' discovery for a public page, merged. */
+export function pageDiscovery(ctx: AppContext): { headers: Record<string, string>; head: string } {
+  const parts = ctx.areas.contributions('pageDiscovery').map((discover) => discover(ctx));
+  return { headers: Object.assign({}, ...parts.map((p) => p.headers)), head: parts.map((p) => p.head).join('') };
 }
 
 /** Markup (escaped or filtered) an area adds to public pages, or '' for none. */

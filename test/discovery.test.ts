@@ -106,7 +106,16 @@ describe.each(DIALECTS)('discovery on %s', (engine) => {
     expect(res.headers.link).toBe('<http://example.test/wp-json/>; rel="https://api.w.org/"');
     expect(res.headers['content-type']).toBe('text/html; charset=UTF-8');
     expect(res.body).toContain('Example Events');
-    expect((await t.app.inject({ method: 'HEAD', url: '/' })).headers.link).toContain('api.w.org');
+    const head = await t.app.inject({ method: 'HEAD', url: '/' });
+    expect(head.headers.link).toContain('api.w.org');
+    expect(head.body).toBe('');
+    // The events calendar's discovery, which calendar clients (another site's event import) read from any page.
+    for (const page of [res, head]) {
+      expect(page.headers['x-tec-api-version']).toBe('v1');
+      expect(page.headers['x-tec-api-root']).toBe('http://example.test/wp-json/eventsuite/events/v1/');
+      expect(page.headers['x-tec-api-origin']).toBe('http://example.test');
+    }
+    expect(res.body).toContain('<meta name="tec-api-version" content="v1"><meta name="tec-api-origin" content="http://example.test"><link rel="alternate" href="http://example.test/wp-json/eventsuite/events/v1/" />');
   });
 
   it('serves one OpenAPI 3.1 document generated from the same declarations', async () => {

@@ -1,12 +1,12 @@
 /**
  * @module http/site-page
  * The document around the site's own public pages outside the calendar (the front page, the author
- * archive, a single post): the API discovery link, the areas' stylesheets and notices.
+ * archive, a single post): the API discovery link and the areas' discovery, stylesheets and notices.
  */
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
-import { pageFragments, stylesheetLinks } from '../site-hooks.js';
+import { pageDiscovery, pageFragments, stylesheetLinks } from '../site-hooks.js';
 
 export interface SitePage {
   title: string;
@@ -18,10 +18,11 @@ export interface SitePage {
 }
 
 export async function sendSitePage(ctx: AppContext, reply: FastifyReply, page: SitePage): Promise<FastifyReply> {
+  const discovery = pageDiscovery(ctx);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(page.title)}</title>
-<link rel="https://api.w.org/" href="${esc(ctx.urls.apiRoot)}">${page.head ?? ''}
+<link rel="https://api.w.org/" href="${esc(ctx.urls.apiRoot)}">${discovery.head}${page.head ?? ''}
 ${stylesheetLinks(ctx)}
 </head><body>
 ${await pageFragments(ctx, 'pageNotice')}
@@ -30,6 +31,7 @@ ${page.body}
 </main></body></html>`;
   return reply
     .code(page.status ?? 200)
+    .headers(discovery.headers)
     .header('Content-Type', 'text/html; charset=UTF-8')
     .header('Link', `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`)
     .send(html);

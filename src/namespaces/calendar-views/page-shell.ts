@@ -8,6 +8,7 @@ import type { FastifyReply } from 'fastify';
 import { esc } from '../../admin/html.js';
 import type { AppContext } from '../../app-context.js';
 import { pageFragments, stylesheetLinks } from '../../site-hooks.js';
+import { discoveryHeaders, discoveryMeta, pageApiRoot } from '../events/index.js';
 import { jsonForScript } from './render.js';
 
 const STYLE = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#141827;background:#fff}
@@ -47,38 +48,12 @@ document.addEventListener('submit',function(e){var f=e.target;if(!f.matches('[da
 var q=new URLSearchParams(new FormData(f));var url=f.action+(q.toString()?'?'+q:'');var data={};q.forEach(function(v,k){data[k]=v;});load(url,data,true);});
 window.addEventListener('popstate',function(e){if(e.state&&e.state.url)load(e.state.url,{},false);});})();`;
 
-/**
- * The events API URL a page points clients at, as the original's discovery headers do: the event of a
- * single event page, the archive's filter on a category, tag or venue page, otherwise the namespace.
- */
-export function pageApiRoot(ctx: AppContext, page: { event?: number; filter?: Record<string, string | number> } = {}): string {
-  if (page.event !== undefined) return ctx.urls.rest(`/eventsuite/events/v1/events/${page.event}`);
-  const filter = Object.entries(page.filter ?? {});
-  if (filter.length === 0) return ctx.urls.rest('/eventsuite/events/v1/');
-  return `${ctx.urls.rest('/eventsuite/events/v1/events/')}?${new URLSearchParams(filter.map(([k, v]) => [k, String(v)])).toString()}`;
-}
-
-/** The original's discovery headers on the calendar's front-end pages. */
-export function discoveryHeaders(ctx: AppContext, apiRoot = pageApiRoot(ctx)): Record<string, string> {
-  return {
-    'X-TEC-API-VERSION': 'v1',
-    'X-TEC-API-ROOT': apiRoot,
-    'X-TEC-API-ORIGIN': ctx.urls.home,
-    Link: `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`,
-  };
-}
-
-/** The same discovery in the page's head, as the original prints it (`wp_head`). */
-function discoveryMeta(ctx: AppContext, apiRoot: string): string {
-  return `<meta name="tec-api-version" content="v1"><meta name="tec-api-origin" content="${esc(ctx.urls.home)}"><link rel="alternate" href="${esc(apiRoot)}" />`;
-}
-
 export interface Shell {
   title: string;
   body: string;
   nonces?: Record<string, string>;
   head?: string;
-  /** What the discovery headers point at (see {@link pageApiRoot}); the namespace by default. */
+  /** What the discovery headers point at (`pageApiRoot` of the events area); the namespace by default. */
   apiRoot?: string;
 }
 
@@ -101,5 +76,5 @@ ${page.body}
 </main>
 ${page.nonces ? `<script data-js="tribe-events-view-nonce-data" type="application/json">${jsonForScript(page.nonces)}</script>\n<script>${SCRIPT}</script>` : ''}
 </body></html>`;
-  return reply.code(status).headers(discoveryHeaders(ctx, apiRoot)).header('Content-Type', 'text/html; charset=UTF-8').header('X-Content-Type-Options', 'nosniff').send(html);
+  return reply.code(status).headers(discoveryHeaders(ctx, apiRoot)).header('Link', `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`).header('Content-Type', 'text/html; charset=UTF-8').header('X-Content-Type-Options', 'nosniff').send(html);
 }

@@ -3,7 +3,8 @@
  * The events calendar area: the `eventsuite/events/v1` namespace (routes in the original's
  * registration order), its post types, the iCalendar feed pages, the read-only {@link eventsService}
  * other areas use, and the extension points (`eventFields`, `eventTicketed`, `eventManageAccess`,
- * see `extensions.ts`) through which the tickets area adds the `ticketed` filter and event fields.
+ * see `extensions.ts`) through which the tickets area adds the `ticketed` filter and event fields, and
+ * the API discovery of the site's pages (`discovery.ts`).
  */
 import { defineArea } from '../../area.js';
 import type { AppContext } from '../../app-context.js';
@@ -15,6 +16,7 @@ import { categoryRouteDefs, tagRouteDefs } from './terms.routes.js';
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './caps.js';
 import { registerIcalRoutes } from './ical/index.js';
 import { PUBLISH_DUE_JOB, publishDueEvents } from './events.service.js';
+import { sitePageDiscovery } from './discovery.js';
 
 /** The namespace name. */
 export const EVENTS_NS = 'eventsuite/events/v1';
@@ -51,6 +53,7 @@ export const eventsArea = defineArea({
   },
   // Each scheduled event has its own job at its time; the sweep catches events stored otherwise (imports, seeds).
   schedules: [{ name: PUBLISH_DUE_JOB, kind: PUBLISH_DUE_JOB, every: '1m' }],
+  contributes: { pageDiscovery: sitePageDiscovery },
 });
 
 export { eventsService, type EventSummary } from './events.public.js';
@@ -60,3 +63,4 @@ export {
 export { seedEvents, type SeedOptions, type SeedResult } from './seed.js';
 export { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from './caps.js';
 export { getEventsByIds, saveEvent, type EventInput } from './events.service.js';
+export { discoveryHeaders, discoveryMeta, pageApiRoot } from './discovery.js';
