@@ -36,6 +36,7 @@ import { lazyChildLogger } from './http/request-logger.js';
 import { Jobs, type RunnerOptions } from './jobs/index.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerPostPages } from './http/post-pages.js';
+import { registerUploads, UPLOADS_PATH } from './http/uploads.js';
 import { startInvalidation } from './storage/invalidation.js';
 import { restHeaders } from './http/headers.js';
 import { errorWire } from './rest/serve.js';
@@ -165,7 +166,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.setNotFoundHandler(edgeNotFound(edge));
 
   // Pages outside the API and the admin pass the areas' page gates (e.g. the shop's coming-soon mode).
-  const ungated = [config.apiPath, config.adminPath, '/openapi.json', '/health', '/ready'];
+  // Media files are served whatever the site's gates say, as a web server serves the uploads folder.
+  const ungated = [config.apiPath, config.adminPath, '/openapi.json', '/health', '/ready', UPLOADS_PATH.slice(0, -1)];
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -217,6 +219,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerAdminPages(app, ctx, { authenticator, dispatcher });
   registerHealthRoutes(app, ctx);
   registerPostPages(app, ctx);
+  registerUploads(app, ctx);
 
   // ---- Area pages, each in its own scope that answers 404 while the area is off.
   const host: PageHost = { ctx, authenticator, dispatcher };

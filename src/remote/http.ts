@@ -45,6 +45,8 @@ export interface SafeGetOptions {
   /** Redirects followed (default 5). */
   maxRedirects?: number;
   headers?: Record<string, string>;
+  /** `HEAD` asks for the headers only (default `GET`). */
+  method?: 'GET' | 'HEAD';
 }
 
 export interface SafeGetResponse {
@@ -54,6 +56,8 @@ export interface SafeGetResponse {
   /** Lower-cased names. */
   headers: Record<string, string>;
   body: string;
+  /** The body as received (after decompression), for binary content. */
+  bytes: Buffer;
   truncated: boolean;
 }
 
@@ -146,7 +150,7 @@ interface Hop {
   status: number;
   headers: Record<string, string>;
   location?: string;
-  body: string;
+  bytes: Buffer;
   truncated: boolean;
 }
 
@@ -174,9 +178,10 @@ function requestOnce(url: URL, opts: SafeGetOptions, signal: AbortSignal): Promi
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<Hop>((resolve, reject) => {
-    const req = client.get(
+    const req = client.request(
       url,
       {
+        method: opts.method ?? 'GET',
         agent: false,
         lookup: guardedLookup(opts.allowPrivateNetwork),
         signal,
@@ -187,7 +192,7 @@ function requestOnce(url: URL, opts: SafeGetOptions, signal: AbortSignal): Promi
         const headers = flatHeaders(res.headers);
         if (REDIRECT_STATUSES.has(status) && headers.location) {
           res.resume();
-          resolve({ status, headers, location: headers.location, body: '', truncated: false });
+          resolve({ status, headers, location: headers.location, bytes: Buffer.alloc(0), truncated: false });
           return;
         }
         const declared = Number(headers['content-length']);
@@ -203,7 +208,7 @@ function requestOnce(url: URL, opts: SafeGetOptions, signal: AbortSignal): Promi
         const finish = (truncated: boolean) => {
           if (done) return;
           done = true;
-          resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8'), truncated });
+          resolve({ status, headers, bytes: Buffer.concat(chunks), truncated });
         };
         stream.on('data', (chunk: Buffer) => {
           if (done) return;
@@ -212,7 +217,7 @@ function requestOnce(url: URL, opts: SafeGetOptions, signal: AbortSignal): Promi
             done = true;
             if (opts.truncate) {
               chunks.push(chunk.subarray(0, chunk.length - (size - maxBytes)));
-              resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8'), truncated: true });
+              resolve({ status, headers, bytes: Buffer.concat(chunks), truncated: true });
             } else {
               reject(new RemoteRequestError('too_large', 'The response is too large.'));
             }
@@ -241,6 +246,7 @@ function requestOnce(url: URL, opts: SafeGetOptions, signal: AbortSignal): Promi
       },
     );
     req.on('error', reject);
+    req.end();
   });
 }
 
@@ -267,7 +273,7 @@ export async function safeHttpGet(rawUrl: string, opts: SafeGetOptions): Promise
       } catch (err) {
         throw toRemoteError(err, controller.signal);
       }
-      if (hop.location === undefined) return { status: hop.status, url: url.href, headers: hop.headers, body: hop.body, truncated: hop.truncated };
+      if (hop.location === undefined) return { status: hop.status, url: url.href, headers: hop.headers, body: hop.bytes.toString('utf8'), bytes: hop.bytes, truncated: hop.truncated };
       if (redirects >= (opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) throw new RemoteRequestError('too_many_redirects', 'Too many redirects.');
       let next: string;
       try {

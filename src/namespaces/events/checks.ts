@@ -7,6 +7,7 @@
  * a failure carries WordPress's generic "Invalid parameter." message.
  */
 import type { AppContext } from '../../app-context.js';
+import { isRemoteImage } from '../../content/media.js';
 import { getPost } from '../../content/posts.js';
 import { getTerm, getTermsByIds, resolveTermRefs, type TermRecord } from '../../content/terms.js';
 import { loadOnce } from '../../rest/locals.js';
@@ -53,16 +54,18 @@ const checkAuthor: Check = async (value, _req, ctx) => {
 };
 
 /**
- * `image` must be an image attachment: by ID, or by URL when the URL is one of this site's media (the
- * original side-loads other URLs into its media library; there is no media library to load into here).
+ * `image` must be an image attachment: by ID, or by URL one of this site's media; or, for users who
+ * may upload, a URL that answers `HEAD` with 200 and an image type, which the write side-loads into
+ * the media library (`sideloadInputImages`).
  */
-const checkImage: Check = async (v, _req, ctx) => {
+const checkImage: Check = async (v, req, ctx) => {
   if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
     if (Number(v) === 0) return true;
     const row = await ctx.db.selectFrom('posts').select('id').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
     return row !== undefined;
   }
-  return typeof v !== 'string' || v.trim() === '' || (await attachmentByUrl(ctx.db, v)) !== undefined;
+  if (typeof v !== 'string' || v.trim() === '' || (await attachmentByUrl(ctx.db, v)) !== undefined) return true;
+  return req.user?.can('upload_files') === true && (await isRemoteImage(ctx, v.trim()));
 };
 
 /** IDs in `venue` / `organizer` write input must be existing venues / organizers. */

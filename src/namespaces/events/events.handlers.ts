@@ -24,6 +24,7 @@ import { CALENDAR_PAGING, type eventArchiveArgs } from './event-args.js';
 import type { TypedRequest } from '../../rest/typed.js';
 import { isTruthy } from './validators.js';
 import { guardEventWrite } from './write-guard.js';
+import { sideloadInputImages } from './post-write.js';
 
 declare module '../../rest/route.js' {
   interface RequestLocals {
@@ -82,7 +83,9 @@ export async function getEventHandler(req: RestRequest, ctx: AppContext): Promis
 
 /** POST /events: 201 with the new event. */
 export async function createEventHandler(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
-  const id = await saveEvent(ctx, guardEventWrite(req.user, eventInputFrom(req), true), req.user);
+  const input = guardEventWrite(req.user, eventInputFrom(req), true);
+  await sideloadInputImages(ctx, req.user!, input);
+  const id = await saveEvent(ctx, input, req.user);
   const ev = await reloadEvent(ctx, id);
   return respond(await presentSingleEvent(ctx, ev, req, false), { status: 201, headers: { Location: ctx.urls.rest(`${EVENTS_NAMESPACE}/events/${id}`) } });
 }
@@ -93,7 +96,9 @@ export async function updateEventHandler(req: RestRequest, ctx: AppContext): Pro
   const input = eventInputFrom(req);
   // CASE: on by-slug routes `slug` is the path variable; it renames only when the body sends another.
   if (req.urlParams.slug !== undefined && input.slug === req.urlParams.slug) delete input.slug;
-  const id = await saveEvent(ctx, guardEventWrite(req.user, input, false), req.user, current);
+  const guarded = guardEventWrite(req.user, input, false);
+  await sideloadInputImages(ctx, req.user!, guarded);
+  const id = await saveEvent(ctx, guarded, req.user, current);
   return presentSingleEvent(ctx, await reloadEvent(ctx, id), req, false);
 }
 

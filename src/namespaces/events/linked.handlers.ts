@@ -26,6 +26,7 @@ import { CALENDAR_PAGING, type linkedArchiveArgs } from './event-args.js';
 import type { TypedRequest } from '../../rest/typed.js';
 import { isTruthy } from './validators.js';
 import { guardLinkedWrite } from './write-guard.js';
+import { sideloadInputImages } from './post-write.js';
 
 const PLURAL: Record<LinkedKind, 'venues' | 'organizers'> = { venue: 'venues', organizer: 'organizers' };
 
@@ -92,6 +93,7 @@ export function getLinkedHandler(kind: LinkedKind) {
 export function createLinkedHandler(kind: LinkedKind) {
   return async (req: RestRequest, ctx: AppContext): Promise<RestResponse> => {
     const input = guardLinkedWrite(req.user, kind, inputFrom(kind, req), true);
+    await sideloadInputImages(ctx, req.user!, input);
     const siteZone = await siteTimeZone(ctx.options);
     const { id } = await ctx.db.transaction().execute((trx) => createLinked(ctx, trx, kind, input, req.user, siteZone));
     const record = await getLinked(ctx.db, kind, id);
@@ -104,6 +106,7 @@ export function updateLinkedHandler(kind: LinkedKind) {
   return async (req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> => {
     const current = await target(kind, req, ctx);
     const input = guardLinkedWrite(req.user, kind, inputFrom(kind, req), false);
+    await sideloadInputImages(ctx, req.user!, input);
     const siteZone = await siteTimeZone(ctx.options);
     await ctx.db.transaction().execute((trx) => updateLinked(ctx, trx, kind, current, input, req.user, siteZone));
     const record = await getLinked(ctx.db, kind, current.id);

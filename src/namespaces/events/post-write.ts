@@ -4,6 +4,9 @@
  * featured images, and retrying a write whose generated slug lost a race.
  */
 import { DateTime } from 'luxon';
+import type { AppContext } from '../../app-context.js';
+import type { RestUser } from '../../rest/route.js';
+import { sideloadImage } from '../../content/media.js';
 import { parseDateTime, postDatePair, toDbDate } from '../../content/posts.js';
 import type { Db } from '../../storage/db.js';
 
@@ -45,6 +48,34 @@ export function nowDates(now: Date, siteZone: string): { local: string; gmt: str
 export async function attachmentByUrl(db: Db, url: string): Promise<{ url: string; id: number } | undefined> {
   const row = await db.selectFrom('posts').select(['id', 'image_url']).where('type', '=', 'attachment').where('image_url', '=', url.trim()).orderBy('id').executeTakeFirst();
   return row && row.image_url ? { url: row.image_url, id: Number(row.id) } : undefined;
+}
+
+/** An image URL that is none of this site's media (an attachment ID, '' or our file URL are not). */
+async function isForeignImageUrl(db: Db, value: unknown): Promise<boolean> {
+  return typeof value === 'string' && value.trim() !== '' && !/^\d+$/.test(value) && (await attachmentByUrl(db, value)) === undefined;
+}
+
+/**
+ * Side-loads the images a REST write names by URL (the post's `image`, and the `image` of venues and
+ * organizers created with it) into the media library, and puts the attachment ID in their place, as
+ * the original does before it saves. An image that cannot be loaded is left out: the post is saved
+ * without it (an update keeps the image it had). Only for users who may upload. Runs before the
+ * write's transaction.
+ */
+export async function sideloadInputImages(ctx: AppContext, user: RestUser, input: object): Promise<void> {
+  if (!user.can('upload_files')) return;
+  const fields = input as Record<string, unknown>;
+  if (await isForeignImageUrl(ctx.db, fields.image)) {
+    const image = await sideloadImage(ctx, String(fields.image), user.id);
+    if (image) fields.image = image.id;
+    else delete fields.image;
+  }
+  for (const key of ['venue', 'organizer']) {
+    const nested = fields[key];
+    for (const item of Array.isArray(nested) ? nested : [nested]) {
+      if (item !== null && typeof item === 'object' && !Array.isArray(item)) await sideloadInputImages(ctx, user, item);
+    }
+  }
 }
 
 /**

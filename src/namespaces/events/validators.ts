@@ -89,14 +89,14 @@ export function isTruthy(value: unknown): boolean {
   return typeof value === 'string' && ['1', 'true', 'on', 'yes'].includes(value.trim().toLowerCase());
 }
 
-const IMAGE_EXTENSIONS = /\.(jpe?g|png|gif|webp|avif|bmp|ico|svg|tiff?|heic)$/i;
-
-/** `is_image`: an attachment ID (checked against the database later) or an image URL for uploaders. */
+/**
+ * `is_image`: an attachment ID or a URL for users who may upload (the database and `HEAD` checks of
+ * `checks.ts` decide whether it is an image).
+ */
 export function isImage(value: unknown, req: RestRequest): boolean {
   if (isPositiveInt(value)) return true;
   if (typeof value !== 'string' || !isUrl(value)) return false;
-  if (!req.user?.can('upload_files')) return false;
-  return IMAGE_EXTENSIONS.test(new URL(value).pathname);
+  return req.user?.can('upload_files') === true;
 }
 
 /** A linked post reference: an ID, `{id}`, or an object of create fields. */

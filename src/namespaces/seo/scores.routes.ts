@@ -14,7 +14,7 @@ import { SEO_MESSAGES } from './errors.js';
 import { ScoreRequestError, scoreGroups, statistics, type ScoreKind } from './scores.service.js';
 import { cacheGet, cacheSet } from './store.js';
 
-const UPLOADS_PATH = '/wp-content/uploads/';
+import { UPLOADS_PATH } from '../../http/uploads.js';
 const DAY_S = 86_400;
 
 /** Size of a media file of this site; other hosts and unknown files are 404 failures. */

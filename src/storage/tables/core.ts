@@ -88,8 +88,22 @@ export interface SignInFailuresTable {
   window_start: number | string;
 }
 
+/** The file of an image attachment (`content/media.ts`). */
+export interface MediaFilesTable {
+  post_id: number;
+  /** Under the uploads folder: `YYYY/MM/name.ext`. */
+  path: string;
+  mime: string;
+  width: number;
+  height: number;
+  filesize: number;
+  /** The URL it was side-loaded from. */
+  source_url: string;
+}
+
 export interface CoreTables {
   posts: PostsTable;
+  media_files: MediaFilesTable;
   terms: TermsTable;
   term_relationships: TermRelationshipsTable;
   options: OptionsTable;

@@ -1,0 +1,186 @@
+/**
+ * @module content/media
+ * The site's media library, as far as the API needs one: images side-loaded from a URL (the original's
+ * `media_sideload_image`, which runs when an event, venue or organizer is given an image URL). The file
+ * is kept under `uploadsDir` in `YYYY/MM/` (served at `/wp-content/uploads/`), the image is an
+ * `attachment` post whose `image_url` is the file's URL, and `media_files` holds the file's facts and
+ * the URL it came from, so the same source is loaded once.
+ *
+ * Remote URLs are fetched with the SSRF policy of `remote/http.ts`; only JPEG, PNG, GIF and WebP files
+ * are taken, recognised by their bytes (not by the name or the server's content type).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from '../app-context.js';
+import { RemoteRequestError, safeHttpGet } from '../remote/http.js';
+import { postDatePair, siteTimeZone, uniquePostSlug } from './posts.js';
+
+/** The image types taken, by MIME type, with their file extension. */
+export const IMAGE_TYPES: Readonly<Record<string, string>> = Object.freeze({ 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' });
+
+/** Largest image side-loaded (the original's default upload limit is of this order). */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+export interface ImageFacts {
+  mime: string;
+  width: number;
+  height: number;
+}
+
+/** JPEG start-of-frame markers (baseline, progressive, …), which carry the image size. */
+const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+
+function jpegSize(b: Buffer): { width: number; height: number } | undefined {
+  let i = 2;
+  while (i + 9 < b.length) {
+    if (b[i] !== 0xff) return undefined;
+    const marker = b[i + 1]!;
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    const length = b.readUInt16BE(i + 2);
+    if (JPEG_SOF.has(marker)) return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
+    i += 2 + length;
+  }
+  return undefined;
+}
+
+function webpSize(b: Buffer): { width: number; height: number } | undefined {
+  const chunk = b.toString('latin1', 12, 16);
+  if (chunk === 'VP8 ' && b.length >= 30) return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
+  if (chunk === 'VP8L' && b.length >= 25) {
+    const bits = b.readUInt32LE(21);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+  }
+  if (chunk === 'VP8X' && b.length >= 30) return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
+  return undefined;
+}
+
+/** The type and size of an image from its bytes, or undefined when it is none of {@link IMAGE_TYPES}. */
+export function imageFacts(b: Buffer): ImageFacts | undefined {
+  let size: { width: number; height: number } | undefined;
+  let mime = '';
+  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47 && b.toString('latin1', 12, 16) === 'IHDR') {
+    mime = 'image/png';
+    size = { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  } else if (b.length >= 10 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6))) {
+    mime = 'image/gif';
+    size = { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  } else if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) {
+    mime = 'image/jpeg';
+    size = jpegSize(b);
+  } else if (b.length >= 16 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') {
+    mime = 'image/webp';
+    size = webpSize(b);
+  }
+  if (!size || size.width <= 0 || size.height <= 0) return undefined;
+  return { mime, ...size };
+}
+
+const fetchOptions = (ctx: AppContext) => ({ allowPrivateNetwork: ctx.config.environment === 'local', timeoutMs: 10_000, maxBytes: MAX_IMAGE_BYTES });
+
+/**
+ * Whether `url` may be side-loaded, as the original's argument check asks: it answers `HEAD` with 200
+ * and an image type of {@link IMAGE_TYPES}.
+ */
+export async function isRemoteImage(ctx: AppContext, url: string): Promise<boolean> {
+  try {
+    const res = await safeHttpGet(url, { ...fetchOptions(ctx), method: 'HEAD' });
+    const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    return res.status === 200 && type in IMAGE_TYPES;
+  } catch (e) {
+    if (e instanceof RemoteRequestError) return false;
+    throw e;
+  }
+}
+
+/** The file name WordPress would keep (`sanitize_file_name`, ASCII only here), without its extension. */
+function baseName(url: URL): string {
+  let name = '';
+  try {
+    name = decodeURIComponent(path.posix.basename(url.pathname));
+  } catch {
+    name = path.posix.basename(url.pathname);
+  }
+  name = name.replace(/\.[^.]*$/, '');
+  const clean = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^[-._]+|[-._]+$/g, '').slice(0, 100);
+  return clean || 'image';
+}
+
+/** Writes `bytes` to a file of `dir` not taken yet (`name.ext`, then `name-1.ext`, …); its file name. */
+async function writeUnique(dir: string, name: string, ext: string, bytes: Buffer): Promise<string> {
+  await fs.mkdir(dir, { recursive: true });
+  for (let n = 0; ; n++) {
+    const file = `${name}${n === 0 ? '' : `-${n}`}.${ext}`;
+    try {
+      await fs.writeFile(path.join(dir, file), bytes, { flag: 'wx' });
+      return file;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+}
+
+/** The attachment already made from `url`, if any. */
+async function attachmentFrom(ctx: AppContext, url: string): Promise<{ id: number; url: string } | undefined> {
+  const row = await ctx.db
+    .selectFrom('media_files as m')
+    .innerJoin('posts as p', 'p.id', 'm.post_id')
+    .select(['p.id', 'p.image_url'])
+    .where('m.source_url', '=', url)
+    .orderBy('p.id')
+    .executeTakeFirst();
+  return row ? { id: Number(row.id), url: row.image_url } : undefined;
+}
+
+/**
+ * Loads the image at `url` into the media library (or finds the one loaded from it before) and returns
+ * its attachment; undefined when it cannot be loaded or is not an image, as the original then saves
+ * the post without one. Runs outside any transaction: it waits on the network.
+ */
+export async function sideloadImage(ctx: AppContext, url: string, author: number): Promise<{ id: number; url: string } | undefined> {
+  const source = url.trim();
+  const known = await attachmentFrom(ctx, source);
+  if (known) return known;
+  let bytes: Buffer;
+  try {
+    const res = await safeHttpGet(source, fetchOptions(ctx));
+    if (res.status !== 200) return undefined;
+    bytes = res.bytes;
+  } catch (e) {
+    if (e instanceof RemoteRequestError) {
+      ctx.log.warn({ reason: e.reason }, 'media: the image could not be loaded');
+      return undefined;
+    }
+    throw e;
+  }
+  const facts = imageFacts(bytes);
+  if (!facts) return undefined;
+
+  const now = postDatePair(ctx.now(), await siteTimeZone(ctx.options));
+  const folder = `${now.local.slice(0, 4)}/${now.local.slice(5, 7)}`;
+  const name = baseName(new URL(source));
+  const file = await writeUnique(path.join(ctx.config.uploadsDir, folder), name, IMAGE_TYPES[facts.mime]!, bytes);
+  const relative = `${folder}/${file}`;
+  const fileUrl = `${ctx.urls.home}/wp-content/uploads/${relative}`;
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const title = file.replace(/\.[^.]*$/, '');
+      const row = await trx
+        .insertInto('posts')
+        .values({
+          type: 'attachment', status: 'inherit', slug: await uniquePostSlug(trx, 'attachment', title, undefined, 'image'), title, content: '', excerpt: '',
+          author, parent: 0, password: '', menu_order: 0, date: now.local, date_gmt: now.gmt, modified: now.local, modified_gmt: now.gmt, image_url: fileUrl,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const id = Number(row.id);
+      await trx.insertInto('media_files').values({ post_id: id, path: relative, mime: facts.mime, width: facts.width, height: facts.height, filesize: bytes.length, source_url: source }).execute();
+      return { id, url: fileUrl };
+    });
+  } catch (e) {
+    await fs.rm(path.join(ctx.config.uploadsDir, relative), { force: true });
+    throw e;
+  }
+}

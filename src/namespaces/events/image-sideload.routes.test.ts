@@ -1,0 +1,160 @@
+/**
+ * Featured images given by URL: the original checks that the URL answers HEAD with an image type (for
+ * users who may upload) and side-loads it into its media library; the image object then names the
+ * site's own file, which opens. A local image server stands in for the remote host.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageFacts } from '../../content/media.js';
+import { freePort } from '../../test-support/net.js';
+import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
+
+const NS = '/eventsuite/events/v1';
+const NOW = new Date('2025-04-01T12:00:00Z');
+
+/** A real PNG of `width` × `height` grey pixels. */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.writeUInt8(8, 8); // bit depth
+  header.writeUInt8(0, 9); // greyscale
+  const rows = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([4, 0, 3, 0, 0, 0, 0]), Buffer.from([0x2c, 0, 0, 0, 0, 4, 0, 3, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b])]);
+
+describe('imageFacts', () => {
+  it('reads the type and size from the bytes of PNG, GIF, JPEG and WebP files, and nothing else', () => {
+    expect(imageFacts(png(5, 7))).toEqual({ mime: 'image/png', width: 5, height: 7 });
+    expect(imageFacts(GIF)).toEqual({ mime: 'image/gif', width: 4, height: 3 });
+    // JPEG: SOI, an APP0 segment, then a baseline frame header of 640 × 480.
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc0, 0, 11, 8, 0x01, 0xe0, 0x02, 0x80, 1, 1, 0x11, 0]);
+    expect(imageFacts(jpeg)).toEqual({ mime: 'image/jpeg', width: 640, height: 480 });
+    const webp = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.alloc(4), Buffer.from('WEBPVP8X', 'latin1'), Buffer.alloc(8), Buffer.from([99, 0, 0, 49, 0, 0])]);
+    expect(imageFacts(webp)).toEqual({ mime: 'image/webp', width: 100, height: 50 });
+    expect(imageFacts(Buffer.from('<html>not an image</html>'))).toBeUndefined();
+    expect(imageFacts(Buffer.alloc(0))).toBeUndefined();
+  });
+});
+
+describe.each(DIALECTS)('featured images by URL on %s', (engine) => {
+  let t: TestApp;
+  let author: TestUser;
+  let contributor: TestUser;
+  let server: http.Server;
+  let origin: string;
+  let uploads: string;
+  const served = new Map<string, { type: string; body: Buffer; getType?: string }>();
+  let gets = 0;
+
+  beforeAll(async () => {
+    uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'eventsuite-uploads-'));
+    served.set('/photos/Harbour Fair.png', { type: 'image/png', body: png(6, 4) });
+    served.set('/poster', { type: 'image/gif', body: GIF });
+    served.set('/page.html', { type: 'text/html', body: Buffer.from('<p>hello</p>') });
+    // Says it is a PNG when asked with HEAD, but sends a page.
+    served.set('/liar.png', { type: 'image/png', body: Buffer.from('<p>gotcha</p>'), getType: 'text/html' });
+    const port = await freePort();
+    server = http.createServer((req, res) => {
+      const file = served.get(decodeURIComponent(req.url ?? ''));
+      if (!file) return res.writeHead(404).end();
+      if (req.method === 'GET') gets++;
+      res.writeHead(200, { 'content-type': req.method === 'HEAD' ? file.type : (file.getType ?? file.type), 'content-length': file.body.length });
+      res.end(req.method === 'HEAD' ? undefined : file.body);
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${port}`;
+    t = await startTestApp(engine, { environment: 'local', uploadsDir: uploads }, { now: () => NOW });
+    [author, contributor] = await Promise.all([t.createUser('author'), t.createUser('contributor')]);
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    fs.rmSync(uploads, { recursive: true, force: true });
+  });
+
+  const event = (json: Record<string, unknown>, as: TestUser = t.admin) =>
+    t.request('POST', `${NS}/events`, { as, json: { title: 'Fair', start_date: '2025-05-01 10:00:00', end_date: '2025-05-01 12:00:00', ...json } });
+
+  it('loads an image URL into the media library; the event names the site’s own file, which opens', async () => {
+    const res = await event({ image: `${origin}/photos/Harbour%20Fair.png` }, author);
+    expect(res.status).toBe(201);
+    const image = res.body.image;
+    expect(image).toEqual({ url: `http://example.test/wp-content/uploads/2025/04/Harbour-Fair.png`, id: expect.any(Number), extension: 'png' });
+    const file = await t.app.inject({ method: 'GET', url: new URL(image.url).pathname });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    expect(file.rawPayload.equals(served.get('/photos/Harbour Fair.png')!.body)).toBe(true);
+    expect(fs.existsSync(path.join(uploads, '2025', '04', 'Harbour-Fair.png'))).toBe(true);
+    const row = await t.db.selectFrom('media_files').selectAll().where('post_id', '=', image.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ path: '2025/04/Harbour-Fair.png', mime: 'image/png', width: 6, height: 4, source_url: `${origin}/photos/Harbour%20Fair.png` });
+    // The attachment ID and the file URL are this site's image from now on.
+    expect((await event({ image: image.id })).body.image).toEqual(image);
+    expect((await event({ image: image.url })).body.image).toEqual(image);
+  });
+
+  it('loads one source once, and gives another file of the same name a new name', async () => {
+    const before = gets;
+    const first = (await event({ image: `${origin}/poster` })).body.image;
+    const again = (await event({ image: `${origin}/poster` })).body.image;
+    expect(again).toEqual(first);
+    expect(gets - before).toBe(1);
+    served.set('/other/poster', { type: 'image/gif', body: GIF });
+    const other = (await event({ image: `${origin}/other/poster` })).body.image;
+    expect(other.url).toBe('http://example.test/wp-content/uploads/2025/04/poster-1.gif');
+    expect(other.id).not.toBe(first.id);
+  });
+
+  it('side-loads the images of venues and organizers, also when created with the event', async () => {
+    const venue = await t.request('POST', `${NS}/venues`, { as: t.admin, json: { venue: 'Pier', image: `${origin}/poster` } });
+    expect(venue.status).toBe(201);
+    expect(venue.body.image.url).toMatch(/^http:\/\/example\.test\/wp-content\/uploads\/2025\/04\/poster(-\d+)?\.gif$/);
+    const res = await event({ venue: { venue: 'Quay', image: `${origin}/photos/Harbour%20Fair.png` }, organizer: [{ organizer: 'Harbour Trust', image: `${origin}/poster` }] });
+    expect(res.status).toBe(201);
+    expect(res.body.venue.image.url).toMatch(/^http:\/\/example\.test\/wp-content\/uploads\//);
+    expect(res.body.organizer[0].image.url).toMatch(/^http:\/\/example\.test\/wp-content\/uploads\//);
+  });
+
+  it('refuses URLs that are not images, and URLs from users who may not upload (400, nothing created)', async () => {
+    for (const image of [`${origin}/page.html`, `${origin}/missing.png`]) {
+      const res = await event({ image });
+      expect(res.status, image).toBe(400);
+      expect(res.body.code).toBe('rest_invalid_param');
+      expect(Object.keys(res.body.data.params)).toEqual(['image']);
+    }
+    const refused = await event({ image: `${origin}/poster` }, contributor);
+    expect(refused.status).toBe(400);
+    expect(refused.body.data.params).toHaveProperty('image');
+  });
+
+  it('saves the event without the image when the file turns out not to be one, as the original does', async () => {
+    const res = await event({ image: `${origin}/liar.png` });
+    expect(res.status).toBe(201);
+    expect(res.body.image).toBe(false);
+    const withImage = (await event({ image: `${origin}/poster` })).body;
+    const updated = await t.request('POST', `${NS}/events/${withImage.id}`, { as: t.admin, json: { image: `${origin}/liar.png` } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.image).toEqual(withImage.image);
+  });
+
+  it('serves nothing outside the uploads folder', async () => {
+    for (const url of ['/wp-content/uploads/../../etc/passwd', '/wp-content/uploads/%2e%2e/%2e%2e/etc/passwd', '/wp-content/uploads/2025/04/none.png', '/wp-content/uploads/2025']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    }
+  });
+});
