@@ -12,6 +12,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../app-context.js';
+import type { Db } from '../storage/db.js';
 import { RemoteRequestError, safeHttpGet } from '../remote/http.js';
 import { postDatePair, siteTimeZone, uniquePostSlug } from './posts.js';
 
@@ -25,6 +26,23 @@ export interface ImageFacts {
   mime: string;
   width: number;
   height: number;
+}
+
+/** What an image object shows of its attachment's file. */
+export interface MediaFacts {
+  width: number;
+  height: number;
+  filesize: number;
+}
+
+/** The file facts of the given attachments that are in the library (one query; none for no IDs). */
+export async function mediaFactsOf(db: Db, ids: Iterable<number>): Promise<Map<number, MediaFacts>> {
+  const wanted = [...new Set([...ids].filter((id) => id > 0))];
+  const out = new Map<number, MediaFacts>();
+  if (wanted.length === 0) return out;
+  const rows = await db.selectFrom('media_files').select(['post_id', 'width', 'height', 'filesize']).where('post_id', 'in', wanted).execute();
+  for (const r of rows) out.set(Number(r.post_id), { width: Number(r.width), height: Number(r.height), filesize: Number(r.filesize) });
+  return out;
 }
 
 /** JPEG start-of-frame markers (baseline, progressive, …), which carry the image size. */

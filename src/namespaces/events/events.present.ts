@@ -5,6 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import { dateDetails, normaliseZone, renderContent, renderTitle, stripTags } from '../../content/posts.js';
+import type { MediaFacts } from '../../content/media.js';
 import type { TermRecord } from '../../content/terms.js';
 import type { SiteUrls } from '../../config.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from './caps.js';
@@ -13,7 +14,7 @@ import type { EventRecord } from './events.repo.js';
 import type { EventFieldProvider } from './extensions.js';
 import {
   EVENTS_NAMESPACE, globalIds, imageObject, organizerJsonLd, presentEmbeddedTerm, presentOrganizer,
-  presentVenue, venueJsonLd, dropEmpty,
+  presentVenue, venueJsonLd, dropEmpty, type LinkedPresentOptions,
 } from './linked.present.js';
 import type { OrganizerRecord, VenueRecord } from './linked.repo.js';
 
@@ -31,6 +32,8 @@ export interface EventPage {
   presented?: Map<number, Record<string, unknown>>;
   /** Embedded term objects already built for this page, by term ID (shared, never mutated). */
   presentedTerms?: Map<number, Record<string, unknown>>;
+  /** File facts of the page's images (events', venues', organizers'), by attachment ID. */
+  media?: ReadonlyMap<number, MediaFacts>;
 }
 
 export interface PresentOptions {
@@ -96,8 +99,8 @@ function builtOnce(built: Map<number, Record<string, unknown>> | undefined, id: 
 }
 
 /** A venue/organizer object, built once per page however many of its events the page shows. */
-function linkedObject<T extends { id: number }>(page: EventPage, record: T, present: (urls: SiteUrls, record: T) => Record<string, unknown>): Record<string, unknown> {
-  return builtOnce(page.presented, record.id, () => present(page.urls, record));
+function linkedObject<T extends { id: number }>(page: EventPage, record: T, present: (urls: SiteUrls, record: T, options: LinkedPresentOptions) => Record<string, unknown>): Record<string, unknown> {
+  return builtOnce(page.presented, record.id, () => present(page.urls, record, { media: page.media }));
 }
 
 /** The embedded terms of `taxonomy` among `terms`, each term object built once per page. */
@@ -131,7 +134,7 @@ export function presentEvent(page: EventPage, ev: EventRecord, options: PresentO
     description: r ? '' : (ev.contentHtml ?? renderContent(ev.content)),
     excerpt: r ? '' : (ev.excerptHtml ?? renderContent(ev.excerpt)),
     slug: ev.slug,
-    image: r ? false : imageObject(ev.image_url, ev.imageId),
+    image: r ? false : imageObject(ev.image_url, ev.imageId, page.media?.get(ev.imageId)),
     all_day: r ? null : ev.allDay,
     start_date: ev.startLocal,
     start_date_details: dateDetails(ev.startLocal),
@@ -188,7 +191,7 @@ export function presentCalendarEvent(page: EventPage, ev: EventRecord, redact: b
     url,
     title: renderTitle(ev.title),
     excerpt: redact ? '' : (ev.excerptHtml ?? renderContent(ev.excerpt)),
-    image: redact ? false : imageObject(ev.image_url, ev.imageId),
+    image: redact ? false : imageObject(ev.image_url, ev.imageId, page.media?.get(ev.imageId)),
     all_day: redact ? null : ev.allDay,
     start_date: ev.startLocal,
     end_date: ev.endLocal,

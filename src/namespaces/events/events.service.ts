@@ -17,6 +17,7 @@ import {
   createTerm, getTermByName, getTermBySlug, recountTerms, setPostTerms, termIdsOfPosts, termsOfPosts, TermExistsError,
 } from '../../content/terms.js';
 import { sanitizeTitle } from '../../content/slugs.js';
+import { mediaFactsOf } from '../../content/media.js';
 import type { RestRequest, RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { can, canEditPost, canReadPost, CATEGORY_TAXONOMY, EVENT_TYPE, hasManageAccess, TAG_TAXONOMY } from './caps.js';
@@ -60,9 +61,12 @@ export async function loadEventPage(ctx: AppContext, db: Db, events: readonly Ev
   for (const provider of ctx.areas.contributions('eventFields')) {
     extras.push({ provider, fields: events.length > 0 ? await provider.load({ ctx, db, req, view }, targets) : new Map() });
   }
+  // Image file facts: one more query, only for pages showing images of the media library.
+  const imageIds = [...events.map((e) => e.imageId), ...[...venues.records.values()].map((v) => v.imageId), ...[...organizers.records.values()].map((o) => o.imageId)];
+  const media = imageIds.some((id) => id > 0) ? await mediaFactsOf(db, imageIds) : undefined;
   return {
     urls: ctx.urls, venueIds: venues.ids, organizerIds: organizers.ids, venues: venues.records, organizers: organizers.records, terms, extras,
-    presented: new Map(), presentedTerms: new Map(),
+    presented: new Map(), presentedTerms: new Map(), ...(media ? { media } : {}),
   };
 }
 

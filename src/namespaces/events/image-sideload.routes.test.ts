@@ -95,11 +95,14 @@ describe.each(DIALECTS)('featured images by URL on %s', (engine) => {
     const res = await event({ image: `${origin}/photos/Harbour%20Fair.png` }, author);
     expect(res.status).toBe(201);
     const image = res.body.image;
-    expect(image).toEqual({ url: `http://example.test/wp-content/uploads/2025/04/Harbour-Fair.png`, id: expect.any(Number), extension: 'png' });
+    const bytes = served.get('/photos/Harbour Fair.png')!.body;
+    // The original's image object: the attachment's URL, ID and extension, and its file's size.
+    expect(image).toEqual({ url: `http://example.test/wp-content/uploads/2025/04/Harbour-Fair.png`, id: expect.any(Number), extension: 'png', width: 6, height: 4, filesize: bytes.length });
     const file = await t.app.inject({ method: 'GET', url: new URL(image.url).pathname });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
-    expect(file.rawPayload.equals(served.get('/photos/Harbour Fair.png')!.body)).toBe(true);
+    expect(file.rawPayload.equals(bytes)).toBe(true);
+    expect((await t.request('GET', `${NS}/events`, { query: { include: res.body.id } })).body.events[0].image).toEqual(image);
     expect(fs.existsSync(path.join(uploads, '2025', '04', 'Harbour-Fair.png'))).toBe(true);
     const row = await t.db.selectFrom('media_files').selectAll().where('post_id', '=', image.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ path: '2025/04/Harbour-Fair.png', mime: 'image/png', width: 6, height: 4, source_url: `${origin}/photos/Harbour%20Fair.png` });
@@ -123,10 +126,12 @@ describe.each(DIALECTS)('featured images by URL on %s', (engine) => {
   it('side-loads the images of venues and organizers, also when created with the event', async () => {
     const venue = await t.request('POST', `${NS}/venues`, { as: t.admin, json: { venue: 'Pier', image: `${origin}/poster` } });
     expect(venue.status).toBe(201);
-    expect(venue.body.image.url).toMatch(/^http:\/\/example\.test\/wp-content\/uploads\/2025\/04\/poster(-\d+)?\.gif$/);
+    expect(venue.body.image).toMatchObject({ url: expect.stringMatching(/^http:\/\/example\.test\/wp-content\/uploads\/2025\/04\/poster(-\d+)?\.gif$/), width: 4, height: 3 });
+    const listed = (await t.request('GET', `${NS}/venues`, { query: { per_page: 50 } })).body.venues.find((v: { id: number }) => v.id === venue.body.id);
+    expect(listed.image).toEqual(venue.body.image);
     const res = await event({ venue: { venue: 'Quay', image: `${origin}/photos/Harbour%20Fair.png` }, organizer: [{ organizer: 'Harbour Trust', image: `${origin}/poster` }] });
     expect(res.status).toBe(201);
-    expect(res.body.venue.image.url).toMatch(/^http:\/\/example\.test\/wp-content\/uploads\//);
+    expect(res.body.venue.image).toMatchObject({ url: expect.stringMatching(/^http:\/\/example\.test\/wp-content\/uploads\//), width: 6, height: 4 });
     expect(res.body.organizer[0].image.url).toMatch(/^http:\/\/example\.test\/wp-content\/uploads\//);
   });
 

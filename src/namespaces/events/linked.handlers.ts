@@ -27,11 +27,19 @@ import type { TypedRequest } from '../../rest/typed.js';
 import { isTruthy } from './validators.js';
 import { guardLinkedWrite } from './write-guard.js';
 import { sideloadInputImages } from './post-write.js';
+import { mediaFactsOf } from '../../content/media.js';
 
 const PLURAL: Record<LinkedKind, 'venues' | 'organizers'> = { venue: 'venues', organizer: 'organizers' };
 
-function present(ctx: AppContext, kind: LinkedKind, record: LinkedRecord, jsonLd: boolean): Record<string, unknown> {
-  return kind === 'venue' ? presentVenue(ctx.urls, record as VenueRecord, { jsonLd }) : presentOrganizer(ctx.urls, record as OrganizerRecord, { jsonLd });
+/** The objects of `records`, with the facts of their images' files (one query when any has one). */
+async function present(ctx: AppContext, kind: LinkedKind, records: readonly LinkedRecord[], jsonLd: boolean): Promise<Record<string, unknown>[]> {
+  const ids = records.map((r) => r.imageId);
+  const options = { jsonLd, ...(ids.some((id) => id > 0) ? { media: await mediaFactsOf(ctx.db, ids) } : {}) };
+  return records.map((r) => (kind === 'venue' ? presentVenue(ctx.urls, r as VenueRecord, options) : presentOrganizer(ctx.urls, r as OrganizerRecord, options)));
+}
+
+async function presentOne(ctx: AppContext, kind: LinkedKind, record: LinkedRecord, jsonLd: boolean): Promise<Record<string, unknown>> {
+  return (await present(ctx, kind, [record], jsonLd))[0]!;
 }
 
 async function target(kind: LinkedKind, req: RestRequest, ctx: AppContext): Promise<LinkedRecord> {
@@ -86,7 +94,7 @@ export function getLinkedHandler(kind: LinkedKind) {
   return async (req: RestRequest, ctx: AppContext): Promise<Record<string, unknown>> => {
     const record = await target(kind, req, ctx);
     assertLinkedReadable(kind, record, req.user);
-    return present(ctx, kind, record, true);
+    return presentOne(ctx, kind, record, true);
   };
 }
 
@@ -98,7 +106,7 @@ export function createLinkedHandler(kind: LinkedKind) {
     const { id } = await ctx.db.transaction().execute((trx) => createLinked(ctx, trx, kind, input, req.user, siteZone));
     const record = await getLinked(ctx.db, kind, id);
     if (!record) throw eventError(kind === 'venue' ? 'could-not-create-venue' : 'could-not-create-organizer');
-    return respond(present(ctx, kind, record, false), { status: 201, headers: { Location: ctx.urls.rest(`${EVENTS_NAMESPACE}/${PLURAL[kind]}/${id}`) } });
+    return respond(await presentOne(ctx, kind, record, false), { status: 201, headers: { Location: ctx.urls.rest(`${EVENTS_NAMESPACE}/${PLURAL[kind]}/${id}`) } });
   };
 }
 
@@ -111,7 +119,7 @@ export function updateLinkedHandler(kind: LinkedKind) {
     await ctx.db.transaction().execute((trx) => updateLinked(ctx, trx, kind, current, input, req.user, siteZone));
     const record = await getLinked(ctx.db, kind, current.id);
     if (!record) throw eventError(kind === 'venue' ? 'could-not-update-venue' : 'could-not-update-organizer');
-    return present(ctx, kind, record, false);
+    return presentOne(ctx, kind, record, false);
   };
 }
 
@@ -121,7 +129,7 @@ export function deleteLinkedHandler(kind: LinkedKind) {
     await trashLinked(ctx, kind, current);
     const record = await getLinked(ctx.db, kind, current.id);
     if (!record) throw eventError(kind === 'venue' ? 'could-not-delete-venue' : 'could-not-delete-organizer');
-    return present(ctx, kind, record, false);
+    return presentOne(ctx, kind, record, false);
   };
 }
 
@@ -154,7 +162,7 @@ export function listLinkedHandler(kind: LinkedKind) {
     const [total, ids] = await Promise.all([countLinked(ctx.db, filter), listLinkedIds(ctx.db, filter, perPage, (page - 1) * perPage)]);
     if (ids.length === 0 && page > 1) throw eventError(kind === 'venue' ? 'venue-archive-page-not-found' : 'organizer-archive-page-not-found');
     const records: Map<number, LinkedRecord> = kind === 'venue' ? await getVenuesByIds(ctx.db, ids) : await getOrganizersByIds(ctx.db, ids);
-    const items = ids.map((id) => records.get(id)).filter((r): r is LinkedRecord => r !== undefined).map((r) => present(ctx, kind, r, false));
+    const items = await present(ctx, kind, ids.map((id) => records.get(id)).filter((r): r is LinkedRecord => r !== undefined), false);
 
     const pairs: QueryPair[] = [
       ['per_page', perPage],

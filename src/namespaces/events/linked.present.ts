@@ -3,6 +3,7 @@
  * Venue, organizer and term objects in the originals' shapes, plus the pieces every calendar object
  * shares (permalinks, global IDs, images).
  */
+import type { MediaFacts } from '../../content/media.js';
 import { renderContent, renderTitle, stripTags } from '../../content/posts.js';
 import type { TermRecord } from '../../content/terms.js';
 import type { SiteUrls } from '../../config.js';
@@ -61,15 +62,26 @@ export function globalIds(urls: SiteUrls, id: number, lineage: readonly string[]
   return { global_id: own, global_id_lineage: [...new Set([own, ...lineage])] };
 }
 
-/** The featured image object (`false` when none); empty values are left out as the originals do. */
-export function imageObject(url: string, attachmentId: number): false | Record<string, unknown> {
+/**
+ * The featured image object (`false` when none), with the size of its file when it is in the media
+ * library; empty values are left out as the originals do. (No smaller sizes are made, so no `sizes`.)
+ */
+export function imageObject(url: string, attachmentId: number, facts?: MediaFacts): false | Record<string, unknown> {
   if (!url) return false;
   const path = url.split(/[?#]/)[0] ?? '';
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? '';
   const out: Record<string, unknown> = { url };
   if (attachmentId > 0) out.id = attachmentId;
   if (ext) out.extension = ext;
+  if (facts) Object.assign(out, facts);
   return out;
+}
+
+/** What the linked presenters take besides the record. */
+export interface LinkedPresentOptions {
+  jsonLd?: boolean;
+  /** File facts of the images shown, by attachment ID (`mediaFactsOf`). */
+  media?: ReadonlyMap<number, MediaFacts>;
 }
 
 /** PHP `array_filter` without a callback: drops '', '0', 0, false, null, [] values. */
@@ -117,7 +129,7 @@ export function organizerJsonLd(urls: SiteUrls, o: OrganizerRecord): Record<stri
 }
 
 /** The venue object (1.2): empty values dropped, then map flags and global IDs appended. */
-export function presentVenue(urls: SiteUrls, v: VenueRecord, options: { jsonLd?: boolean } = {}): Record<string, unknown> {
+export function presentVenue(urls: SiteUrls, v: VenueRecord, options: LinkedPresentOptions = {}): Record<string, unknown> {
   const data: Record<string, unknown> = dropEmpty({
     id: v.id,
     author: String(v.author),
@@ -131,7 +143,7 @@ export function presentVenue(urls: SiteUrls, v: VenueRecord, options: { jsonLd?:
     description: renderLinkedContent(v.content),
     excerpt: renderLinkedContent(v.excerpt),
     slug: v.slug,
-    image: imageObject(v.image_url, v.imageId),
+    image: imageObject(v.image_url, v.imageId, options.media?.get(v.imageId)),
     address: v.address,
     city: v.city,
     country: v.country,
@@ -154,7 +166,7 @@ export function presentVenue(urls: SiteUrls, v: VenueRecord, options: { jsonLd?:
 }
 
 /** The organizer object (1.3): every empty value dropped. */
-export function presentOrganizer(urls: SiteUrls, o: OrganizerRecord, options: { jsonLd?: boolean } = {}): Record<string, unknown> {
+export function presentOrganizer(urls: SiteUrls, o: OrganizerRecord, options: LinkedPresentOptions = {}): Record<string, unknown> {
   const data: Record<string, unknown> = {
     id: o.id,
     author: String(o.author),
@@ -168,7 +180,7 @@ export function presentOrganizer(urls: SiteUrls, o: OrganizerRecord, options: { 
     description: renderLinkedContent(o.content),
     excerpt: renderLinkedContent(o.excerpt),
     slug: o.slug,
-    image: imageObject(o.image_url, o.imageId),
+    image: imageObject(o.image_url, o.imageId, options.media?.get(o.imageId)),
     phone: o.phone,
     website: o.website,
     email: o.email,
