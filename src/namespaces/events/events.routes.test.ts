@@ -288,7 +288,7 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(upd.status).toBe(200);
       const denied = await t.request('GET', `${NS}/events/${id}`);
       expect(denied.status).toBe(403);
-      expect(denied.body.code).toBe('event-password-protected');
+      expect(denied.body).toEqual({ code: 'event-password-protected', message: 'The requested event is not accessible without a password', data: { status: 403 } });
       expect((await t.request('GET', `${NS}/events/${id}`, { query: { password: 'wrong' } })).status).toBe(403);
       const ok = await t.request('GET', `${NS}/events/${id}`, { query: { password: 'open sesame' } });
       expect(ok.status).toBe(200);
