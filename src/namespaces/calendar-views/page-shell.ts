@@ -47,11 +47,15 @@ document.addEventListener('submit',function(e){var f=e.target;if(!f.matches('[da
 var q=new URLSearchParams(new FormData(f));var url=f.action+(q.toString()?'?'+q:'');var data={};q.forEach(function(v,k){data[k]=v;});load(url,data,true);});
 window.addEventListener('popstate',function(e){if(e.state&&e.state.url)load(e.state.url,{},false);});})();`;
 
-/** The original's discovery headers on the calendar's front-end pages. */
-export function discoveryHeaders(ctx: AppContext): Record<string, string> {
+/**
+ * The original's discovery headers on the calendar's front-end pages. `apiRoot` is the REST URL of
+ * what the page shows (Headers\Base::get_rest_url): the event, or the events of a term archive or a
+ * venue; the namespace's root otherwise.
+ */
+export function discoveryHeaders(ctx: AppContext, apiRoot = ctx.urls.rest('/eventsuite/events/v1/')): Record<string, string> {
   return {
     'X-TEC-API-VERSION': 'v1',
-    'X-TEC-API-ROOT': ctx.urls.rest('/eventsuite/events/v1/'),
+    'X-TEC-API-ROOT': apiRoot,
     'X-TEC-API-ORIGIN': ctx.urls.home,
     Link: `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`,
   };
@@ -62,6 +66,8 @@ export interface Shell {
   body: string;
   nonces?: Record<string, string>;
   head?: string;
+  /** The REST URL of what the page shows, for the `X-TEC-API-ROOT` header (default: the namespace's root). */
+  apiRoot?: string;
 }
 
 export async function sendPage(ctx: AppContext, reply: FastifyReply, page: Shell, status = 200): Promise<FastifyReply> {
@@ -81,5 +87,5 @@ ${page.body}
 </main>
 ${page.nonces ? `<script data-js="tribe-events-view-nonce-data" type="application/json">${jsonForScript(page.nonces)}</script>\n<script>${SCRIPT}</script>` : ''}
 </body></html>`;
-  return reply.code(status).headers(discoveryHeaders(ctx)).header('Content-Type', 'text/html; charset=UTF-8').header('X-Content-Type-Options', 'nosniff').send(html);
+  return reply.code(status).headers(discoveryHeaders(ctx, page.apiRoot)).header('Content-Type', 'text/html; charset=UTF-8').header('X-Content-Type-Options', 'nosniff').send(html);
 }

@@ -22,6 +22,7 @@ import './event-page-sections.js';
 import { sendPage } from './page-shell.js';
 import { jsonLd } from './render.js';
 import { phpDate } from './php-date.js';
+import { archiveFilter, parseViewUrl } from './view-url.js';
 import { renderView } from './views.service.js';
 import { VIEW_NONCE_ACTION } from './views.routes.js';
 
@@ -61,7 +62,10 @@ async function viewPage(host: PageHost, request: FastifyRequest, reply: FastifyR
   }
   if (!out) return notFound(reply);
   const title = /<h1[^>]*>([^<]*)<\/h1>/.exec(out.html)?.[1] ?? 'Events';
-  return sendPage(ctx, reply, { title: `Events for ${title}`.replace(/&amp;/g, '&'), body: out.html, nonces: await nonces(ctx, caller) });
+  // A term archive's discovery root is the events list of that term, as the original's headers give.
+  const filter = archiveFilter(parseViewUrl(`${ctx.urls.home}${request.url}`, ctx.urls.home, 'list')?.archive ?? '');
+  const apiRoot = Object.keys(filter).length > 0 ? `${ctx.urls.rest('/eventsuite/events/v1/events/')}?${Object.entries(filter).map(([k, v]) => `${k}=${v}`).join('&')}` : undefined;
+  return sendPage(ctx, reply, { title: `Events for ${title}`.replace(/&amp;/g, '&'), body: out.html, nonces: await nonces(ctx, caller), apiRoot });
 }
 
 async function restGet(host: PageHost, caller: Caller, route: string, query: Record<string, unknown> = {}): Promise<Record<string, any> | undefined> {
@@ -112,7 +116,7 @@ ${(ev.categories ?? []).length ? `<dt>Categories</dt><dd>${(ev.categories as { n
 ${sections.join('\n')}
 <p><a href="${esc(ctx.urls.home)}/event/${esc(encodeURIComponent(request.params.slug))}/?ical=1">+ Export to iCalendar</a></p>
 </article>`;
-  return sendPage(ctx, reply, { title: String(ev.title), body, head: ld });
+  return sendPage(ctx, reply, { title: String(ev.title), body, head: ld, apiRoot: ctx.urls.rest(`/eventsuite/events/v1/events/${Number(ev.id)}`) });
 }
 
 async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
@@ -134,7 +138,8 @@ async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: 
 ${paragraphs(String(item.description ?? ''))}
 <h2>Upcoming events</h2>
 ${list || '<div class="tribe-events-c-messages__message" role="alert">There are no upcoming events.</div>'}</section>`;
-  return sendPage(ctx, reply, { title: name, body, head: jsonLd(events) });
+  const apiRoot = kind === 'venue' ? `${ctx.urls.rest('/eventsuite/events/v1/events/')}?venue=${Number(item.id)}` : undefined;
+  return sendPage(ctx, reply, { title: name, body, head: jsonLd(events), apiRoot });
 }
 
 /** The handlers the events area calls for `/events/` and `/event/<slug>/` without `ical`. */

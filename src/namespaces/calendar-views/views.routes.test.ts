@@ -151,6 +151,23 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect((await page('/tag/no-such-tag/')).statusCode).toBe(404);
   });
 
+  it('the discovery root header names what the page shows: the event, the term archive\'s or the venue\'s events', async () => {
+    const api = 'http://example.test/wp-json/eventsuite/events/v1/';
+    const jazz = (await t.request('GET', `/eventsuite/events/v1/events/${ids.jazz}`)).body;
+    const root = async (path: string) => {
+      const res = await page(path);
+      expect(res.statusCode, path).toBe(200);
+      expect(res.headers['x-tec-api-version'], path).toBe('v1');
+      return res.headers['x-tec-api-root'];
+    };
+    expect(await root(new URL(jazz.url).pathname)).toBe(`${api}events/${ids.jazz}`);
+    expect(await root('/events/category/live-music/')).toBe(`${api}events/?categories=live-music`);
+    expect(await root('/events/category/live-music/month/2026-05/')).toBe(`${api}events/?categories=live-music`);
+    expect(await root('/tag/late-night/')).toBe(`${api}events/?tags=late-night`);
+    expect(await root(`/venue/${venueSlug}/`)).toBe(`${api}events/?venue=${jazz.venue.id}`);
+    expect(await root('/events/list/')).toBe(api);
+  });
+
   it('the map link of the venue follows show_map_link of the event and of the venue', async () => {
     const withMap = (await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: {
       title: 'Map night', start_date: '2026-07-01 20:00:00', end_date: '2026-07-01 22:00:00', show_map_link: true,
