@@ -94,7 +94,7 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(res.body.openapi).toBe('3.0.0');
       expect(res.body.info.version).toBe('1.0.0');
       expect(Object.keys(res.body.components.schemas)).toEqual(['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer']);
-      expect(res.body.servers[0].url).toBe('example.test/wp-json/eventsuite/events/v1/');
+      expect(res.body.servers[0].url).toBe(`${t.ctx.urls.apiRoot}eventsuite/events/v1/`);
       expect(Object.keys(res.body.paths)).toEqual(['/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}', '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}']);
       const params = res.body.paths['/events'].get.parameters as Json[];
       expect(params.find((p) => p.name === 'categories')).toMatchObject({ in: 'query', style: 'form', explode: false, schema: { type: 'array' } });
