@@ -5,8 +5,9 @@
  * route matched and before its permission check; `pageGate` runs for every page outside the API and
  * the admin; the first gate that answers wins. `pageStylesheet` adds a stylesheet (a path under the
  * site's home) to every public page (the shop's theme), `pageNotice` a notice at the top of every
- * public page (the shop's store notice), and `frontPageSection` content to the front page while no
- * page is chosen as the front page (the shop's AI-written headline and about text).
+ * public page (the shop's store notice), `frontPageSection` content to the front page while no
+ * page is chosen as the front page (the shop's AI-written headline and about text), and
+ * `pageHeaders` response headers of the site's own pages (the calendar's API discovery headers).
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './app-context.js';
@@ -33,8 +34,12 @@ declare module './area.js' {
     pageStylesheet: string;
     pageNotice: PageFragment;
     frontPageSection: PageFragment;
+    pageHeaders: PageHeaders;
   }
 }
+
+/** Response headers an area adds to the site's own public pages. */
+export type PageHeaders = (ctx: AppContext) => Record<string, string>;
 
 /** Markup (escaped or filtered) an area adds to public pages, or '' for none. */
 export type PageFragment = (ctx: AppContext) => Promise<string>;
@@ -69,4 +74,9 @@ export function stylesheetLinks(ctx: AppContext): string {
     .contributions('pageStylesheet')
     .map((path) => `<link rel="stylesheet" href="${ctx.urls.home}${path}">`)
     .join('\n');
+}
+
+/** The enabled areas' headers of the site's own public pages. */
+export function pageHeaders(ctx: AppContext): Record<string, string> {
+  return Object.assign({}, ...ctx.areas.contributions('pageHeaders').map((headers) => headers(ctx)));
 }

@@ -1,12 +1,12 @@
 /**
  * @module http/site-page
  * The document around the site's own public pages outside the calendar (the front page, the author
- * archive, a single post): the API discovery link, the areas' stylesheets and notices.
+ * archive, a single post): the API discovery link, the areas' stylesheets, notices and headers.
  */
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
-import { pageFragments, stylesheetLinks } from '../site-hooks.js';
+import { pageFragments, pageHeaders, stylesheetLinks } from '../site-hooks.js';
 
 export interface SitePage {
   title: string;
@@ -30,6 +30,7 @@ ${page.body}
 </main></body></html>`;
   return reply
     .code(page.status ?? 200)
+    .headers(pageHeaders(ctx))
     .header('Content-Type', 'text/html; charset=UTF-8')
     .header('Link', `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`)
     .send(html);

@@ -8,6 +8,7 @@ import type { FastifyReply } from 'fastify';
 import { esc } from '../../admin/html.js';
 import type { AppContext } from '../../app-context.js';
 import { pageFragments, stylesheetLinks } from '../../site-hooks.js';
+import { apiDiscoveryHeaders } from '../events/index.js';
 import { jsonForScript } from './render.js';
 
 const STYLE = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#141827;background:#fff}
@@ -52,11 +53,9 @@ window.addEventListener('popstate',function(e){if(e.state&&e.state.url)load(e.st
  * what the page shows (Headers\Base::get_rest_url): the event, or the events of a term archive or a
  * venue; the namespace's root otherwise.
  */
-export function discoveryHeaders(ctx: AppContext, apiRoot = ctx.urls.rest('/eventsuite/events/v1/')): Record<string, string> {
+export function discoveryHeaders(ctx: AppContext, apiRoot?: string): Record<string, string> {
   return {
-    'X-TEC-API-VERSION': 'v1',
-    'X-TEC-API-ROOT': apiRoot,
-    'X-TEC-API-ORIGIN': ctx.urls.home,
+    ...apiDiscoveryHeaders(ctx, apiRoot),
     Link: `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`,
   };
 }

@@ -166,6 +166,11 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(await root('/tag/late-night/')).toBe(`${api}events/?tags=late-night`);
     expect(await root(`/venue/${venueSlug}/`)).toBe(`${api}events/?venue=${jazz.venue.id}`);
     expect(await root('/events/list/')).toBe(api);
+    // The site's own pages outside the calendar carry them too (the front page is where clients look).
+    expect(await root('/')).toBe(api);
+    const head = await t.app.inject({ method: 'HEAD', url: '/' });
+    expect(head.headers['x-tec-api-version']).toBe('v1');
+    expect(head.headers['x-tec-api-origin']).toBe('http://example.test');
   });
 
   it('the map link of the venue follows show_map_link of the event and of the venue', async () => {

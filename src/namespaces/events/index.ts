@@ -19,6 +19,14 @@ import { PUBLISH_DUE_JOB, publishDueEvents } from './events.service.js';
 /** The namespace name. */
 export const EVENTS_NS = 'eventsuite/events/v1';
 
+/**
+ * The original's API discovery headers of the site's pages; `apiRoot` is the REST URL of what the
+ * page shows (the namespace's root by default).
+ */
+export function apiDiscoveryHeaders(ctx: AppContext, apiRoot = ctx.urls.rest(`/${EVENTS_NS}/`)): Record<string, string> {
+  return { 'X-TEC-API-VERSION': 'v1', 'X-TEC-API-ROOT': apiRoot, 'X-TEC-API-ORIGIN': ctx.urls.home };
+}
+
 /** Every route of the namespace. */
 export const eventRoutes: NamespaceRoutes<AppContext> = defineRoutes<AppContext>(EVENTS_NS, [
   docRoute(() => eventRoutes),
@@ -51,6 +59,7 @@ export const eventsArea = defineArea({
   },
   // Each scheduled event has its own job at its time; the sweep catches events stored otherwise (imports, seeds).
   schedules: [{ name: PUBLISH_DUE_JOB, kind: PUBLISH_DUE_JOB, every: '1m' }],
+  contributes: { pageHeaders: (ctx: AppContext) => apiDiscoveryHeaders(ctx) },
 });
 
 export { eventsService, type EventSummary } from './events.public.js';
