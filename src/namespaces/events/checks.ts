@@ -18,7 +18,7 @@ import { existingEventIds, findEventIdBySlug, getEvent, type EventRecord } from 
 import { existingLinkedIds, findLinkedIdBySlug, type LinkedKind } from './linked.repo.js';
 import { getLinked, type LinkedRecord } from './linked.service.js';
 import { attachmentByUrl } from './post-write.js';
-import { linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
+import { isImageFileUrl, linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
 
 declare module '../../rest/route.js' {
   interface RequestLocals {
@@ -53,14 +53,15 @@ const checkAuthor: Check = async (value, _req, ctx) => {
 };
 
 /**
- * `image` must be an image attachment: by ID, or by URL when the URL is one of this site's media (the
+ * `image` must be an image attachment (by its file's extension): by ID, or by URL when the URL is one of this site's media (the
  * original side-loads other URLs into its media library; there is no media library to load into here).
  */
 const checkImage: Check = async (v, _req, ctx) => {
   if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
     if (Number(v) === 0) return true;
-    const row = await ctx.db.selectFrom('posts').select('id').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
-    return row !== undefined;
+    const row = await ctx.db.selectFrom('posts').select('image_url').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
+    // An attachment that is no image (a PDF, a raw file) is refused, as the original's is_image.
+    return row !== undefined && isImageFileUrl(row.image_url);
   }
   return typeof v !== 'string' || v.trim() === '' || (await attachmentByUrl(ctx.db, v)) !== undefined;
 };

@@ -176,6 +176,12 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'https://cdn.example.org/file.pdf' })).status).toBe(400);
       expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 123456 })).status).toBe(400);
       expect((await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: 'http://example.test/wp-content/uploads/a.png' }, contributor)).status).toBe(400);
+      // An attachment that is no image is refused by ID too (the original's is_image).
+      const raw = await insertAttachment(t, 'http://example.test/wp-content/uploads/featured-image.raw');
+      const notImage = await create({ title: 'Bad', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', image: raw });
+      expect(notImage.status).toBe(400);
+      expect(Object.keys(notImage.body.data.params)).toEqual(['image']);
+      expect((await t.request('POST', `${NS}/venues`, { as: t.admin, json: { venue: 'Raw Hall', image: String(raw) } })).status).toBe(400);
     });
 
     it('accepts relative and timestamp dates', async () => {

@@ -91,12 +91,21 @@ export function isTruthy(value: unknown): boolean {
 
 const IMAGE_EXTENSIONS = /\.(jpe?g|png|gif|webp|avif|bmp|ico|svg|tiff?|heic)$/i;
 
+/** Whether a file URL names an image (by its extension, as WordPress's wp_attachment_is_image). */
+export function isImageFileUrl(url: string): boolean {
+  try {
+    return IMAGE_EXTENSIONS.test(new URL(url, 'http://localhost/').pathname);
+  } catch {
+    return false;
+  }
+}
+
 /** `is_image`: an attachment ID (checked against the database later) or an image URL for uploaders. */
 export function isImage(value: unknown, req: RestRequest): boolean {
   if (isPositiveInt(value)) return true;
   if (typeof value !== 'string' || !isUrl(value)) return false;
   if (!req.user?.can('upload_files')) return false;
-  return IMAGE_EXTENSIONS.test(new URL(value).pathname);
+  return isImageFileUrl(value);
 }
 
 /** A linked post reference: an ID, `{id}`, or an object of create fields. */
