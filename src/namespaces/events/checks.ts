@@ -18,7 +18,7 @@ import { existingEventIds, findEventIdBySlug, getEvent, type EventRecord } from 
 import { existingLinkedIds, findLinkedIdBySlug, type LinkedKind } from './linked.repo.js';
 import { getLinked, type LinkedRecord } from './linked.service.js';
 import { attachmentByUrl } from './post-write.js';
-import { isImageFileUrl, linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
+import { isImage, isImageFileUrl, linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
 
 declare module '../../rest/route.js' {
   interface RequestLocals {
@@ -66,11 +66,19 @@ const checkImage: Check = async (v, _req, ctx) => {
   return typeof v !== 'string' || v.trim() === '' || (await attachmentByUrl(ctx.db, v)) !== undefined;
 };
 
-/** IDs in `venue` / `organizer` write input must be existing venues / organizers. */
+/**
+ * IDs in `venue` / `organizer` write input must be existing venues / organizers, and the `image` of
+ * one created with the event follows the venue/organizer routes' own rule.
+ */
 function checkLinkedWrite(kind: LinkedKind): Check {
-  return async (value, _req, ctx) => {
+  return async (value, req, ctx) => {
     const refs = linkedRefs(value);
     if (!refs) return false;
+    for (const ref of refs) {
+      const image = 'fields' in ref ? ref.fields.image : undefined;
+      if (image === undefined || image === null || image === '' || image === 0 || image === '0') continue;
+      if (!isImage(image, req) || !(await checkImage(image, req, ctx, 'image'))) return false;
+    }
     const ids = refs.flatMap((r) => ('id' in r ? [r.id] : []));
     const found = await existingLinkedIds(ctx.db, kind, ids);
     return ids.every((id) => found.has(id));

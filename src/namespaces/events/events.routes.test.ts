@@ -182,6 +182,14 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect(notImage.status).toBe(400);
       expect(Object.keys(notImage.body.data.params)).toEqual(['image']);
       expect((await t.request('POST', `${NS}/venues`, { as: t.admin, json: { venue: 'Raw Hall', image: String(raw) } })).status).toBe(400);
+      // The image of a venue or organizer created with the event follows the same rule (the original validates
+      // nested linked posts as their own routes do).
+      const nested = (image: unknown) => create({ title: 'Nested', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', venue: { venue: `Nested Hall ${String(image)}`, image } });
+      expect((await nested(raw)).status).toBe(400);
+      expect((await nested(999999)).status).toBe(400);
+      expect((await nested('https://cdn.example.org/elsewhere.png')).status).toBe(400);
+      const pictured = await create({ title: 'Nested', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', organizer: [{ organizer: 'Pictured Org', image: id }] });
+      expect(pictured.body.organizer[0].image).toMatchObject({ id });
     });
 
     it('accepts relative and timestamp dates', async () => {
