@@ -18,7 +18,7 @@ import { existingEventIds, findEventIdBySlug, getEvent, type EventRecord } from 
 import { existingLinkedIds, findLinkedIdBySlug, type LinkedKind } from './linked.repo.js';
 import { getLinked, type LinkedRecord } from './linked.service.js';
 import { attachmentByUrl } from './post-write.js';
-import { isImage, isImageFileUrl, linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
+import { isImage, isImageFileUrl, isTime, linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
 
 declare module '../../rest/route.js' {
   interface RequestLocals {
@@ -67,15 +67,21 @@ const checkImage: Check = async (v, _req, ctx) => {
 };
 
 /**
- * IDs in `venue` / `organizer` write input must be existing venues / organizers, and the `image` of
- * one created with the event follows the venue/organizer routes' own rule.
+ * IDs in `venue` / `organizer` write input must be existing venues / organizers, and the `author`,
+ * `date`, `date_utc` and `image` of one created with the event follow the venue/organizer routes'
+ * own rules.
  */
 function checkLinkedWrite(kind: LinkedKind): Check {
   return async (value, req, ctx) => {
     const refs = linkedRefs(value);
     if (!refs) return false;
     for (const ref of refs) {
-      const image = 'fields' in ref ? ref.fields.image : undefined;
+      if (!('fields' in ref)) continue;
+      const { author, date, date_utc: dateUtc, image } = ref.fields;
+      if (author !== undefined && author !== null && !(await checkAuthor(author, req, ctx, 'author'))) return false;
+      for (const [name, when] of [['date', date], ['date_utc', dateUtc]] as const) {
+        if (when !== undefined && when !== null && !isTime(when, req, name, ctx.now())) return false;
+      }
       if (image === undefined || image === null || image === '' || image === 0 || image === '0') continue;
       if (!isImage(image, req) || !(await checkImage(image, req, ctx, 'image'))) return false;
     }

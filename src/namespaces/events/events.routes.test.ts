@@ -190,6 +190,15 @@ describe.each(DIALECTS)('events routes on %s', (engine) => {
       expect((await nested('https://cdn.example.org/elsewhere.png')).status).toBe(400);
       const pictured = await create({ title: 'Nested', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', organizer: [{ organizer: 'Pictured Org', image: id }] });
       expect(pictured.body.organizer[0].image).toMatchObject({ id });
+      // So do their author and dates: an author that is no user or a date that is none is refused (a word as
+      // author was a 500).
+      for (const bad of [{ author: 'foo' }, { author: 999999 }, { date: 'foo' }, { date_utc: 'not a date' }]) {
+        const res = await create({ title: 'Nested', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', organizer: [{ organizer: 'Dated Org', ...bad }] });
+        expect(res.status, JSON.stringify(bad)).toBe(400);
+        expect(Object.keys(res.body.data.params)).toEqual(['organizer']);
+      }
+      const dated = await create({ title: 'Nested', start_date: '2025-06-01 10:00', end_date: '2025-06-01 11:00', venue: { venue: 'Dated Hall', author: author.id, date: '2025-03-01 10:00:00' } });
+      expect(dated.body.venue).toMatchObject({ author: String(author.id), date: '2025-03-01 10:00:00' });
     });
 
     it('accepts relative and timestamp dates', async () => {
