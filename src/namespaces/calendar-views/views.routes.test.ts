@@ -151,6 +151,28 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect((await page('/tag/no-such-tag/')).statusCode).toBe(404);
   });
 
+  it('the discovery root header names what the page shows: the event, the term archive\'s or the venue\'s events', async () => {
+    const api = 'http://example.test/wp-json/eventsuite/events/v1/';
+    const jazz = (await t.request('GET', `/eventsuite/events/v1/events/${ids.jazz}`)).body;
+    const root = async (path: string) => {
+      const res = await page(path);
+      expect(res.statusCode, path).toBe(200);
+      expect(res.headers['x-tec-api-version'], path).toBe('v1');
+      return res.headers['x-tec-api-root'];
+    };
+    expect(await root(new URL(jazz.url).pathname)).toBe(`${api}events/${ids.jazz}`);
+    expect(await root('/events/category/live-music/')).toBe(`${api}events/?categories=live-music`);
+    expect(await root('/events/category/live-music/month/2026-05/')).toBe(`${api}events/?categories=live-music`);
+    expect(await root('/tag/late-night/')).toBe(`${api}events/?tags=late-night`);
+    expect(await root(`/venue/${venueSlug}/`)).toBe(`${api}events/?venue=${jazz.venue.id}`);
+    expect(await root('/events/list/')).toBe(api);
+    // The site's own pages outside the calendar carry them too (the front page is where clients look).
+    expect(await root('/')).toBe(api);
+    const head = await t.app.inject({ method: 'HEAD', url: '/' });
+    expect(head.headers['x-tec-api-version']).toBe('v1');
+    expect(head.headers['x-tec-api-origin']).toBe('http://example.test');
+  });
+
   it('the map link of the venue follows show_map_link of the event and of the venue', async () => {
     const withMap = (await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: {
       title: 'Map night', start_date: '2026-07-01 20:00:00', end_date: '2026-07-01 22:00:00', show_map_link: true,
@@ -174,16 +196,8 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(ev.body).toContain('<h1 class="tribe-events-single-event-title">Jazz &#60;night&#62;</h1>');
     expect(ev.body).toContain('application/ld+json');
     expect(ev.headers['x-tec-api-version']).toBe('v1');
-    // Each page points clients at its own part of the API, in the headers and in the head.
-    const api = 'http://example.test/wp-json/eventsuite/events/v1/';
-    expect(ev.headers['x-tec-api-root']).toBe(`${api}events/${ids.jazz}`);
-    expect(ev.body).toContain(`<meta name="tec-api-version" content="v1"><meta name="tec-api-origin" content="http://example.test"><link rel="alternate" href="${api}events/${ids.jazz}" />`);
-    const venuePage = await page(`/venue/${venueSlug}/`);
-    expect(venuePage.headers['x-tec-api-root']).toBe(`${api}events/?venue=${single.body.venue.id}`);
-    expect((await page('/tag/late-night/')).headers['x-tec-api-root']).toBe(`${api}events/?tags=late-night`);
-    const category = single.body.categories[0].slug;
-    expect((await page(`/events/category/${category}/`)).headers['x-tec-api-root']).toBe(`${api}events/?categories=${category}`);
-    expect((await page('/events/list/')).headers['x-tec-api-root']).toBe(api);
+    // The head carries the same discovery as the headers (checked above).
+    expect(ev.body).toContain(`<meta name="tec-api-version" content="v1"><meta name="tec-api-origin" content="http://example.test"><link rel="alternate" href="http://example.test/wp-json/eventsuite/events/v1/events/${ids.jazz}" />`);
     const ics = await page(`${path}?ical=1`);
     expect(ics.headers['content-type']).toBe('text/calendar; charset=utf-8');
     expect((await page('/events/?ical=1')).headers['content-type']).toBe('text/calendar; charset=utf-8');

@@ -19,7 +19,7 @@ import { existingEventIds, findEventIdBySlug, getEvent, type EventRecord } from 
 import { existingLinkedIds, findLinkedIdBySlug, type LinkedKind } from './linked.repo.js';
 import { getLinked, type LinkedRecord } from './linked.service.js';
 import { attachmentByUrl } from './post-write.js';
-import { linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
+import { isImage, isImageFileUrl, isTime, linkedRefs, MAX_POST_ID, termRefs } from './validators.js';
 
 declare module '../../rest/route.js' {
   interface RequestLocals {
@@ -61,18 +61,33 @@ const checkAuthor: Check = async (value, _req, ctx) => {
 const checkImage: Check = async (v, req, ctx) => {
   if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
     if (Number(v) === 0) return true;
-    const row = await ctx.db.selectFrom('posts').select('id').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
-    return row !== undefined;
+    const row = await ctx.db.selectFrom('posts').select('image_url').where('id', '=', Number(v)).where('type', '=', 'attachment').where('image_url', '!=', '').executeTakeFirst();
+    // An attachment that is no image (a PDF, a raw file) is refused, as the original's is_image.
+    return row !== undefined && isImageFileUrl(row.image_url);
   }
   if (typeof v !== 'string' || v.trim() === '' || (await attachmentByUrl(ctx.db, v)) !== undefined) return true;
   return req.user?.can('upload_files') === true && (await isRemoteImage(ctx, v.trim()));
 };
 
-/** IDs in `venue` / `organizer` write input must be existing venues / organizers. */
+/**
+ * IDs in `venue` / `organizer` write input must be existing venues / organizers, and the `author`,
+ * `date`, `date_utc` and `image` of one created with the event follow the venue/organizer routes'
+ * own rules.
+ */
 function checkLinkedWrite(kind: LinkedKind): Check {
-  return async (value, _req, ctx) => {
+  return async (value, req, ctx) => {
     const refs = linkedRefs(value);
     if (!refs) return false;
+    for (const ref of refs) {
+      if (!('fields' in ref)) continue;
+      const { author, date, date_utc: dateUtc, image } = ref.fields;
+      if (author !== undefined && author !== null && !(await checkAuthor(author, req, ctx, 'author'))) return false;
+      for (const [name, when] of [['date', date], ['date_utc', dateUtc]] as const) {
+        if (when !== undefined && when !== null && !isTime(when, req, name, ctx.now())) return false;
+      }
+      if (image === undefined || image === null || image === '' || image === 0 || image === '0') continue;
+      if (!isImage(image, req) || !(await checkImage(image, req, ctx, 'image'))) return false;
+    }
     const ids = refs.flatMap((r) => ('id' in r ? [r.id] : []));
     const found = await existingLinkedIds(ctx.db, kind, ids);
     return ids.every((id) => found.has(id));

@@ -12,6 +12,14 @@ describe('event costs', () => {
     expect(parseCost('')).toMatchObject({ text: '', values: [], symbol: '', position: '' });
     expect(parseCost(['30', '0', '20', '20'])).toMatchObject({ values: ['0', '20', '30'] });
     expect(parseCost('$1,200')).toMatchObject({ values: ['1200'] });
+    // Separators as the original reads them (Post_RepositoryTest cost values): a comma before other than three
+    // digits is a decimal comma; with both, the last one is the decimal separator.
+    expect(parseCost('5,50 7,50')).toMatchObject({ values: ['5.5', '7.5'] });
+    expect(parseCost('€6.50 - €8.50')).toMatchObject({ values: ['6.5', '8.5'], symbol: '€' });
+    expect(parseCost('25,55')).toMatchObject({ values: ['25.55'] });
+    expect(parseCost('1.234,5 €')).toMatchObject({ values: ['1234.5'], symbol: '€', position: 'postfix' });
+    expect(parseCost('1,234.5')).toMatchObject({ values: ['1234.5'] });
+    expect(parseCost('$10, $20')).toMatchObject({ values: ['10', '20'] });
   });
   it('builds the display cost', () => {
     expect(displayCost('$5', ['5'], '$', 'prefix')).toBe('$5');

@@ -42,10 +42,20 @@ const CODES: Record<string, string> = {
   kr: 'SEK', 'zł': 'PLN', '₩': 'KRW', '₽': 'RUB', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '฿': 'THB', R: 'ZAR',
 };
 
-const NUMBER = /\d[\d,]*(?:\.\d+)?/g;
+/** A number as written: digits with `.` or `,` between them (`5`, `1,200`, `5,50`, `1.234,5`). */
+const NUMBER = /\d(?:[\d.,]*\d)?/g;
 
+/**
+ * The value of a number as written, its separators read as the original's Cost_Utils::parse_separators
+ * does: with both `.` and `,` the last one is the decimal separator; with one of them, it is the decimal
+ * separator unless exactly three digits follow it (then the site locale's: `.` decimal, `,` thousands).
+ */
 function numericString(raw: string): string {
-  const n = Number(raw.replace(/,/g, ''));
+  const separators = raw.match(/[.,]/g) ?? [];
+  let decimal = '.';
+  if (new Set(separators).size > 1) decimal = separators[separators.length - 1]!;
+  else if (separators.length > 0 && raw.length - raw.lastIndexOf(separators[0]!) - 1 !== 3) decimal = separators[0]!;
+  const n = Number(raw.split(decimal === '.' ? ',' : '.').join('').replace(decimal, '.'));
   return Number.isFinite(n) ? String(n) : raw;
 }
 

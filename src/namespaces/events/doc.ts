@@ -84,7 +84,7 @@ function eventsDocOptions(serverUrl: string): NamespaceDocOptions {
 }
 
 /**
- * The OpenAPI document of a namespace's routes; `serverUrl` is the namespace root without scheme,
+ * The OpenAPI document of a namespace's routes; `serverUrl` is the namespace root (scheme, host and path),
  * `now` the app clock's time (clock-dependent defaults are shown as of then).
  */
 export function buildEventsDocument(ns: NamespaceRoutes, serverUrl: string, now: Date): Record<string, unknown> {
@@ -105,8 +105,7 @@ export function docRoute(routes: () => NamespaceRoutes): RouteDef<AppContext> {
           const ns = routes();
           const root = ctx.urls.rest(`${ns.namespace}/`);
           if (cache?.root !== root) {
-            // CASE: the original names the server by host and path, without a scheme.
-            cache = { root, doc: buildEventsDocument(ns, root.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''), ctx.now()) };
+            cache = { root, doc: buildEventsDocument(ns, root, ctx.now()) };
           }
           return cache.doc;
         },

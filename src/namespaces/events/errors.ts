@@ -9,7 +9,7 @@ import { RestError } from '../../rest/errors.js';
 export const EVENT_ERRORS = {
   'event-not-accessible': [403, 'The requested event is not accessible'],
   'rest-event-not-found': [404, 'The requested event does not exist'],
-  'event-password-protected': [403, 'The requested event is password protected'],
+  'event-password-protected': [403, 'The requested event is not accessible without a password'],
   'event-archive-page-not-found': [404, 'The requested event archive page does not exist'],
   'venue-archive-page-not-found': [404, 'The requested venue archive page does not exist'],
   'organizer-archive-page-not-found': [404, 'The requested organizer archive page does not exist'],

@@ -189,6 +189,23 @@ describe.each(DIALECTS)('venue and organizer routes on %s', (engine) => {
       expect(await found('scotia lights')).toEqual([v.body.id]);
       expect(await found('halifax zanzibar')).toEqual([]);
     });
+
+    it('stores the state (United States or no country) or else the province as stateprovince when none is given', async () => {
+      const us = await post('/venues', { venue: 'Capitol Lawn', state: 'DC', province: '', country: 'United States' });
+      expect(us.body.stateprovince).toBe('DC');
+      const ca = await post('/venues', { venue: 'Hill Lawn', state: '', province: 'ON', country: 'Canada' });
+      expect(ca.body.stateprovince).toBe('ON');
+      const abroad = await post('/venues', { venue: 'Abroad Barn', state: 'Somewhere', country: 'France' });
+      expect(abroad.body.stateprovince).toBeUndefined();
+      const given = await post('/venues', { venue: 'Given Barn', state: 'MA', stateprovince: 'Mass.' });
+      expect(given.body.stateprovince).toBe('Mass.');
+      const nested = await post('/events', { title: 'Lawn Party', start_date: '2025-05-01 10:00', end_date: '2025-05-01 11:00', venue: { venue: 'Union Lawn', province: 'Gauteng', country: 'South Africa' } });
+      expect(nested.body.venue.stateprovince).toBe('Gauteng');
+      const moved = await t.request('PATCH', `${NS}/venues/${us.body.id}`, { as: t.admin, json: { state: 'MD' } });
+      expect(moved.body.stateprovince).toBe('MD');
+      const kept = await t.request('PATCH', `${NS}/venues/${given.body.id}`, { as: t.admin, json: { state: 'NY' } });
+      expect(kept.body.stateprovince).toBe('Mass.');
+    });
   });
 
   describe('organizers', () => {

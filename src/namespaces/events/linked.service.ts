@@ -37,6 +37,16 @@ function text(v: unknown): string {
   return v === undefined || v === null ? '' : String(v).trim();
 }
 
+/**
+ * A venue's state-or-province as the original stores it (Venue::save_meta): the one given, or else the
+ * state of a venue in the United States (or of no country), or else the province.
+ */
+function stateProvinceOf(v: { stateprovince: string; state: string; province: string; country: string }): string {
+  if (v.stateprovince !== '') return v.stateprovince;
+  if (v.state !== '' && (v.country === '' || v.country === 'US' || v.country === 'United States')) return v.state;
+  return v.province;
+}
+
 function flag(v: unknown): number {
   return v === undefined || v === null || v === '' ? 1 : isTruthy(v) ? 1 : 0;
 }
@@ -67,7 +77,7 @@ export async function createLinked(ctx: AppContext, db: Db, kind: LinkedKind, in
     ? await insertVenue(db, postRow, {
         address: text(input.address), city: text(input.city), country: text(input.country), province: text(input.province),
         state: text(input.state), zip: text(input.zip), phone: text(input.phone), website: text(input.website),
-        stateprovince: text(input.stateprovince), show_map: flag(input.show_map), show_map_link: flag(input.show_map_link),
+        stateprovince: stateProvinceOf({ stateprovince: text(input.stateprovince), state: text(input.state), province: text(input.province), country: text(input.country) }), show_map: flag(input.show_map), show_map_link: flag(input.show_map_link),
         geo_lat: null, geo_lng: null, image_id: image.id, lineage: '[]',
       })
     : await insertOrganizer(db, postRow, { phone: text(input.phone), website: text(input.website), email: text(input.email), image_id: image.id, lineage: '[]' });
@@ -101,6 +111,13 @@ export async function updateLinked(ctx: AppContext, db: Db, kind: LinkedKind, cu
     const d: Record<string, unknown> = {};
     for (const key of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'] as const) {
       if (input[key] !== undefined) d[key] = text(input[key]);
+    }
+    if (['stateprovince', 'state', 'province', 'country'].some((key) => input[key] !== undefined)) {
+      // A stored value that was derived (not given) follows the state, province and country sent.
+      const venue = current as VenueRecord;
+      const derived = venue.stateprovince === stateProvinceOf({ ...venue, stateprovince: '' });
+      const merged = { state: venue.state, province: venue.province, country: venue.country, stateprovince: derived ? '' : venue.stateprovince, ...d } as Parameters<typeof stateProvinceOf>[0];
+      d.stateprovince = stateProvinceOf(merged);
     }
     if (input.show_map !== undefined) d.show_map = flag(input.show_map);
     if (input.show_map_link !== undefined) d.show_map_link = flag(input.show_map_link);

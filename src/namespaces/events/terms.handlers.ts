@@ -162,7 +162,8 @@ export function listTermsHandler(taxonomy: string) {
     const pages = totalPages({ total, perPage });
     const body: Record<string, unknown> = { rest_url: base, total, total_pages: pages, [termRouteBase(taxonomy)]: items };
     if (page < pages) body.next_rest_url = `${base}?page=${page + 1}`;
-    if (page > 1) body.previous_rest_url = `${base}?page=${page - 1}`;
+    // As Archive_Base::get_previous_rest_url: the page before the second is the collection URL itself.
+    if (page > 1) body.previous_rest_url = page === 2 ? base : `${base}?page=${page - 1}`;
     const headers = { ...paginationHeaders(req, base.replace(/\/$/, ''), { total, page, perPage }), 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(pages) };
     return respond(body, { headers });
   };

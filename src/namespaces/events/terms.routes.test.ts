@@ -139,6 +139,9 @@ describe.each(DIALECTS)('category and tag routes on %s', (engine) => {
     expect(past.status).toBe(200);
     expect(past.body.categories).toEqual([]);
     expect(past.body.previous_rest_url).toContain('page=4');
+    // The page before the second is the collection URL itself, without a page argument (Archive_Base).
+    const second = await t.request('GET', `${NS}/categories`, { query: { hide_empty: 'false', per_page: 3, page: 2 } });
+    expect(second.body.previous_rest_url).toBe(`${t.ctx.urls.apiRoot}eventsuite/events/v1/categories/`);
     // Trashing the published event brings the count back to 0.
     await t.request('DELETE', `${NS}/events/${ev.body.id}`, { as: t.admin });
     expect((await t.request('GET', `${NS}/categories/${film.body.id}`)).body.count).toBe(0);

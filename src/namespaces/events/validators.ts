@@ -89,6 +89,17 @@ export function isTruthy(value: unknown): boolean {
   return typeof value === 'string' && ['1', 'true', 'on', 'yes'].includes(value.trim().toLowerCase());
 }
 
+const IMAGE_EXTENSIONS = /\.(jpe?g|png|gif|webp|avif|bmp|ico|svg|tiff?|heic)$/i;
+
+/** Whether a file URL names an image (by its extension, as WordPress's wp_attachment_is_image). */
+export function isImageFileUrl(url: string): boolean {
+  try {
+    return IMAGE_EXTENSIONS.test(new URL(url, 'http://localhost/').pathname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `is_image`: an attachment ID or a URL for users who may upload (the database and `HEAD` checks of
  * `checks.ts` decide whether it is an image).
