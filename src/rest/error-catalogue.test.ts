@@ -55,6 +55,7 @@ const declared = files.flatMap((f) => (isCatalogue(f.path) || VALIDATION.has(f.p
 const TWO_STATUSES: Record<string, string> = {
   'ticket-not-accessible': 'single ticket 401 with the code as message; `/qr/{id}` 403 with the catalogue message',
   woocommerce_rest_cannot_view: 'the refusal 401/403; a missing `options` list 400 (the original uses this code, with 500)',
+  woocommerce_rest_cannot_update: 'the refusal 401/403; an `options` write without an object of names and values 400 (the original uses this code, with 500)',
   woocommerce_rest_helper_connect: 'marketplace connect: unreachable 502, not configured 503, no request token 400',
   error_sending_mobile_magic_link: 'mail not configured 503, the mail server refusing 502',
 };

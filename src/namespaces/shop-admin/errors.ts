@@ -54,7 +54,7 @@ export const ShopAdminErrors = {
   optionViewForbidden: (req: RestRequest) => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.optionViewForbidden, authorizationStatus(req)),
   // CASE: the original answers a missing `options` with 500; it is the client's mistake, so 400.
   mustSupply: () => new RestError('woocommerce_rest_cannot_view', SHOP_ADMIN_MESSAGES.mustSupply, 400),
-  /** The write side of `mustSupply`: a body that is not an object of option names and values. */
+  // CASE: the write side of `mustSupply`, a body that is not an object of option names and values; the original answers 500, a client's mistake, so 400.
   mustSupplyValues: () => new RestError('woocommerce_rest_cannot_update', SHOP_ADMIN_MESSAGES.mustSupplyValues, 400),
   experimentNameRequired: () => new RestError('woocommerce_rest_experiment_name_required', SHOP_ADMIN_MESSAGES.experimentNameRequired, 400),
   invalidTask: () => new RestError('woocommerce_rest_invalid_task', SHOP_ADMIN_MESSAGES.invalidTask, 404),
