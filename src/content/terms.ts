@@ -292,6 +292,6 @@ export async function termsOfPosts(db: Db, postIds: readonly number[], taxonomie
     if (list) list.push(term);
     else out.set(pid, [term]);
   }
-  for (const list of out.values()) list.sort(termOrder);
+  for (const list of out.values()) if (list.length > 1) list.sort(termOrder);
   return out;
 }
