@@ -174,14 +174,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   // A kept-alive connection whose request was under way when the drain began closes after its
   // answer; otherwise it would hold the server open until the keep-alive timeout.
-  // A HEAD answer keeps the GET's headers, its length too, without the body (Node drops a body on the
-  // wire; here every HEAD, of a page or of the API, leaves without one whatever answered it).
-  app.addHook('onSend', (request, reply, payload, done) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
-    if (request.method === 'HEAD' && (typeof payload === 'string' || Buffer.isBuffer(payload)) && payload.length > 0) {
-      if (!reply.hasHeader('content-length')) reply.header('content-length', Buffer.byteLength(payload));
-      return done(null, '');
-    }
     done(null, payload);
   });
   const ungatedTrees = ungated.map((p) => `${p}/`);

@@ -109,6 +109,7 @@ describe.each(DIALECTS)('discovery on %s', (engine) => {
     const head = await t.app.inject({ method: 'HEAD', url: '/' });
     expect(head.headers.link).toContain('api.w.org');
     expect(head.body).toBe('');
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
     // The events calendar's discovery, which calendar clients (another site's event import) read from any page.
     for (const page of [res, head]) {
       expect(page.headers['x-tec-api-version']).toBe('v1');
