@@ -166,6 +166,12 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(await root('/tag/late-night/')).toBe(`${api}events/?tags=late-night`);
     expect(await root(`/venue/${venueSlug}/`)).toBe(`${api}events/?venue=${jazz.venue.id}`);
     expect(await root('/events/list/')).toBe(api);
+    // HEAD: the same headers, the page's length, no body.
+    const [listGet, listHead] = [await page('/events/list/'), await t.app.inject({ method: 'HEAD', url: '/events/list/' })];
+    expect(listHead.statusCode).toBe(200);
+    expect(listHead.body).toBe('');
+    expect(listHead.headers['content-length']).toBe(String(Buffer.byteLength(listGet.body)));
+    expect(listHead.headers['x-tec-api-root']).toBe(api);
     // The site's own pages outside the calendar carry them too (the front page is where clients look).
     expect(await root('/')).toBe(api);
     const head = await t.app.inject({ method: 'HEAD', url: '/' });
