@@ -43,10 +43,14 @@ function notFound(reply: FastifyReply): FastifyReply {
   return reply;
 }
 
+/**
+ * The view nonces: the primary for whoever is looking; the secondary, the signed-out visitor's, only
+ * for a signed-in one (a signed-out visitor's primary is that nonce already: the secondary is empty).
+ */
 async function nonces(ctx: AppContext, caller: Caller): Promise<Record<string, string>> {
   return {
     _tec_view_rest_nonce_primary: await createNonce(ctx, caller, VIEW_NONCE_ACTION),
-    _tec_view_rest_nonce_secondary: await createNonce(ctx, { user: null, auth: { method: 'none' } }, VIEW_NONCE_ACTION),
+    _tec_view_rest_nonce_secondary: caller.user === null ? '' : await createNonce(ctx, { user: null, auth: { method: 'none' } }, VIEW_NONCE_ACTION),
   };
 }
 
