@@ -1,5 +1,6 @@
 import { switchArea } from '../../area-state.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInForTest } from '../../auth/test-sessions.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 
 const VIEWS = '/eventsuite/views/v2/html';
@@ -99,6 +100,26 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(Object.keys(badUrl.body.data.params)).toEqual(['url']);
     const huge = await t.request('POST', VIEWS, { json: { url: `http://example.test/events/list/?tribe-bar-search=${'a'.repeat(100_000)}`, ...nonces } });
     expect(huge.status).toBe(200);
+  });
+
+  it('a browser signed in by cookie: the page gives its own and the signed-out nonce, and the route renders for that user', async () => {
+    await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: { title: 'Private rehearsal', start_date: '2026-08-12 18:00:00', end_date: '2026-08-12 19:00:00', status: 'private' } });
+    const { cookie } = await signInForTest(t.ctx, t.admin.id);
+    const signedIn = noncesOf((await page('/events/month/2026-08/', { cookie })).body);
+    expect(signedIn._tec_view_rest_nonce_primary).toMatch(/^[0-9a-f]{10}$/);
+    expect(signedIn._tec_view_rest_nonce_secondary).toMatch(/^[0-9a-f]{10}$/);
+    expect(signedIn._tec_view_rest_nonce_primary).not.toBe(signedIn._tec_view_rest_nonce_secondary);
+    const url = 'http://example.test/events/list/?tribe-bar-date=2026-08-01';
+    // The cookie without a REST nonce, and the view nonces: rendered as the signed-in user.
+    const mine = await t.request('POST', VIEWS, { form: { url, ...signedIn }, headers: { cookie } });
+    expect(mine.status).toBe(200);
+    expect(mine.text).toContain('Private rehearsal');
+    // The same nonces without the cookie: only the signed-out one verifies, and nothing private shows.
+    const anonymous = await t.request('POST', VIEWS, { form: { url, ...signedIn } });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.text).not.toContain('Private rehearsal');
+    const userNonceOnly = await t.request('POST', VIEWS, { form: { url, _tec_view_rest_nonce_primary: signedIn._tec_view_rest_nonce_primary } });
+    expect(userNonceOnly.status).toBe(401);
   });
 
   it('list view: upcoming events from the reference date; search narrows; past mode; day and today pages', async () => {
