@@ -170,7 +170,8 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
   for (const v of env.enabledViews) publicViews[v] = { view_class: `Tribe\\Events\\Views\\V2\\Views\\${labels[v]}_View`, view_url: viewUrl(env, { view: v }), view_label: labels[v] };
   const base: Record<string, unknown> = {
     slug: req.view, title: `${nav.title} – ${env.siteName}`, events: events.map((e) => e.id), url: nav.url, prev_url: nav.prevUrl, next_url: nav.nextUrl,
-    url_event_date: req.date, bar: { keyword: req.search, date: req.date }, today: env.now.toFormat('yyyy-MM-dd 00:00:00'), now: env.now.toFormat('yyyy-MM-dd HH:mm:ss'),
+    // As the original: false for the implicit date (none given), else the chosen date as Y-m-d (a month is its first day).
+    url_event_date: req.date === '' ? false : req.date.length === 7 ? `${req.date}-01` : req.date, bar: { keyword: req.search, date: req.date }, today: env.now.toFormat('yyyy-MM-dd 00:00:00'), now: env.now.toFormat('yyyy-MM-dd HH:mm:ss'),
     request_date: req.date || env.now.toFormat('yyyy-MM-dd'), home_url: `${env.home}/`, rest_url: env.restUrl, rest_method: 'POST', rest_nonce: '',
     should_manage_url: env.shouldManageUrl, today_url: nav.todayUrl, today_title: `Click to select today's date`, today_label: 'Today',
     prev_label: nav.prevLabel, next_label: nav.nextLabel,

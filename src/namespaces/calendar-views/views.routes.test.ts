@@ -47,6 +47,9 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     const data = viewDataOf(res.body);
     expect(data).toMatchObject({ slug: 'month', the_date: '2026-05', next_month: '2026-06', prev_month: '2026-04', rest_method: 'POST', is_initial_load: true });
     expect(data.next_url).toBe('http://example.test/events/month/2026-06/');
+    // The URL's date as Y-m-d (a month is its first day); false when the page shows the implicit date.
+    expect(data.url_event_date).toBe('2026-05-01');
+    expect(viewDataOf((await page('/events/month/')).body).url_event_date).toBe(false);
     // start_of_week 1 (Monday): May 2026 starts on a Friday: the grid runs Monday April 27 … Sunday May 31.
     expect(data.grid_start_date).toBe('2026-04-27');
     expect(Object.keys(data.days)).toHaveLength(35);
@@ -133,7 +136,9 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     const past = await page('/events/list/?eventDisplay=past&tribe-bar-date=2026-07-01');
     expect(viewDataOf(past.body)).toMatchObject({ past: true, events: [ids.market, ids.jazz, ids.fest] });
     const day = await page('/events/2026-05-30/');
-    expect(viewDataOf(day.body)).toMatchObject({ slug: 'day', events: [ids.fest] });
+    expect(viewDataOf(day.body)).toMatchObject({ slug: 'day', events: [ids.fest], url_event_date: '2026-05-30' });
+    expect(viewDataOf(list.body).url_event_date).toBe('2026-05-01');
+    expect(viewDataOf((await page('/events/list/')).body).url_event_date).toBe(false);
     expect((await page('/events/today/')).statusCode).toBe(200);
     expect((await page('/events/')).statusCode).toBe(200);
     expect((await page('/events/nothing/here/at/all/')).statusCode).toBe(404);
