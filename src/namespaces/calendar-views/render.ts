@@ -8,7 +8,7 @@
 import { DateTime } from 'luxon';
 import { esc } from '../../admin/html.js';
 import type { CalEvent } from './events-source.js';
-import type { DayModel, ListModel, MonthModel, ViewModel } from './models.js';
+import type { DayModel, EmptyFacts, ListModel, MonthModel, ViewModel } from './models.js';
 import { phpDate } from './php-date.js';
 import { archiveFilter, viewUrl, type ViewRequest, type ViewSlug } from './view-url.js';
 
@@ -128,6 +128,15 @@ interface Nav {
   messages: string[];
 }
 
+/**
+ * An empty month or day without a keyword, as the original: `whenLater` (its fast-forward message,
+ * whose link we do not add) when an event starts after the view's date, else `whenUpcoming` when any
+ * starts from today on, else "no upcoming events".
+ */
+function emptyMessage(facts: EmptyFacts | undefined, whenLater: string, whenUpcoming: string): string {
+  return facts?.later ? whenLater : facts?.upcoming ? whenUpcoming : 'There are no upcoming events.';
+}
+
 export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): Nav {
   const search = req.search;
   if (model.kind === 'month') {
@@ -137,15 +146,16 @@ export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): 
       prevUrl: viewUrl(env, { view: 'month', date: model.prevMonth, search }), nextUrl: viewUrl(env, { view: 'month', date: model.nextMonth, search }),
       prevLabel: dt(`${model.prevMonth}-01 00:00:00`).toFormat('LLLL'), nextLabel: dt(`${model.nextMonth}-01 00:00:00`).toFormat('LLLL'),
       todayUrl: viewUrl(env, { view: 'month', search }),
-      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" this month.` : 'There are no upcoming events this month.'] : [],
+      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" this month.` : emptyMessage(model.empty, 'There were no results found for this view.', 'There were no results found.')] : [],
     };
   }
   if (model.kind === 'day') {
+    const none = `No events scheduled for ${phpDate('F j, Y', dt(`${model.date} 00:00:00`))}.`;
     return {
       title: phpDate(env.dateFormat, dt(`${model.date} 00:00:00`)), url: viewUrl(env, { view: 'day', date: model.date, search }),
       prevUrl: viewUrl(env, { view: 'day', date: model.prevDate, search }), nextUrl: viewUrl(env, { view: 'day', date: model.nextDate, search }),
       prevLabel: 'Previous Day', nextLabel: 'Next Day', todayUrl: viewUrl(env, { view: 'day', search }),
-      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" on this day.` : 'No events scheduled for this day.'] : [],
+      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}".` : emptyMessage(model.empty, none, none)] : [],
     };
   }
   const upcoming = !model.past;

@@ -145,6 +145,28 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect((await page('/events/month/2026-13/')).statusCode).toBe(404);
   });
 
+  it('an empty month or day says what the original says: a later event, upcoming ones, or none', async () => {
+    const clocked = await startTestApp(engine, {}, { now: () => new Date('2026-05-01T12:00:00Z') });
+    try {
+      const messages = async (path: string) => viewDataOf((await clocked.app.inject({ method: 'GET', url: path })).body).messages;
+      expect(await messages('/events/month/2026-05/')).toEqual({ notice: ['There are no upcoming events.'] });
+      expect(await messages('/events/2026-05-20/')).toEqual({ notice: ['There are no upcoming events.'] });
+      const created = await clocked.request('POST', '/eventsuite/events/v1/events', { as: clocked.admin, json: { title: 'Picnic', start_date: '2026-07-04 12:00:00', end_date: '2026-07-04 15:00:00' } });
+      expect(created.status).toBe(201);
+      // An event after the view's date: the original's fast-forward message (we add no link).
+      expect(await messages('/events/month/2026-05/')).toEqual({ notice: ['There were no results found for this view.'] });
+      expect(await messages('/events/2026-05-20/')).toEqual({ notice: ['No events scheduled for May 20, 2026.'] });
+      // Upcoming events, none after the view's date.
+      expect(await messages('/events/month/2026-08/')).toEqual({ notice: ['There were no results found.'] });
+      expect(await messages('/events/2026-08-20/')).toEqual({ notice: ['No events scheduled for August 20, 2026.'] });
+      // A keyword: the keyword message, the same for day and list.
+      expect(await messages('/events/2026-05-20/?tribe-bar-search=zzz')).toEqual({ notice: ['There were no results found for "zzz".'] });
+      expect(await messages('/events/month/2026-05/?tribe-bar-search=zzz')).toEqual({ notice: ['There were no results found for "zzz" this month.'] });
+    } finally {
+      await clocked.close();
+    }
+  });
+
   it('category and tag archives: the term URLs the API gives show that term\'s events, and their links stay in the archive', async () => {
     const jazz = (await t.request('GET', `/eventsuite/events/v1/events/${ids.jazz}`)).body;
     const category = (await t.request('GET', `/eventsuite/events/v1/categories/${jazz.categories[0].id}`)).body;
