@@ -83,16 +83,16 @@ ${e.excerpt ? `<div class="tribe-events-calendar-list__event-description">${esc(
 </article>`;
 }
 
-function monthBody(m: MonthModel, env: RenderEnv): string {
+function monthBody(m: MonthModel, env: RenderEnv, search: string): string {
   const heads = m.days.slice(0, 7).map((d) => `<th scope="col">${esc(dt(`${d.date} 00:00:00`).toFormat('ccc'))}</th>`).join('');
   const weeks: string[] = [];
   for (let i = 0; i < m.days.length; i += 7) {
     const cells = m.days.slice(i, i + 7).map((d) => {
       const multi = d.multiday_events.map((e) => (e ? `<div class="tribe-events-calendar-month__multiday-event" data-event-id="${e.id}"><a href="${esc(e.url)}">${esc(e.title)}</a></div>` : '<div class="tribe-events-calendar-month__multiday-event-hidden"></div>')).join('');
       const single = d.events.map((e) => `<div class="tribe-events-calendar-month__calendar-event" data-event-id="${e.id}"><a href="${esc(e.url)}">${e.all_day ? '' : `<time>${esc(phpDate(env.timeFormat, dt(e.start_date)))}</time> `}${esc(e.title)}</a></div>`).join('');
-      const more = d.more_events > 0 ? `<div class="tribe-events-calendar-month__more-events">${link(viewUrl(env, { view: 'day', date: d.date }), `+ ${d.more_events} More`, 'tribe-events-calendar-month__more-events-link')}</div>` : '';
+      const more = d.more_events > 0 ? `<div class="tribe-events-calendar-month__more-events">${link(viewUrl(env, { view: 'day', date: d.date, search }), `+ ${d.more_events} More`, 'tribe-events-calendar-month__more-events-link')}</div>` : '';
       const cls = ['tribe-events-calendar-month__day', d.in_month ? '' : 'tribe-events-calendar-month__day--other-month', d.is_today ? 'tribe-events-calendar-month__day--current' : '', d.is_past ? 'tribe-events-calendar-month__day--past' : ''].filter(Boolean).join(' ');
-      return `<td class="${cls}" data-date="${d.date}"><div class="tribe-events-calendar-month__day-date">${link(viewUrl(env, { view: 'day', date: d.date }), String(Number(d.day_number)), 'tribe-events-calendar-month__day-date-link')}</div>${multi}${single}${more}</td>`;
+      return `<td class="${cls}" data-date="${d.date}"><div class="tribe-events-calendar-month__day-date">${link(viewUrl(env, { view: 'day', date: d.date, search }), String(Number(d.day_number)), 'tribe-events-calendar-month__day-date-link')}</div>${multi}${single}${more}</td>`;
     });
     weeks.push(`<tr class="tribe-events-calendar-month__week">${cells.join('')}</tr>`);
   }
@@ -200,7 +200,7 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
       mobile_messages: [], grid_start_date: model.gridStart,
       days: Object.fromEntries(model.days.map((d) => [d.date, {
         ...d, events: d.events.map((e) => e.id), featured_events: d.featured_events.map((e) => e.id),
-        multiday_events: d.multiday_events.map((e) => (e ? e.id : false)), day_url: viewUrl(env, { view: 'day', date: d.date }),
+        multiday_events: d.multiday_events.map((e) => (e ? e.id : false)), day_url: viewUrl(env, { view: 'day', date: d.date, search: req.search }),
       }])),
     });
   }
@@ -213,7 +213,7 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
 export function renderContainer(model: ViewModel, req: ViewRequest, env: RenderEnv): string {
   const nav = navigation(model, req, env);
   const data = viewData(model, req, env, nav);
-  const body = model.kind === 'month' ? monthBody(model, env) : model.kind === 'list' ? listBody(model, env) : dayBody(model, env);
+  const body = model.kind === 'month' ? monthBody(model, env, req.search) : model.kind === 'list' ? listBody(model, env) : dayBody(model, env);
   const views = env.enabledViews.map((v) => `<li class="tribe-events-c-view-selector__list-item${v === req.view ? ' tribe-events-c-view-selector__list-item--active' : ''}">${link(viewUrl(env, { view: v, search: req.search }), v[0]!.toUpperCase() + v.slice(1), 'tribe-events-c-view-selector__list-item-link')}</li>`).join('');
   const events = model.kind === 'month' ? model.events : model.events;
   return `<div class="tribe-common tribe-events tribe-events-view tribe-events-view--${req.view}" data-js="tribe-events-view" data-view-rest-url="${esc(env.restUrl)}" data-view-rest-method="POST" data-view-manage-url="${env.shouldManageUrl ? '1' : '0'}" data-view-breakpoint-pointer="tribe-events-view-${req.view}">

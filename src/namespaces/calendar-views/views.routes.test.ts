@@ -186,6 +186,10 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(month.next_url).toBe(`${t.ctx.urls.home}/events/category/live-music/month/2026-06/`);
     expect(month.days['2026-05-14'].day_url).toBe(`${t.ctx.urls.home}/events/category/live-music/day/2026-05-14/`);
     expect(viewDataOf((await page(new URL(month.days['2026-05-14'].day_url).pathname)).body).events).toEqual([ids.jazz]);
+    // The keyword carries over to the day links, as the original's "view more" link.
+    const searched = viewDataOf((await page('/events/category/live-music/month/2026-05/?tribe-bar-search=jazz')).body);
+    expect(searched.days['2026-05-14'].day_url).toBe(`${t.ctx.urls.home}/events/category/live-music/day/2026-05-14/?tribe-bar-search=jazz`);
+    expect(viewDataOf((await page('/events/month/2026-05/?tribe-bar-search=jazz')).body).days['2026-05-14'].day_url).toBe(`${t.ctx.urls.home}/events/2026-05-14/?tribe-bar-search=jazz`);
     const tagMonth = viewDataOf((await page('/events/tag/late-night/month/2026-05/')).body);
     expect(tagMonth.events).toEqual([ids.jazz]);
     const nonce = noncesOf((await page('/events/')).body)._tec_view_rest_nonce_primary;
