@@ -31,6 +31,8 @@ export interface MonthDay {
 export interface MonthModel {
   kind: 'month';
   month: string;
+  /** Set when the grid is empty and no keyword was given: what the empty-view message says. */
+  empty?: EmptyFacts;
   today: string;
   gridStart: string;
   gridEnd: string;
@@ -54,6 +56,8 @@ export interface ListModel {
 export interface DayModel {
   kind: 'day';
   date: string;
+  /** Set when the day is empty and no keyword was given: what the empty-view message says. */
+  empty?: EmptyFacts;
   today: string;
   /** Time slots in order: 'all-day' first, then `HH:MM`. */
   groups: { time: string; events: CalEvent[] }[];
@@ -87,6 +91,20 @@ export async function todayOf(ctx: AppContext): Promise<DateTime> {
 }
 
 const day = (s: string) => s.slice(0, 10);
+
+/** What the original's empty-view messages depend on. */
+export interface EmptyFacts {
+  /** Whether any event starts from today on (`upcoming_events_count`). */
+  upcoming: boolean;
+  /** Whether an event of the archive starts after the view's date (the fast-forward link's next event). */
+  later: boolean;
+}
+
+async function emptyFacts(ctx: AppContext, caller: Caller, req: ViewRequest, today: DateTime, from: DateTime): Promise<EmptyFacts> {
+  const upcoming = (await countEvents(ctx, caller, { starts_after: today.toFormat('yyyy-MM-dd 00:00:00'), strict_dates: 'true' })) > 0;
+  const later = (await countEvents(ctx, caller, { ...archiveFilter(req.archive), starts_after: from.toFormat('yyyy-MM-dd HH:mm:ss'), strict_dates: 'true' })) > 0;
+  return { upcoming, later };
+}
 const isMultiday = (e: CalEvent) => e.all_day || day(e.start_date) !== day(e.end_date);
 const order = (a: CalEvent, b: CalEvent) => Number(b.sticky || b.featured) - Number(a.sticky || a.featured) || a.start_date.localeCompare(b.start_date) || a.id - b.id;
 
@@ -130,7 +148,9 @@ export async function monthModel(ctx: AppContext, caller: Caller, req: ViewReque
       more_events: Math.max(0, on.length - shown.length - stacked),
     });
   }
+  const empty = events.length === 0 && !req.search ? await emptyFacts(ctx, caller, req, today, first) : undefined;
   return {
+    ...(empty ? { empty } : {}),
     kind: 'month', month: first.toFormat('yyyy-MM'), today: today.toFormat('yyyy-MM-dd'), gridStart: gridStart.toFormat('yyyy-MM-dd'),
     gridEnd: gridEnd.toFormat('yyyy-MM-dd'), days, prevMonth: first.minus({ months: 1 }).toFormat('yyyy-MM'), nextMonth: first.plus({ months: 1 }).toFormat('yyyy-MM'), events,
   };
@@ -164,7 +184,9 @@ export async function dayModel(ctx: AppContext, caller: Caller, req: ViewRequest
   const slot = (e: CalEvent) => (e.all_day || day(e.start_date) < date ? 'all-day' : e.start_date.slice(11, 16));
   for (const e of [...events].sort((a, b) => slot(a).localeCompare(slot(b)) || order(a, b))) groups.set(slot(e), [...(groups.get(slot(e)) ?? []), e]);
   const sorted = [...groups.entries()].sort(([a], [b]) => (a === 'all-day' ? -1 : b === 'all-day' ? 1 : a.localeCompare(b)));
+  const empty = events.length === 0 && !req.search ? await emptyFacts(ctx, caller, req, today, d) : undefined;
   return {
+    ...(empty ? { empty } : {}),
     kind: 'day', date, today: today.toFormat('yyyy-MM-dd'), groups: sorted.map(([time, evs]) => ({ time, events: evs })), events,
     prevDate: d.minus({ days: 1 }).toFormat('yyyy-MM-dd'), nextDate: d.plus({ days: 1 }).toFormat('yyyy-MM-dd'),
   };

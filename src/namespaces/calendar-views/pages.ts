@@ -13,6 +13,7 @@ import type { PageHost } from '../../area.js';
 import { esc } from '../../admin/html.js';
 import type { AppContext } from '../../app-context.js';
 import { createNonce } from '../../auth/index.js';
+import { readSession } from '../../auth/session.js';
 import { RestError } from '../../rest/errors.js';
 import { createRestRequest } from '../../rest/request.js';
 import { valueOf } from '../../rest/serve.js';
@@ -38,21 +39,36 @@ async function callerOf(host: PageHost, request: FastifyRequest): Promise<Caller
   return outcome instanceof RestError ? { user: null, auth: { method: 'none' }, ip: request.ip } : { user: outcome.user, auth: outcome.auth, ip: request.ip };
 }
 
+/**
+ * The view pages' visitor: as {@link callerOf}, and a browser signed in by cookie alone (a page carries
+ * no REST nonce) is that user, as on WordPress's front end; the view route keeps them the same way.
+ */
+async function viewCallerOf(host: PageHost, request: FastifyRequest): Promise<Caller> {
+  const caller = await callerOf(host, request);
+  if (caller.user !== null) return caller;
+  const session = await readSession(host.ctx, request.headers.cookie);
+  return session ? { user: session.user, auth: { method: 'cookie', sessionToken: session.token }, ip: request.ip } : caller;
+}
+
 function notFound(reply: FastifyReply): FastifyReply {
   reply.callNotFound();
   return reply;
 }
 
+/**
+ * The view nonces: the primary for whoever is looking; the secondary, the signed-out visitor's, only
+ * for a signed-in one (a signed-out visitor's primary is that nonce already: the secondary is empty).
+ */
 async function nonces(ctx: AppContext, caller: Caller): Promise<Record<string, string>> {
   return {
     _tec_view_rest_nonce_primary: await createNonce(ctx, caller, VIEW_NONCE_ACTION),
-    _tec_view_rest_nonce_secondary: await createNonce(ctx, { user: null, auth: { method: 'none' } }, VIEW_NONCE_ACTION),
+    _tec_view_rest_nonce_secondary: caller.user === null ? '' : await createNonce(ctx, { user: null, auth: { method: 'none' } }, VIEW_NONCE_ACTION),
   };
 }
 
 async function viewPage(host: PageHost, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { ctx } = host;
-  const caller = await callerOf(host, request);
+  const caller = await viewCallerOf(host, request);
   let out;
   try {
     out = await renderView(ctx, caller, { url: `${ctx.urls.home}${request.url}`, initialLoad: true, shouldManageUrl: true });

@@ -8,7 +8,7 @@
 import { DateTime } from 'luxon';
 import { esc } from '../../admin/html.js';
 import type { CalEvent } from './events-source.js';
-import type { DayModel, ListModel, MonthModel, ViewModel } from './models.js';
+import type { DayModel, EmptyFacts, ListModel, MonthModel, ViewModel } from './models.js';
 import { phpDate } from './php-date.js';
 import { archiveFilter, viewUrl, type ViewRequest, type ViewSlug } from './view-url.js';
 
@@ -83,16 +83,16 @@ ${e.excerpt ? `<div class="tribe-events-calendar-list__event-description">${esc(
 </article>`;
 }
 
-function monthBody(m: MonthModel, env: RenderEnv): string {
+function monthBody(m: MonthModel, env: RenderEnv, search: string): string {
   const heads = m.days.slice(0, 7).map((d) => `<th scope="col">${esc(dt(`${d.date} 00:00:00`).toFormat('ccc'))}</th>`).join('');
   const weeks: string[] = [];
   for (let i = 0; i < m.days.length; i += 7) {
     const cells = m.days.slice(i, i + 7).map((d) => {
       const multi = d.multiday_events.map((e) => (e ? `<div class="tribe-events-calendar-month__multiday-event" data-event-id="${e.id}"><a href="${esc(e.url)}">${esc(e.title)}</a></div>` : '<div class="tribe-events-calendar-month__multiday-event-hidden"></div>')).join('');
       const single = d.events.map((e) => `<div class="tribe-events-calendar-month__calendar-event" data-event-id="${e.id}"><a href="${esc(e.url)}">${e.all_day ? '' : `<time>${esc(phpDate(env.timeFormat, dt(e.start_date)))}</time> `}${esc(e.title)}</a></div>`).join('');
-      const more = d.more_events > 0 ? `<div class="tribe-events-calendar-month__more-events">${link(viewUrl(env, { view: 'day', date: d.date }), `+ ${d.more_events} More`, 'tribe-events-calendar-month__more-events-link')}</div>` : '';
+      const more = d.more_events > 0 ? `<div class="tribe-events-calendar-month__more-events">${link(viewUrl(env, { view: 'day', date: d.date, search }), `+ ${d.more_events} More`, 'tribe-events-calendar-month__more-events-link')}</div>` : '';
       const cls = ['tribe-events-calendar-month__day', d.in_month ? '' : 'tribe-events-calendar-month__day--other-month', d.is_today ? 'tribe-events-calendar-month__day--current' : '', d.is_past ? 'tribe-events-calendar-month__day--past' : ''].filter(Boolean).join(' ');
-      return `<td class="${cls}" data-date="${d.date}"><div class="tribe-events-calendar-month__day-date">${link(viewUrl(env, { view: 'day', date: d.date }), String(Number(d.day_number)), 'tribe-events-calendar-month__day-date-link')}</div>${multi}${single}${more}</td>`;
+      return `<td class="${cls}" data-date="${d.date}"><div class="tribe-events-calendar-month__day-date">${link(viewUrl(env, { view: 'day', date: d.date, search }), String(Number(d.day_number)), 'tribe-events-calendar-month__day-date-link')}</div>${multi}${single}${more}</td>`;
     });
     weeks.push(`<tr class="tribe-events-calendar-month__week">${cells.join('')}</tr>`);
   }
@@ -128,6 +128,15 @@ interface Nav {
   messages: string[];
 }
 
+/**
+ * An empty month or day without a keyword, as the original: `whenLater` (its fast-forward message,
+ * whose link we do not add) when an event starts after the view's date, else `whenUpcoming` when any
+ * starts from today on, else "no upcoming events".
+ */
+function emptyMessage(facts: EmptyFacts | undefined, whenLater: string, whenUpcoming: string): string {
+  return facts?.later ? whenLater : facts?.upcoming ? whenUpcoming : 'There are no upcoming events.';
+}
+
 export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): Nav {
   const search = req.search;
   if (model.kind === 'month') {
@@ -137,15 +146,16 @@ export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): 
       prevUrl: viewUrl(env, { view: 'month', date: model.prevMonth, search }), nextUrl: viewUrl(env, { view: 'month', date: model.nextMonth, search }),
       prevLabel: dt(`${model.prevMonth}-01 00:00:00`).toFormat('LLLL'), nextLabel: dt(`${model.nextMonth}-01 00:00:00`).toFormat('LLLL'),
       todayUrl: viewUrl(env, { view: 'month', search }),
-      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" this month.` : 'There are no upcoming events this month.'] : [],
+      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" this month.` : emptyMessage(model.empty, 'There were no results found for this view.', 'There were no results found.')] : [],
     };
   }
   if (model.kind === 'day') {
+    const none = `No events scheduled for ${phpDate('F j, Y', dt(`${model.date} 00:00:00`))}.`;
     return {
       title: phpDate(env.dateFormat, dt(`${model.date} 00:00:00`)), url: viewUrl(env, { view: 'day', date: model.date, search }),
       prevUrl: viewUrl(env, { view: 'day', date: model.prevDate, search }), nextUrl: viewUrl(env, { view: 'day', date: model.nextDate, search }),
       prevLabel: 'Previous Day', nextLabel: 'Next Day', todayUrl: viewUrl(env, { view: 'day', search }),
-      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" on this day.` : 'No events scheduled for this day.'] : [],
+      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}".` : emptyMessage(model.empty, none, none)] : [],
     };
   }
   const upcoming = !model.past;
@@ -170,7 +180,8 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
   for (const v of env.enabledViews) publicViews[v] = { view_class: `Tribe\\Events\\Views\\V2\\Views\\${labels[v]}_View`, view_url: viewUrl(env, { view: v }), view_label: labels[v] };
   const base: Record<string, unknown> = {
     slug: req.view, title: `${nav.title} – ${env.siteName}`, events: events.map((e) => e.id), url: nav.url, prev_url: nav.prevUrl, next_url: nav.nextUrl,
-    url_event_date: req.date, bar: { keyword: req.search, date: req.date }, today: env.now.toFormat('yyyy-MM-dd 00:00:00'), now: env.now.toFormat('yyyy-MM-dd HH:mm:ss'),
+    // As the original: false for the implicit date (none given), else the chosen date as Y-m-d (a month is its first day).
+    url_event_date: req.date === '' ? false : req.date.length === 7 ? `${req.date}-01` : req.date, bar: { keyword: req.search, date: req.date }, today: env.now.toFormat('yyyy-MM-dd 00:00:00'), now: env.now.toFormat('yyyy-MM-dd HH:mm:ss'),
     request_date: req.date || env.now.toFormat('yyyy-MM-dd'), home_url: `${env.home}/`, rest_url: env.restUrl, rest_method: 'POST', rest_nonce: '',
     should_manage_url: env.shouldManageUrl, today_url: nav.todayUrl, today_title: `Click to select today's date`, today_label: 'Today',
     prev_label: nav.prevLabel, next_label: nav.nextLabel,
@@ -189,7 +200,7 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
       mobile_messages: [], grid_start_date: model.gridStart,
       days: Object.fromEntries(model.days.map((d) => [d.date, {
         ...d, events: d.events.map((e) => e.id), featured_events: d.featured_events.map((e) => e.id),
-        multiday_events: d.multiday_events.map((e) => (e ? e.id : false)), day_url: viewUrl(env, { view: 'day', date: d.date }),
+        multiday_events: d.multiday_events.map((e) => (e ? e.id : false)), day_url: viewUrl(env, { view: 'day', date: d.date, search: req.search }),
       }])),
     });
   }
@@ -202,7 +213,7 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
 export function renderContainer(model: ViewModel, req: ViewRequest, env: RenderEnv): string {
   const nav = navigation(model, req, env);
   const data = viewData(model, req, env, nav);
-  const body = model.kind === 'month' ? monthBody(model, env) : model.kind === 'list' ? listBody(model, env) : dayBody(model, env);
+  const body = model.kind === 'month' ? monthBody(model, env, req.search) : model.kind === 'list' ? listBody(model, env) : dayBody(model, env);
   const views = env.enabledViews.map((v) => `<li class="tribe-events-c-view-selector__list-item${v === req.view ? ' tribe-events-c-view-selector__list-item--active' : ''}">${link(viewUrl(env, { view: v, search: req.search }), v[0]!.toUpperCase() + v.slice(1), 'tribe-events-c-view-selector__list-item-link')}</li>`).join('');
   const events = model.kind === 'month' ? model.events : model.events;
   return `<div class="tribe-common tribe-events tribe-events-view tribe-events-view--${req.view}" data-js="tribe-events-view" data-view-rest-url="${esc(env.restUrl)}" data-view-rest-method="POST" data-view-manage-url="${env.shouldManageUrl ? '1' : '0'}" data-view-breakpoint-pointer="tribe-events-view-${req.view}">

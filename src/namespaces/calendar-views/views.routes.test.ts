@@ -1,5 +1,6 @@
 import { switchArea } from '../../area-state.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInForTest } from '../../auth/test-sessions.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 
 const VIEWS = '/eventsuite/views/v2/html';
@@ -46,6 +47,9 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     const data = viewDataOf(res.body);
     expect(data).toMatchObject({ slug: 'month', the_date: '2026-05', next_month: '2026-06', prev_month: '2026-04', rest_method: 'POST', is_initial_load: true });
     expect(data.next_url).toBe('http://example.test/events/month/2026-06/');
+    // The URL's date as Y-m-d (a month is its first day); false when the page shows the implicit date.
+    expect(data.url_event_date).toBe('2026-05-01');
+    expect(viewDataOf((await page('/events/month/')).body).url_event_date).toBe(false);
     // start_of_week 1 (Monday): May 2026 starts on a Friday: the grid runs Monday April 27 … Sunday May 31.
     expect(data.grid_start_date).toBe('2026-04-27');
     expect(Object.keys(data.days)).toHaveLength(35);
@@ -53,7 +57,8 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(data.days['2026-05-14'].multiday_events).toEqual([ids.market]);
     expect(data.days['2026-05-31'].multiday_events).toEqual([ids.fest]);
     expect(data.days['2026-05-29'].found_events).toBe(1);
-    expect(noncesOf(res.body)._tec_view_rest_nonce_secondary).toMatch(/^[0-9a-f]{10}$/);
+    // A signed-out visitor: the primary is the signed-out nonce, so the secondary is empty (as the original).
+    expect(noncesOf(res.body)).toEqual({ _tec_view_rest_nonce_primary: expect.stringMatching(/^[0-9a-f]{10}$/), _tec_view_rest_nonce_secondary: '' });
   });
 
   it('the week start setting moves the grid', async () => {
@@ -73,7 +78,7 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(viewDataOf(res.text)).toMatchObject({ slug: 'month', the_date: '2026-06', is_initial_load: false });
     expect(res.text).toContain('Folk festival');
 
-    const get = await t.request('GET', VIEWS, { query: { url: 'http://example.test/events/list/', view: 'day', 'view_data[tribe-bar-date]': '2026-05-14', _tec_view_rest_nonce_secondary: nonces._tec_view_rest_nonce_secondary } });
+    const get = await t.request('GET', VIEWS, { query: { url: 'http://example.test/events/list/', view: 'day', 'view_data[tribe-bar-date]': '2026-05-14', _tec_view_rest_nonce_secondary: nonces._tec_view_rest_nonce_primary } });
     expect(get.status).toBe(200);
     const day = viewDataOf(get.text);
     expect(day.slug).toBe('day');
@@ -100,6 +105,26 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(huge.status).toBe(200);
   });
 
+  it('a browser signed in by cookie: the page gives its own and the signed-out nonce, and the route renders for that user', async () => {
+    await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: { title: 'Private rehearsal', start_date: '2026-08-12 18:00:00', end_date: '2026-08-12 19:00:00', status: 'private' } });
+    const { cookie } = await signInForTest(t.ctx, t.admin.id);
+    const signedIn = noncesOf((await page('/events/month/2026-08/', { cookie })).body);
+    expect(signedIn._tec_view_rest_nonce_primary).toMatch(/^[0-9a-f]{10}$/);
+    expect(signedIn._tec_view_rest_nonce_secondary).toMatch(/^[0-9a-f]{10}$/);
+    expect(signedIn._tec_view_rest_nonce_primary).not.toBe(signedIn._tec_view_rest_nonce_secondary);
+    const url = 'http://example.test/events/list/?tribe-bar-date=2026-08-01';
+    // The cookie without a REST nonce, and the view nonces: rendered as the signed-in user.
+    const mine = await t.request('POST', VIEWS, { form: { url, ...signedIn }, headers: { cookie } });
+    expect(mine.status).toBe(200);
+    expect(mine.text).toContain('Private rehearsal');
+    // The same nonces without the cookie: only the signed-out one verifies, and nothing private shows.
+    const anonymous = await t.request('POST', VIEWS, { form: { url, ...signedIn } });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.text).not.toContain('Private rehearsal');
+    const userNonceOnly = await t.request('POST', VIEWS, { form: { url, _tec_view_rest_nonce_primary: signedIn._tec_view_rest_nonce_primary } });
+    expect(userNonceOnly.status).toBe(401);
+  });
+
   it('list view: upcoming events from the reference date; search narrows; past mode; day and today pages', async () => {
     const list = await page('/events/list/?tribe-bar-date=2026-05-01');
     expect(list.statusCode).toBe(200);
@@ -111,11 +136,35 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     const past = await page('/events/list/?eventDisplay=past&tribe-bar-date=2026-07-01');
     expect(viewDataOf(past.body)).toMatchObject({ past: true, events: [ids.market, ids.jazz, ids.fest] });
     const day = await page('/events/2026-05-30/');
-    expect(viewDataOf(day.body)).toMatchObject({ slug: 'day', events: [ids.fest] });
+    expect(viewDataOf(day.body)).toMatchObject({ slug: 'day', events: [ids.fest], url_event_date: '2026-05-30' });
+    expect(viewDataOf(list.body).url_event_date).toBe('2026-05-01');
+    expect(viewDataOf((await page('/events/list/')).body).url_event_date).toBe(false);
     expect((await page('/events/today/')).statusCode).toBe(200);
     expect((await page('/events/')).statusCode).toBe(200);
     expect((await page('/events/nothing/here/at/all/')).statusCode).toBe(404);
     expect((await page('/events/month/2026-13/')).statusCode).toBe(404);
+  });
+
+  it('an empty month or day says what the original says: a later event, upcoming ones, or none', async () => {
+    const clocked = await startTestApp(engine, {}, { now: () => new Date('2026-05-01T12:00:00Z') });
+    try {
+      const messages = async (path: string) => viewDataOf((await clocked.app.inject({ method: 'GET', url: path })).body).messages;
+      expect(await messages('/events/month/2026-05/')).toEqual({ notice: ['There are no upcoming events.'] });
+      expect(await messages('/events/2026-05-20/')).toEqual({ notice: ['There are no upcoming events.'] });
+      const created = await clocked.request('POST', '/eventsuite/events/v1/events', { as: clocked.admin, json: { title: 'Picnic', start_date: '2026-07-04 12:00:00', end_date: '2026-07-04 15:00:00' } });
+      expect(created.status).toBe(201);
+      // An event after the view's date: the original's fast-forward message (we add no link).
+      expect(await messages('/events/month/2026-05/')).toEqual({ notice: ['There were no results found for this view.'] });
+      expect(await messages('/events/2026-05-20/')).toEqual({ notice: ['No events scheduled for May 20, 2026.'] });
+      // Upcoming events, none after the view's date.
+      expect(await messages('/events/month/2026-08/')).toEqual({ notice: ['There were no results found.'] });
+      expect(await messages('/events/2026-08-20/')).toEqual({ notice: ['No events scheduled for August 20, 2026.'] });
+      // A keyword: the keyword message, the same for day and list.
+      expect(await messages('/events/2026-05-20/?tribe-bar-search=zzz')).toEqual({ notice: ['There were no results found for "zzz".'] });
+      expect(await messages('/events/month/2026-05/?tribe-bar-search=zzz')).toEqual({ notice: ['There were no results found for "zzz" this month.'] });
+    } finally {
+      await clocked.close();
+    }
   });
 
   it('category and tag archives: the term URLs the API gives show that term\'s events, and their links stay in the archive', async () => {
@@ -137,9 +186,13 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     expect(month.next_url).toBe(`${t.ctx.urls.home}/events/category/live-music/month/2026-06/`);
     expect(month.days['2026-05-14'].day_url).toBe(`${t.ctx.urls.home}/events/category/live-music/day/2026-05-14/`);
     expect(viewDataOf((await page(new URL(month.days['2026-05-14'].day_url).pathname)).body).events).toEqual([ids.jazz]);
+    // The keyword carries over to the day links, as the original's "view more" link.
+    const searched = viewDataOf((await page('/events/category/live-music/month/2026-05/?tribe-bar-search=jazz')).body);
+    expect(searched.days['2026-05-14'].day_url).toBe(`${t.ctx.urls.home}/events/category/live-music/day/2026-05-14/?tribe-bar-search=jazz`);
+    expect(viewDataOf((await page('/events/month/2026-05/?tribe-bar-search=jazz')).body).days['2026-05-14'].day_url).toBe(`${t.ctx.urls.home}/events/2026-05-14/?tribe-bar-search=jazz`);
     const tagMonth = viewDataOf((await page('/events/tag/late-night/month/2026-05/')).body);
     expect(tagMonth.events).toEqual([ids.jazz]);
-    const nonce = noncesOf((await page('/events/')).body)._tec_view_rest_nonce_secondary;
+    const nonce = noncesOf((await page('/events/')).body)._tec_view_rest_nonce_primary;
     const rest = await t.request('POST', VIEWS, { form: { url: `${t.ctx.urls.home}/events/category/live-music/month/2026-05/`, _tec_view_rest_nonce_secondary: nonce } });
     expect(rest.status).toBe(200);
     expect(viewDataOf(rest.text).events).toEqual([ids.jazz]);

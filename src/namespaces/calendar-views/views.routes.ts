@@ -2,10 +2,13 @@
  * @module namespaces/calendar-views/views.routes
  * `GET|POST /eventsuite/views/v2/html`: the view container markup for a calendar URL, as `text/html`
  * (the original up to 6.11.0). At least one of the two `_view_rest` nonces must verify: the primary
- * for the signed-in visitor, the secondary for a signed-out one (cached pages carry that one).
+ * for the signed-in visitor, the secondary for a signed-out one (cached pages carry that one). A
+ * browser signed in by cookie alone is that user when the primary verifies for them.
  */
 import type { AppContext } from '../../app-context.js';
 import { verifyNonce } from '../../auth/index.js';
+import type { NonceSubject } from '../../auth/nonces.js';
+import { readSession } from '../../auth/session.js';
 import { CoreErrors } from '../../rest/errors.js';
 import { RawBody } from '../../rest/json-text.js';
 import { defineRoutes, RestResponse, type ArgSchema, type RestRequest } from '../../rest/route.js';
@@ -24,9 +27,26 @@ const ARGS: Record<string, ArgSchema> = {
   action: str('The admin-ajax fallback action.'),
 };
 
-async function nonceVerifies(req: RestRequest, ctx: AppContext): Promise<boolean> {
-  if (await verifyNonce(ctx, req, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_primary)) return true;
-  return (await verifyNonce(ctx, { user: null, auth: { method: 'none' } }, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_secondary)) !== false;
+/**
+ * Who the view is rendered for. The calendar's script sends the sign-in cookie but no REST nonce, so
+ * the request arrives anonymous; as the original (`preserve_user_for_custom_nonces`), the cookie's user
+ * is kept when the primary nonce verifies for them.
+ */
+async function viewCaller(req: RestRequest, ctx: AppContext): Promise<NonceSubject> {
+  if (req.user === null && req.auth.method === 'none' && req.headers.cookie) {
+    const session = await readSession(ctx, req.headers.cookie);
+    const subject: NonceSubject | null = session ? { user: session.user, auth: { method: 'cookie', sessionToken: session.token } } : null;
+    if (subject && (await verifyNonce(ctx, subject, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_primary))) return subject;
+  }
+  return { user: req.user, auth: req.auth };
+}
+
+/** The caller of a request whose nonces verify (the primary for the caller, else the signed-out secondary); null otherwise. */
+async function verifiedCaller(req: RestRequest, ctx: AppContext): Promise<NonceSubject | null> {
+  const caller = await viewCaller(req, ctx);
+  if (await verifyNonce(ctx, caller, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_primary)) return caller;
+  const anonymous: NonceSubject = { user: null, auth: { method: 'none' } };
+  return (await verifyNonce(ctx, anonymous, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_secondary)) !== false ? caller : null;
 }
 
 function truthy(v: unknown): boolean {
@@ -34,13 +54,14 @@ function truthy(v: unknown): boolean {
 }
 
 async function html(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
+  const caller = { ...(await viewCaller(req, ctx)), ip: req.ip };
   const viewData = (req.params.view_data ?? {}) as Record<string, unknown>;
   const url = typeof viewData.url === 'string' && viewData.url !== '' ? viewData.url : String(req.params.url);
-  const out = (await renderView(ctx, { user: req.user, auth: req.auth, ip: req.ip }, {
+  const out = (await renderView(ctx, caller, {
     url, ...(typeof req.params.view === 'string' && req.params.view !== '' ? { view: req.params.view } : {}), viewData,
     ...(typeof req.params.prev_url === 'string' ? { prevUrl: req.params.prev_url } : {}),
     shouldManageUrl: req.params.should_manage_url === undefined ? true : truthy(req.params.should_manage_url),
-  })) ?? (await renderView(ctx, { user: req.user, auth: req.auth, ip: req.ip }, { url: `${ctx.urls.home}/events/`, viewData }))!;
+  })) ?? (await renderView(ctx, caller, { url: `${ctx.urls.home}/events/`, viewData }))!;
   return new RestResponse(new RawBody('text/html; charset=UTF-8', out.html), 200);
 }
 
@@ -49,7 +70,7 @@ export const viewsRoutes = defineRoutes<AppContext>(VIEWS_NS, [
     path: '/html',
     endpoints: [{
       methods: ['GET', 'POST'], args: ARGS, handler: html,
-      permission: async (req, ctx) => ((await nonceVerifies(req, ctx)) ? true : CoreErrors.forbidden(req.user !== null)),
+      permission: async (req, ctx) => ((await verifiedCaller(req, ctx)) ? true : CoreErrors.forbidden(req.user !== null)),
     }],
   },
 ]);
