@@ -55,6 +55,8 @@ export interface Shell {
   head?: string;
   /** What the discovery headers point at (`pageApiRoot` of the events area); the namespace by default. */
   apiRoot?: string;
+  /** Rendered for a signed-in visitor (private events, their nonces): no shared cache may keep it. */
+  signedIn?: boolean;
 }
 
 export async function sendPage(ctx: AppContext, reply: FastifyReply, page: Shell, status = 200): Promise<FastifyReply> {
@@ -76,5 +78,7 @@ ${page.body}
 </main>
 ${page.nonces ? `<script data-js="tribe-events-view-nonce-data" type="application/json">${jsonForScript(page.nonces)}</script>\n<script>${SCRIPT}</script>` : ''}
 </body></html>`;
+  // As WordPress's nocache_headers() for signed-in users: their pages show what only they may see.
+  if (page.signedIn) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, private');
   return reply.code(status).headers(discoveryHeaders(ctx, apiRoot)).header('Link', `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`).header('Content-Type', 'text/html; charset=UTF-8').header('X-Content-Type-Options', 'nosniff').send(html);
 }

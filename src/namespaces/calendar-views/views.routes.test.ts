@@ -108,7 +108,11 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
   it('a browser signed in by cookie: the page gives its own and the signed-out nonce, and the route renders for that user', async () => {
     await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: { title: 'Private rehearsal', start_date: '2026-08-12 18:00:00', end_date: '2026-08-12 19:00:00', status: 'private' } });
     const { cookie } = await signInForTest(t.ctx, t.admin.id);
-    const signedIn = noncesOf((await page('/events/month/2026-08/', { cookie })).body);
+    const signedInPage = await page('/events/month/2026-08/', { cookie });
+    const signedIn = noncesOf(signedInPage.body);
+    // What only this user may see is kept out of shared caches; a visitor's page is not marked so.
+    expect(signedInPage.headers['cache-control']).toBe('no-cache, must-revalidate, max-age=0, private');
+    expect((await page('/events/month/2026-08/')).headers['cache-control']).toBeUndefined();
     expect(signedIn._tec_view_rest_nonce_primary).toMatch(/^[0-9a-f]{10}$/);
     expect(signedIn._tec_view_rest_nonce_secondary).toMatch(/^[0-9a-f]{10}$/);
     expect(signedIn._tec_view_rest_nonce_primary).not.toBe(signedIn._tec_view_rest_nonce_secondary);
