@@ -106,6 +106,7 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     expect(r.body).toEqual({ comments: { [ham.guid]: { status: 'success' }, nope: { status: 'error', message: 'Could not find matching comment.' } } });
     expect((await spamfilterService.verdictsByGuid(t.ctx, [ham.guid])).get(ham.guid)).toBe('spam');
 
+
     // An administrator's correction wins over later webhook verdicts, and is sent to the service.
     await spamfilterService.markCheck(t.ctx, ham.guid, 'ham');
     expect(fake.calls.at(-1)?.path).toBe('/1.1/submit-ham');
@@ -131,6 +132,7 @@ describe.each(DIALECTS)('spamfilter/v1 with the key from the environment on %s',
       const r = await t.request(method, `${NS}/key`, { as: t.admin, json: { key: 'otherotherot' } });
       expect(r.status).toBe(409);
       expect(r.body).toMatchObject({ code: 'hardcoded_key', data: { status: 409 } });
+      expect(r.body.message).toBe(method === 'DELETE' ? "This site's API key is hardcoded and cannot be deleted." : "This site's API key is hardcoded and cannot be changed via the API.");
     }
   });
 
