@@ -14,7 +14,7 @@ export const SPAMFILTER_MESSAGES = {
 export const WEBHOOK_MESSAGES = {
   malformed: "The 'comments' parameter must be an array.",
   noMatch: 'Could not find matching comment.',
-  multiple: 'Found multiple matching comments.',
+  multiple: 'Multiple comments matched request.',
 } as const;
 
 export const SpamfilterErrors = {

@@ -106,6 +106,11 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     expect(r.body).toEqual({ comments: { [ham.guid]: { status: 'success' }, nope: { status: 'error', message: 'Could not find matching comment.' } } });
     expect((await spamfilterService.verdictsByGuid(t.ctx, [ham.guid])).get(ham.guid)).toBe('spam');
 
+    // Two stored checks with one guid: an error for that guid, in the original's words.
+    const twin = { guid: 'twin-guid', source: 'test', verdict: 'ham', via: 'remote', actual: null, fields: '{}', created_gmt: '2026-01-01 00:00:00' };
+    await t.ctx.db.insertInto('spamfilter_checks').values([twin, twin]).execute();
+    const dup = await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: [{ guid: 'twin-guid', result: 'true' }] } });
+    expect(dup.body).toEqual({ comments: { 'twin-guid': { status: 'error', message: 'Multiple comments matched request.' } } });
 
     // An administrator's correction wins over later webhook verdicts, and is sent to the service.
     await spamfilterService.markCheck(t.ctx, ham.guid, 'ham');
