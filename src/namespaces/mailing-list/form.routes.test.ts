@@ -38,6 +38,9 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     const expected = { code: 'not_found', message: 'Resource does not exist.', data: { status: 404 } };
     expect((await post({ EMAIL: 'a@example.org' })).body).toEqual(expected);
     expect((await post(fields({ _mc4wp_form_id: '999999' }))).status).toBe(404);
+    // PHP's empty(): '' and '0' are no form id at all (not the first-form fallback of `abc`).
+    expect((await post(fields({ _mc4wp_form_id: '' }))).body).toEqual(expected);
+    expect((await post(fields({ _mc4wp_form_id: '0' }))).body).toEqual(expected);
     const json = await t.request('POST', ROUTE, { json: fields(), headers: UA });
     expect(json.status).toBe(404);
     expect(json.body).toEqual(expected);
@@ -135,7 +138,7 @@ describe.each(DIALECTS)('mailinglist/v1 with the local list on %s', (engine) => 
     expect((await t.db.selectFrom('mailinglist_subscribers').select('status').executeTakeFirstOrThrow()).status).toBe('subscribed');
 
     const again = await t.request('POST', ROUTE, {
-      form: { _mc4wp_form_id: '0', _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'carla@example.org' },
+      form: { _mc4wp_form_id: 'abc', _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'carla@example.org' },
       headers: UA,
     });
     expect(again.body.code).toBe('already_subscribed');

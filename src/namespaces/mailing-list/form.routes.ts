@@ -90,8 +90,11 @@ function failure(form: SignupForm, key: string | number): RestResponse {
 
 async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const body = req.body;
-  // A JSON body leaves no POST fields: the original finds no submitted form.
-  const form = body._mc4wp_form_id === undefined ? undefined : await findSignupForm(ctx, absint(body._mc4wp_form_id));
+  // A JSON body leaves no POST fields: the original finds no submitted form. Its listener skips an
+  // `empty()` id ('' or '0'); any other value goes through (int), so `abc` is form 0.
+  const id = body._mc4wp_form_id;
+  const empty = id === undefined || id === '' || id === '0' || (Array.isArray(id) && id.length === 0);
+  const form = empty ? undefined : await findSignupForm(ctx, absint(id));
   if (!form) throw MailingListErrors.formNotFound();
   const data = userData(body);
   const lists = chosenLists(form, body);
