@@ -83,6 +83,17 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     expect(again.body).toEqual({ code: 'already_subscribed', message: 'Given email address is already subscribed, thank you!', data: { status: 400 } });
   });
 
+  it('cleans every posted value first, as mc4wp_sanitize_deep: tags stripped, trimmed, &amp; decoded, 1024 bytes at most', async () => {
+    const r = await post(fields({ EMAIL: ' dora@example.org ', _mc4wp_honeypot: '  ', fname: '<b>Dora</b> &amp; Co', lname: 'x'.repeat(1500) }));
+    expect(r.text).toBe('true');
+    const sent = fake.calls.at(-1)!.body as { email_address: string; merge_fields: Record<string, string> };
+    expect(sent.email_address).toBe('dora@example.org');
+    expect(sent.merge_fields.FNAME).toBe('Dora & Co');
+    expect(sent.merge_fields.LNAME).toHaveLength(1024);
+    // A value made only of markup is empty once cleaned: a required field left empty.
+    expect((await post(fields({ EMAIL: 'eve@example.org', fname: '<i></i>' }))).body.code).toBe('required_field_missing');
+  });
+
   it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {
     fake.failWith = 503;
     try {

@@ -6,8 +6,10 @@
  * form's message for it.
  */
 import type { AppContext } from '../../app-context.js';
+import { phpTrim } from '../../rest/php-builtins.js';
 import { allowAll } from '../../rest/permissions.js';
 import { RestResponse, defineRoutes, type RestRequest } from '../../rest/route.js';
+import { wpStripAllTags } from '../../rest/wp-sanitize.js';
 import { MailingListErrors } from './errors.js';
 import { findSignupForm, type SignupForm } from './forms.repo.js';
 import { subscribe } from './subscribe.service.js';
@@ -36,12 +38,43 @@ function absint(value: unknown): number {
   return Number.isFinite(n) ? Math.abs(n) : 0;
 }
 
+/** `html_entity_decode(…, ENT_NOQUOTES)` for the references a browser form sends: `&amp;`, `&lt;`, `&gt;`, `&nbsp;`, numeric (quotes stay encoded). */
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|nbsp|#\d+|#x[0-9a-f]+);/gi, (whole, ref: string) => {
+    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00a0' };
+    if (ref[0] !== '#') return named[ref.toLowerCase()] ?? whole;
+    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    return code > 0 && code <= 0x10ffff && code !== 34 && code !== 39 && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/** At most `max` UTF-8 bytes (PHP `substr`), without splitting a character. */
+function byteCap(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  let out = '';
+  let bytes = 0;
+  for (const ch of text) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > max) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** `mc4wp_sanitize_deep`, applied to the whole POST body before anything reads it: every string has its tags stripped, is trimmed, has `&amp;` and the like decoded and is cut to 1024 bytes. */
+export function sanitizeDeep(value: unknown): unknown {
+  if (typeof value === 'string') return byteCap(decodeEntities(phpTrim(wpStripAllTags(value))), 1024);
+  if (Array.isArray(value)) return value.map(sanitizeDeep);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sanitizeDeep(v)]));
+  return value;
+}
+
 /** User fields: upper-cased names, `_`-prefixed ones ignored. */
 function userData(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
     if (k.startsWith('_')) continue;
-    out[k.toUpperCase()] = typeof v === 'string' ? v.trim() : v;
+    out[k.toUpperCase()] = v;
   }
   return out;
 }
@@ -55,11 +88,9 @@ function chosenLists(form: SignupForm, body: Record<string, unknown>): string[] 
 }
 
 /** The errors of a submission in the original's order (`MC4WP_Form::validate`). */
-function validate(form: SignupForm, lists: string[], req: RestRequest, data: Record<string, unknown>, now: Date): string[] {
+function validate(form: SignupForm, lists: string[], agent: string, body: Record<string, unknown>, data: Record<string, unknown>, now: Date): string[] {
   const errors: string[] = [];
   if (lists.length === 0) errors.push('no_lists_selected');
-  const body = req.body;
-  const agent = req.headers['user-agent'] ?? '';
   const nowSec = Math.floor(now.getTime() / 1000);
   const ts = Number(body._mc4wp_timestamp);
   if (agent === '' || BOT_AGENT.test(agent)) errors.push('spam.user_agent');
@@ -89,7 +120,7 @@ function failure(form: SignupForm, key: string | number): RestResponse {
 }
 
 async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
-  const body = req.body;
+  const body = sanitizeDeep(req.body) as Record<string, unknown>;
   // A JSON body leaves no POST fields: the original finds no submitted form. Its listener skips an
   // `empty()` id ('' or '0'); any other value goes through (int), so `abc` is form 0.
   const id = body._mc4wp_form_id;
@@ -98,7 +129,7 @@ async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
   if (!form) throw MailingListErrors.formNotFound();
   const data = userData(body);
   const lists = chosenLists(form, body);
-  const errors = validate(form, lists, req, data, ctx.now());
+  const errors = validate(form, lists, req.headers['user-agent'] ?? '', body, data, ctx.now());
   if (errors.length > 0) return failure(form, errors[0]!);
   if (body._mc4wp_action === 'unsubscribe') return failure(form, 'unauthorized');
   const emailType = body._mc4wp_email_type === 'text' ? 'text' : 'html';
