@@ -94,6 +94,21 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     expect((await post(fields({ EMAIL: 'eve@example.org', fname: '<i></i>' }))).body.code).toBe('required_field_missing');
   });
 
+  it('ignores empty and overlong field names; list values lose their empty entries', async () => {
+    const r = await post(fields({ EMAIL: 'finn@example.org', ['a'.repeat(191)]: 'kept', ['b'.repeat(192)]: 'ignored', '': 'ignored' }));
+    expect(r.text).toBe('true');
+    const merge = (fake.calls.at(-1)!.body as { merge_fields: Record<string, unknown> }).merge_fields;
+    expect(merge['A'.repeat(191)]).toBe('kept');
+    expect(Object.keys(merge)).not.toContain('B'.repeat(192));
+    expect(Object.keys(merge)).not.toContain('');
+    const { id } = await createSignupForm(t.ctx, { title: 'Topics', lists: ['list1'], requiredFields: ['EMAIL', 'TOPICS'] });
+    const form = new URLSearchParams({ ...fields({ EMAIL: 'gus@example.org', _mc4wp_form_id: String(id) }) });
+    form.append('TOPICS[]', '');
+    form.append('TOPICS[]', '');
+    const empty = await t.request('POST', ROUTE, { form: form.toString(), headers: UA });
+    expect(empty.body.code).toBe('required_field_missing');
+  });
+
   it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {
     fake.failWith = 503;
     try {

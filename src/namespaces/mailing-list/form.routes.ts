@@ -69,12 +69,20 @@ export function sanitizeDeep(value: unknown): unknown {
   return value;
 }
 
-/** User fields: upper-cased names, `_`-prefixed ones ignored. */
+/** PHP `array_filter` without a callback: falsy entries ('', '0', empty arrays …) dropped, keys kept. */
+function arrayFilter(value: unknown): unknown {
+  const truthy = (v: unknown) => !(v === '' || v === '0' || v === null || v === undefined || v === false || v === 0 || (Array.isArray(v) && v.length === 0) || (v !== null && typeof v === 'object' && Object.keys(v).length === 0));
+  if (Array.isArray(value)) return value.filter(truthy);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => truthy(v)));
+  return value;
+}
+
+/** User fields (`parse_request_data`): names empty, longer than 191 bytes or starting with `_` ignored, the rest upper-cased (ASCII, as `strtoupper`); empty entries of list values dropped. */
 function userData(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
-    if (k.startsWith('_')) continue;
-    out[k.toUpperCase()] = v;
+    if (k === '' || k.startsWith('_') || Buffer.byteLength(k) > 191) continue;
+    out[k.replace(/[a-z]+/g, (c) => c.toUpperCase())] = arrayFilter(v);
   }
   return out;
 }
