@@ -109,6 +109,21 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     expect(empty.body.code).toBe('required_field_missing');
   });
 
+  it('a posted _mc4wp_lists replaces the form lists, even when empty', async () => {
+    const calls = fake.calls.length;
+    // An empty list value is no list at all: no_lists_selected.
+    const none = new URLSearchParams({ ...fields({ EMAIL: 'hal@example.org', _mc4wp_honeypot: 'x' }) });
+    none.append('_mc4wp_lists[]', '');
+    expect((await t.request('POST', ROUTE, { form: none.toString(), headers: UA })).body.code).toBe('no_lists_selected');
+    // An empty string passes validation (it splits into one empty name) and then signs up to nothing.
+    const blank = await post(fields({ EMAIL: 'hal@example.org', _mc4wp_lists: ' , ' }));
+    expect(blank.body).toEqual({ code: '', message: 'Oops. Something went wrong. Please try again later.', data: { status: 400 } });
+    expect(fake.calls.length).toBe(calls);
+    expect((await post(fields({ EMAIL: 'hal@example.org', _mc4wp_lists: 'list3,,' }))).text).toBe('true');
+    expect(fake.members.has(`list3/${memberHash('hal@example.org')}`)).toBe(true);
+    expect(fake.members.has(`list1/${memberHash('hal@example.org')}`)).toBe(false);
+  });
+
   it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {
     fake.failWith = 503;
     try {

@@ -87,12 +87,17 @@ function userData(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/**
+ * The lists as `set_config` leaves them: a posted `_mc4wp_lists` (even empty) replaces the form's;
+ * a list value loses its empty entries, a string is split on commas and trimmed (`'a,,b'` keeps an
+ * empty entry, and `''` is `['']`). Validation sees these; the sign-up, like `get_lists`, only the
+ * non-empty ones.
+ */
 function chosenLists(form: SignupForm, body: Record<string, unknown>): string[] {
   const raw = body._mc4wp_lists;
-  if (Array.isArray(raw)) return raw.map(String).filter(Boolean);
-  if (raw && typeof raw === 'object') return Object.values(raw).map(String).filter(Boolean);
-  if (typeof raw === 'string' && raw !== '') return raw.split(',').map((s) => s.trim()).filter(Boolean);
-  return form.lists;
+  if (raw === undefined) return form.lists;
+  if (raw !== null && typeof raw === 'object') return Object.values(arrayFilter(raw) as object).map(String);
+  return String(raw).split(',').map((s) => phpTrim(s));
 }
 
 /** The errors of a submission in the original's order (`MC4WP_Form::validate`). */
@@ -141,7 +146,10 @@ async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
   if (errors.length > 0) return failure(form, errors[0]!);
   if (body._mc4wp_action === 'unsubscribe') return failure(form, 'unauthorized');
   const emailType = body._mc4wp_email_type === 'text' ? 'text' : 'html';
-  const error = await subscribe(ctx, form, lists, { email: String(data.EMAIL), fields: data, ip: req.ip, emailType });
+  const targets = lists.filter((l) => l !== '' && l !== '0');
+  // No list left to sign up to: the original makes no call and reports the client's empty error code.
+  if (targets.length === 0) return failure(form, '');
+  const error = await subscribe(ctx, form, targets, { email: String(data.EMAIL), fields: data, ip: req.ip, emailType });
   if (error !== undefined) return failure(form, error);
   return true;
 }
