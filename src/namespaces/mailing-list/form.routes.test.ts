@@ -5,6 +5,7 @@ import { memberHash } from '../../remote/mailinglist-client.js';
 import { startMailBox, type MailBox } from '../../test-support/mailbox.js';
 import { startFakeMailchimp, type FakeMailchimp } from './fake-mailchimp.case.js';
 import { createSignupForm } from './index.js';
+import { requiredFields } from './forms.repo.js';
 import { API_KEY_OPTION } from './subscribe.service.js';
 
 const ROUTE = '/mailinglist/v1/form';
@@ -122,6 +123,21 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     expect((await post(fields({ EMAIL: 'hal@example.org', _mc4wp_lists: 'list3,,' }))).text).toBe('true');
     expect(fake.members.has(`list3/${memberHash('hal@example.org')}`)).toBe(true);
     expect(fake.members.has(`list1/${memberHash('hal@example.org')}`)).toBe(false);
+  });
+
+  it('required fields as get_required_fields reads them: upper-cased, EMAIL apart, GROUP.sub a nested value', async () => {
+    expect(requiredFields('EMAIL')).toEqual([]);
+    expect(requiredFields('website,EMAIL,FNAME,fname')).toEqual(['WEBSITE', 'FNAME']);
+    expect(requiredFields('ADDRESS.ADDR1,INTERESTS[abc123]')).toEqual(['ADDRESS.addr1', 'INTERESTS']);
+    // A required `INTERESTS[abc123]` is the INTERESTS field: all of its entries empty is missing.
+    const { id } = await createSignupForm(t.ctx, { title: 'Interests', lists: ['list1'], requiredFields: ['EMAIL', 'INTERESTS[abc123]'] });
+    const send = (value: string) => {
+      const body = new URLSearchParams({ ...fields({ EMAIL: 'ida@example.org', _mc4wp_form_id: String(id) }) });
+      body.append('INTERESTS[abc123]', value);
+      return t.request('POST', ROUTE, { form: body.toString(), headers: UA });
+    };
+    expect((await send('')).body.code).toBe('required_field_missing');
+    expect((await send('yes')).text).toBe('true');
   });
 
   it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {

@@ -100,6 +100,17 @@ function chosenLists(form: SignupForm, body: Record<string, unknown>): string[] 
   return String(raw).split(',').map((s) => phpTrim(s));
 }
 
+/** `mc4wp_array_get`: the key itself, else a dot path into nested values (`ADDRESS.addr1`). */
+function arrayGet(data: Record<string, unknown>, key: string): unknown {
+  if (data[key] !== undefined && data[key] !== null) return data[key];
+  let at: unknown = data;
+  for (const segment of key.split('.')) {
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, segment)) return undefined;
+    at = (at as Record<string, unknown>)[segment];
+  }
+  return at;
+}
+
 /** The errors of a submission in the original's order (`MC4WP_Form::validate`). */
 function validate(form: SignupForm, lists: string[], agent: string, body: Record<string, unknown>, data: Record<string, unknown>, now: Date): string[] {
   const errors: string[] = [];
@@ -112,7 +123,7 @@ function validate(form: SignupForm, lists: string[], agent: string, body: Record
   if (errors.length === 0) {
     if (!isEmail(data.EMAIL)) errors.push('invalid_email');
     for (const field of form.requiredFields) {
-      const v = data[field];
+      const v = arrayGet(data, field);
       if (v === '' || (Array.isArray(v) && v.length === 0) || (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)) {
         errors.push('required_field_missing');
         break;
