@@ -140,6 +140,17 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     expect((await send('yes')).text).toBe('true');
   });
 
+  it('signs up to every list; as the original, the last list decides the answer', async () => {
+    const hash = memberHash('jo@example.org');
+    fake.members.set(`list1/${hash}`, { id: hash, email_address: 'jo@example.org', status: 'subscribed' });
+    // Already on list1, new on list5: list5 is still joined, and being last it makes the answer.
+    expect((await post(fields({ EMAIL: 'jo@example.org', _mc4wp_lists: 'list1,list5' }))).text).toBe('true');
+    expect(fake.members.get(`list5/${hash}`)).toMatchObject({ status: 'pending' });
+    // New on list6, already on list1 last: list6 is joined, the answer is already_subscribed.
+    expect((await post(fields({ EMAIL: 'jo@example.org', _mc4wp_lists: 'list6,list1' }))).body.code).toBe('already_subscribed');
+    expect(fake.members.has(`list6/${hash}`)).toBe(true);
+  });
+
   it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {
     fake.failWith = 503;
     try {
