@@ -6,6 +6,7 @@ import { startMailBox, type MailBox } from '../../test-support/mailbox.js';
 import { startFakeMailchimp, type FakeMailchimp } from './fake-mailchimp.case.js';
 import { createSignupForm } from './index.js';
 import { requiredFields } from './forms.repo.js';
+import { isEmail } from './form.routes.js';
 import { API_KEY_OPTION } from './subscribe.service.js';
 
 const ROUTE = '/mailinglist/v1/form';
@@ -149,6 +150,15 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     // New on list6, already on list1 last: list6 is joined, the answer is already_subscribed.
     expect((await post(fields({ EMAIL: 'jo@example.org', _mc4wp_lists: 'list6,list1' }))).body.code).toBe('already_subscribed');
     expect(fake.members.has(`list6/${hash}`)).toBe(true);
+  });
+
+  it('checks EMAIL as mc4wp_is_email (PHP FILTER_VALIDATE_EMAIL), not WordPress is_email', async () => {
+    for (const bad of ['jo..hn@example.org', '.jo@example.org', 'jo@example', 'jo@example.123', `${'a'.repeat(65)}@example.org`, '"jo doe"@example.org'])
+      expect((await post(fields({ EMAIL: bad }))).body.code, bad).toBe('invalid_email');
+    expect(isEmail('a@b.c')).toBe(true);
+    expect(isEmail('"jo\\ doe"@example.org')).toBe(true);
+    expect(isEmail('jo@[192.0.2.1]')).toBe(true);
+    expect((await post(fields({ EMAIL: 'k@b.io' }))).text).toBe('true');
   });
 
   it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {
