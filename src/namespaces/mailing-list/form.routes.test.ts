@@ -51,6 +51,7 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
   it('validates in the original order with the form messages', async () => {
     const cases: [Record<string, string>, Record<string, string>, string, string][] = [
       [fields(), { 'user-agent': 'Googlebot/2.1' }, 'spam.user_agent', 'Your submission was marked as spam.'],
+      [fields(), { 'user-agent': '0' }, 'spam.user_agent', 'Your submission was marked as spam.'],
       [fields({ _mc4wp_timestamp: String(Math.floor(Date.now() / 1000)) }), UA, 'spam.timestamp', 'Your submission was marked as spam.'],
       [fields({ _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 91 * 86400) }), UA, 'spam.timestamp', 'Your submission was marked as spam.'],
       [fields({ _mc4wp_honeypot: 'x' }), UA, 'spam.honeypot', 'Your submission was marked as spam.'],

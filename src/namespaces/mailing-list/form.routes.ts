@@ -123,7 +123,7 @@ function validate(form: SignupForm, lists: string[], agent: string, body: Record
   if (lists.length === 0) errors.push('no_lists_selected');
   const nowSec = Math.floor(now.getTime() / 1000);
   const ts = Number(body._mc4wp_timestamp);
-  if (agent === '' || BOT_AGENT.test(agent)) errors.push('spam.user_agent');
+  if (agent === '' || agent === '0' || BOT_AGENT.test(agent)) errors.push('spam.user_agent'); // PHP empty(): '0' too
   else if (body._mc4wp_timestamp === undefined || !Number.isFinite(ts) || ts < nowSec - 86400 * 90 || ts > nowSec - 2) errors.push('spam.timestamp');
   else if (body._mc4wp_honeypot !== '') errors.push('spam.honeypot');
   if (errors.length === 0) {
