@@ -64,6 +64,11 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
       expect(r.status, code).toBe(400);
       expect(r.body).toEqual({ code, message, data: { status: 400 } });
     }
+    // A timestamp sent as a list is no number (PHP: an array compares greater than any int).
+    const listed = new URLSearchParams({ ...fields() });
+    listed.delete('_mc4wp_timestamp');
+    listed.append('_mc4wp_timestamp[]', String(Math.floor(Date.now() / 1000) - 30));
+    expect((await t.request('POST', ROUTE, { form: listed.toString(), headers: UA })).body.code).toBe('spam.timestamp');
     const { id } = await createSignupForm(t.ctx, { title: 'No lists', lists: [] });
     expect((await post(fields({ _mc4wp_form_id: String(id), _mc4wp_honeypot: 'bot' }))).body.code).toBe('no_lists_selected');
     // A required field not sent at all passes (only empty values fail).

@@ -122,9 +122,9 @@ function validate(form: SignupForm, lists: string[], agent: string, body: Record
   const errors: string[] = [];
   if (lists.length === 0) errors.push('no_lists_selected');
   const nowSec = Math.floor(now.getTime() / 1000);
-  const ts = Number(body._mc4wp_timestamp);
+  const ts = typeof body._mc4wp_timestamp === 'string' && body._mc4wp_timestamp !== '' ? Number(body._mc4wp_timestamp) : Number.NaN; // PHP: an array compares greater than any number
   if (agent === '' || agent === '0' || BOT_AGENT.test(agent)) errors.push('spam.user_agent'); // PHP empty(): '0' too
-  else if (body._mc4wp_timestamp === undefined || !Number.isFinite(ts) || ts < nowSec - 86400 * 90 || ts > nowSec - 2) errors.push('spam.timestamp');
+  else if (typeof body._mc4wp_timestamp !== 'string' || !Number.isFinite(ts) || ts < nowSec - 86400 * 90 || ts > nowSec - 2) errors.push('spam.timestamp');
   else if (body._mc4wp_honeypot !== '') errors.push('spam.honeypot');
   if (errors.length === 0) {
     if (!isEmail(data.EMAIL)) errors.push('invalid_email');
