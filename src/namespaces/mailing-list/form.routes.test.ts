@@ -167,6 +167,11 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     expect((await post(fields({ EMAIL: 'k@b.io' }))).text).toBe('true');
   });
 
+  it('leaves blank fields out of the merge fields, so they never overwrite stored values', async () => {
+    expect((await post(fields({ EMAIL: 'lu@example.org', lname: '', phone: '0' }))).text).toBe('true');
+    expect((fake.calls.at(-1)!.body as { merge_fields: Record<string, unknown> }).merge_fields).toEqual({ FNAME: 'Ann' });
+  });
+
   it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {
     fake.failWith = 503;
     try {

@@ -24,7 +24,10 @@ export interface Signup {
 async function remoteSubscribe(ctx: AppContext, endpoint: string, form: SignupForm, lists: string[], s: Signup): Promise<string | number | undefined> {
   const apiKey = String((await ctx.options.get<unknown>(API_KEY_OPTION, '')) ?? '');
   const api = createMailinglistClient({ apiKey, endpoint });
-  const { EMAIL: _email, ...merge } = s.fields;
+  // The original's data mapper skips EMAIL and every `empty()` value ('', '0', an empty list), so
+  // a field left blank never overwrites what the service holds.
+  const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || v === '0' || (typeof v === 'object' && Object.keys(v).length === 0);
+  const merge = Object.fromEntries(Object.entries(s.fields).filter(([k, v]) => k !== 'EMAIL' && !isEmpty(v)));
   let outcome: string | number | undefined;
   for (const list of lists) outcome = await remoteSubscribeOne(api, ctx, form, list, s, merge);
   return outcome;
