@@ -106,6 +106,11 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     expect(r.body).toEqual({ comments: { [ham.guid]: { status: 'success' }, nope: { status: 'error', message: 'Could not find matching comment.' } } });
     expect((await spamfilterService.verdictsByGuid(t.ctx, [ham.guid])).get(ham.guid)).toBe('spam');
 
+    // `comments` may be any PHP array: a JSON object of entries is read like a list.
+    const keyed = await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: { first: { guid: 'nope', result: 'true' } } } });
+    expect(keyed.body).toEqual({ comments: { nope: { status: 'error', message: 'Could not find matching comment.' } } });
+    expect((await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: null } })).body.code).toBe('malformed_request');
+
     // Two stored checks with one guid: an error for that guid, in the original's words.
     const twin = { guid: 'twin-guid', source: 'test', verdict: 'ham', via: 'remote', actual: null, fields: '{}', created_gmt: '2026-01-01 00:00:00' };
     await t.ctx.db.insertInto('spamfilter_checks').values([twin, twin]).execute();

@@ -12,8 +12,10 @@ type Outcome = { status: 'success' } | { status: 'error'; message: string };
 /** Applies a webhook body; the answer is `{comments: {guid: outcome}}` (or `{comments: []}`). */
 export async function applyWebhook(ctx: AppContext, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (body.endpoint !== 'comment-check') return { comments: [] };
-  const comments = body.comments;
-  if (!Array.isArray(comments)) throw SpamfilterErrors.malformedWebhook();
+  // Any PHP array will do, a JSON object (keyed entries) as well as a list.
+  const raw = body.comments;
+  if (raw === null || typeof raw !== 'object') throw SpamfilterErrors.malformedWebhook();
+  const comments: unknown[] = Array.isArray(raw) ? raw : Object.values(raw);
   const processed: Record<string, Outcome> = {};
   for (const entry of comments) {
     if (!entry || typeof entry !== 'object') continue;
