@@ -128,6 +128,11 @@ function stripScriptStyle(text: string): string {
   return out + text.slice(from);
 }
 
+/** WordPress `wp_strip_all_tags` (line breaks kept): script/style blocks, then tags, removed; trimmed. */
+export function wpStripAllTags(text: string): string {
+  return phpTrim(stripTags(stripScriptStyle(text)));
+}
+
 /** True for the ASCII hex digits. */
 function isHex(code: number): boolean {
   return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 102);

@@ -5,6 +5,8 @@ import { memberHash } from '../../remote/mailinglist-client.js';
 import { startMailBox, type MailBox } from '../../test-support/mailbox.js';
 import { startFakeMailchimp, type FakeMailchimp } from './fake-mailchimp.case.js';
 import { createSignupForm } from './index.js';
+import { requiredFields } from './forms.repo.js';
+import { isEmail } from './form.routes.js';
 import { API_KEY_OPTION } from './subscribe.service.js';
 
 const ROUTE = '/mailinglist/v1/form';
@@ -38,6 +40,9 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     const expected = { code: 'not_found', message: 'Resource does not exist.', data: { status: 404 } };
     expect((await post({ EMAIL: 'a@example.org' })).body).toEqual(expected);
     expect((await post(fields({ _mc4wp_form_id: '999999' }))).status).toBe(404);
+    // PHP's empty(): '' and '0' are no form id at all (not the first-form fallback of `abc`).
+    expect((await post(fields({ _mc4wp_form_id: '' }))).body).toEqual(expected);
+    expect((await post(fields({ _mc4wp_form_id: '0' }))).body).toEqual(expected);
     const json = await t.request('POST', ROUTE, { json: fields(), headers: UA });
     expect(json.status).toBe(404);
     expect(json.body).toEqual(expected);
@@ -46,6 +51,7 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
   it('validates in the original order with the form messages', async () => {
     const cases: [Record<string, string>, Record<string, string>, string, string][] = [
       [fields(), { 'user-agent': 'Googlebot/2.1' }, 'spam.user_agent', 'Your submission was marked as spam.'],
+      [fields(), { 'user-agent': '0' }, 'spam.user_agent', 'Your submission was marked as spam.'],
       [fields({ _mc4wp_timestamp: String(Math.floor(Date.now() / 1000)) }), UA, 'spam.timestamp', 'Your submission was marked as spam.'],
       [fields({ _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 91 * 86400) }), UA, 'spam.timestamp', 'Your submission was marked as spam.'],
       [fields({ _mc4wp_honeypot: 'x' }), UA, 'spam.honeypot', 'Your submission was marked as spam.'],
@@ -58,6 +64,11 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
       expect(r.status, code).toBe(400);
       expect(r.body).toEqual({ code, message, data: { status: 400 } });
     }
+    // A timestamp sent as a list is no number (PHP: an array compares greater than any int).
+    const listed = new URLSearchParams({ ...fields() });
+    listed.delete('_mc4wp_timestamp');
+    listed.append('_mc4wp_timestamp[]', String(Math.floor(Date.now() / 1000) - 30));
+    expect((await t.request('POST', ROUTE, { form: listed.toString(), headers: UA })).body.code).toBe('spam.timestamp');
     const { id } = await createSignupForm(t.ctx, { title: 'No lists', lists: [] });
     expect((await post(fields({ _mc4wp_form_id: String(id), _mc4wp_honeypot: 'bot' }))).body.code).toBe('no_lists_selected');
     // A required field not sent at all passes (only empty values fail).
@@ -78,6 +89,87 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     fake.members.get(`list1/${hash}`)!.status = 'subscribed';
     const again = await post(fields());
     expect(again.body).toEqual({ code: 'already_subscribed', message: 'Given email address is already subscribed, thank you!', data: { status: 400 } });
+  });
+
+  it('cleans every posted value first, as mc4wp_sanitize_deep: tags stripped, trimmed, &amp; decoded, 1024 bytes at most', async () => {
+    const r = await post(fields({ EMAIL: ' dora@example.org ', _mc4wp_honeypot: '  ', fname: '<b>Dora</b> &amp; Co', lname: 'x'.repeat(1500) }));
+    expect(r.text).toBe('true');
+    const sent = fake.calls.at(-1)!.body as { email_address: string; merge_fields: Record<string, string> };
+    expect(sent.email_address).toBe('dora@example.org');
+    expect(sent.merge_fields.FNAME).toBe('Dora & Co');
+    expect(sent.merge_fields.LNAME).toHaveLength(1024);
+    // A value made only of markup is empty once cleaned: a required field left empty.
+    expect((await post(fields({ EMAIL: 'eve@example.org', fname: '<i></i>' }))).body.code).toBe('required_field_missing');
+  });
+
+  it('ignores empty and overlong field names; list values lose their empty entries', async () => {
+    const r = await post(fields({ EMAIL: 'finn@example.org', ['a'.repeat(191)]: 'kept', ['b'.repeat(192)]: 'ignored', '': 'ignored' }));
+    expect(r.text).toBe('true');
+    const merge = (fake.calls.at(-1)!.body as { merge_fields: Record<string, unknown> }).merge_fields;
+    expect(merge['A'.repeat(191)]).toBe('kept');
+    expect(Object.keys(merge)).not.toContain('B'.repeat(192));
+    expect(Object.keys(merge)).not.toContain('');
+    const { id } = await createSignupForm(t.ctx, { title: 'Topics', lists: ['list1'], requiredFields: ['EMAIL', 'TOPICS'] });
+    const form = new URLSearchParams({ ...fields({ EMAIL: 'gus@example.org', _mc4wp_form_id: String(id) }) });
+    form.append('TOPICS[]', '');
+    form.append('TOPICS[]', '');
+    const empty = await t.request('POST', ROUTE, { form: form.toString(), headers: UA });
+    expect(empty.body.code).toBe('required_field_missing');
+  });
+
+  it('a posted _mc4wp_lists replaces the form lists, even when empty', async () => {
+    const calls = fake.calls.length;
+    // An empty list value is no list at all: no_lists_selected.
+    const none = new URLSearchParams({ ...fields({ EMAIL: 'hal@example.org', _mc4wp_honeypot: 'x' }) });
+    none.append('_mc4wp_lists[]', '');
+    expect((await t.request('POST', ROUTE, { form: none.toString(), headers: UA })).body.code).toBe('no_lists_selected');
+    // An empty string passes validation (it splits into one empty name) and then signs up to nothing.
+    const blank = await post(fields({ EMAIL: 'hal@example.org', _mc4wp_lists: ' , ' }));
+    expect(blank.body).toEqual({ code: '', message: 'Oops. Something went wrong. Please try again later.', data: { status: 400 } });
+    expect(fake.calls.length).toBe(calls);
+    expect((await post(fields({ EMAIL: 'hal@example.org', _mc4wp_lists: 'list3,,' }))).text).toBe('true');
+    expect(fake.members.has(`list3/${memberHash('hal@example.org')}`)).toBe(true);
+    expect(fake.members.has(`list1/${memberHash('hal@example.org')}`)).toBe(false);
+  });
+
+  it('required fields as get_required_fields reads them: upper-cased, EMAIL apart, GROUP.sub a nested value', async () => {
+    expect(requiredFields('EMAIL')).toEqual([]);
+    expect(requiredFields('website,EMAIL,FNAME,fname')).toEqual(['WEBSITE', 'FNAME']);
+    expect(requiredFields('ADDRESS.ADDR1,INTERESTS[abc123]')).toEqual(['ADDRESS.addr1', 'INTERESTS']);
+    // A required `INTERESTS[abc123]` is the INTERESTS field: all of its entries empty is missing.
+    const { id } = await createSignupForm(t.ctx, { title: 'Interests', lists: ['list1'], requiredFields: ['EMAIL', 'INTERESTS[abc123]'] });
+    const send = (value: string) => {
+      const body = new URLSearchParams({ ...fields({ EMAIL: 'ida@example.org', _mc4wp_form_id: String(id) }) });
+      body.append('INTERESTS[abc123]', value);
+      return t.request('POST', ROUTE, { form: body.toString(), headers: UA });
+    };
+    expect((await send('')).body.code).toBe('required_field_missing');
+    expect((await send('yes')).text).toBe('true');
+  });
+
+  it('signs up to every list; as the original, the last list decides the answer', async () => {
+    const hash = memberHash('jo@example.org');
+    fake.members.set(`list1/${hash}`, { id: hash, email_address: 'jo@example.org', status: 'subscribed' });
+    // Already on list1, new on list5: list5 is still joined, and being last it makes the answer.
+    expect((await post(fields({ EMAIL: 'jo@example.org', _mc4wp_lists: 'list1,list5' }))).text).toBe('true');
+    expect(fake.members.get(`list5/${hash}`)).toMatchObject({ status: 'pending' });
+    // New on list6, already on list1 last: list6 is joined, the answer is already_subscribed.
+    expect((await post(fields({ EMAIL: 'jo@example.org', _mc4wp_lists: 'list6,list1' }))).body.code).toBe('already_subscribed');
+    expect(fake.members.has(`list6/${hash}`)).toBe(true);
+  });
+
+  it('checks EMAIL as mc4wp_is_email (PHP FILTER_VALIDATE_EMAIL), not WordPress is_email', async () => {
+    for (const bad of ['jo..hn@example.org', '.jo@example.org', 'jo@example', 'jo@example.123', `${'a'.repeat(65)}@example.org`, '"jo doe"@example.org'])
+      expect((await post(fields({ EMAIL: bad }))).body.code, bad).toBe('invalid_email');
+    expect(isEmail('a@b.c')).toBe(true);
+    expect(isEmail('"jo\\ doe"@example.org')).toBe(true);
+    expect(isEmail('jo@[192.0.2.1]')).toBe(true);
+    expect((await post(fields({ EMAIL: 'k@b.io' }))).text).toBe('true');
+  });
+
+  it('leaves blank fields out of the merge fields, so they never overwrite stored values', async () => {
+    expect((await post(fields({ EMAIL: 'lu@example.org', lname: '', phone: '0' }))).text).toBe('true');
+    expect((fake.calls.at(-1)!.body as { merge_fields: Record<string, unknown> }).merge_fields).toEqual({ FNAME: 'Ann' });
   });
 
   it('reports the service failures with numeric codes: its HTTP status, 0 when unreachable', async () => {
@@ -135,7 +227,7 @@ describe.each(DIALECTS)('mailinglist/v1 with the local list on %s', (engine) => 
     expect((await t.db.selectFrom('mailinglist_subscribers').select('status').executeTakeFirstOrThrow()).status).toBe('subscribed');
 
     const again = await t.request('POST', ROUTE, {
-      form: { _mc4wp_form_id: '0', _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'carla@example.org' },
+      form: { _mc4wp_form_id: 'abc', _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'carla@example.org' },
       headers: UA,
     });
     expect(again.body.code).toBe('already_subscribed');

@@ -35,6 +35,21 @@ export interface SignupForm {
 
 type Row = { id: number; title: string; status: string; lists: string; double_optin: number; update_existing: number; required_fields: string; messages: string; redirect: string };
 
+/**
+ * `get_required_fields`: upper-cased, `[key]` parts removed, EMAIL left out (it has its own
+ * check), duplicates and empties dropped, and a `GROUP.sub` name keeps its sub-key lower-cased.
+ */
+export function requiredFields(setting: string): string[] {
+  const names = setting
+    .toUpperCase()
+    .replace(/\[\w+\]/g, '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '' && f !== 'EMAIL')
+    .map((f) => (f.indexOf('.') > 0 ? f.slice(0, f.indexOf('.')) + f.slice(f.indexOf('.')).toLowerCase() : f));
+  return [...new Set(names)];
+}
+
 function toForm(r: Row): SignupForm {
   let overrides: Record<string, string> = {};
   try {
@@ -55,7 +70,7 @@ function toForm(r: Row): SignupForm {
     lists,
     doubleOptin: Number(r.double_optin) === 1,
     updateExisting: Number(r.update_existing) === 1,
-    requiredFields: r.required_fields.split(',').map((f) => f.trim().toUpperCase()).filter(Boolean),
+    requiredFields: requiredFields(r.required_fields),
     messages: { ...DEFAULT_MESSAGES, ...overrides },
     redirect: r.redirect,
   };

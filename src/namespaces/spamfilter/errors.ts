@@ -6,6 +6,7 @@ import { RestError } from '../../rest/errors.js';
 
 export const SPAMFILTER_MESSAGES = {
   hardcoded: "This site's API key is hardcoded and cannot be changed via the API.",
+  hardcodedDelete: "This site's API key is hardcoded and cannot be deleted.",
   invalidKey: 'The value provided is not a valid and registered API key.',
 } as const;
 
@@ -13,11 +14,12 @@ export const SPAMFILTER_MESSAGES = {
 export const WEBHOOK_MESSAGES = {
   malformed: "The 'comments' parameter must be an array.",
   noMatch: 'Could not find matching comment.',
-  multiple: 'Found multiple matching comments.',
+  multiple: 'Multiple comments matched request.',
 } as const;
 
 export const SpamfilterErrors = {
-  hardcodedKey: () => new RestError('hardcoded_key', SPAMFILTER_MESSAGES.hardcoded, 409),
+  /** `DELETE /key` says the key cannot be deleted; the writes that it cannot be changed. */
+  hardcodedKey: (deleting = false) => new RestError('hardcoded_key', deleting ? SPAMFILTER_MESSAGES.hardcodedDelete : SPAMFILTER_MESSAGES.hardcoded, 409),
   invalidKey: () => new RestError('invalid_key', SPAMFILTER_MESSAGES.invalidKey, 400),
   malformedWebhook: () => new RestError('malformed_request', WEBHOOK_MESSAGES.malformed, 400),
 } as const;

@@ -106,6 +106,22 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     expect(r.body).toEqual({ comments: { [ham.guid]: { status: 'success' }, nope: { status: 'error', message: 'Could not find matching comment.' } } });
     expect((await spamfilterService.verdictsByGuid(t.ctx, [ham.guid])).get(ham.guid)).toBe('spam');
 
+    // A JSON false is not 'false' to PHP's loose compare: success, but nothing changes.
+    const loose = await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: [{ guid: ham.guid, result: false }] } });
+    expect(loose.body).toEqual({ comments: { [ham.guid]: { status: 'success' } } });
+    expect((await spamfilterService.verdictsByGuid(t.ctx, [ham.guid])).get(ham.guid)).toBe('spam');
+
+    // `comments` may be any PHP array: a JSON object of entries is read like a list.
+    const keyed = await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: { first: { guid: 'nope', result: 'true' } } } });
+    expect(keyed.body).toEqual({ comments: { nope: { status: 'error', message: 'Could not find matching comment.' } } });
+    expect((await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: null } })).body.code).toBe('malformed_request');
+
+    // Two stored checks with one guid: an error for that guid, in the original's words.
+    const twin = { guid: 'twin-guid', source: 'test', verdict: 'ham', via: 'remote', actual: null, fields: '{}', created_gmt: '2026-01-01 00:00:00' };
+    await t.ctx.db.insertInto('spamfilter_checks').values([twin, twin]).execute();
+    const dup = await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: [{ guid: 'twin-guid', result: 'true' }] } });
+    expect(dup.body).toEqual({ comments: { 'twin-guid': { status: 'error', message: 'Multiple comments matched request.' } } });
+
     // An administrator's correction wins over later webhook verdicts, and is sent to the service.
     await spamfilterService.markCheck(t.ctx, ham.guid, 'ham');
     expect(fake.calls.at(-1)?.path).toBe('/1.1/submit-ham');
@@ -131,6 +147,7 @@ describe.each(DIALECTS)('spamfilter/v1 with the key from the environment on %s',
       const r = await t.request(method, `${NS}/key`, { as: t.admin, json: { key: 'otherotherot' } });
       expect(r.status).toBe(409);
       expect(r.body).toMatchObject({ code: 'hardcoded_key', data: { status: 409 } });
+      expect(r.body.message).toBe(method === 'DELETE' ? "This site's API key is hardcoded and cannot be deleted." : "This site's API key is hardcoded and cannot be changed via the API.");
     }
   });
 

@@ -38,7 +38,7 @@ async function setKey(req: RestRequest, ctx: AppContext): Promise<unknown> {
 }
 
 async function deleteKey(_req: RestRequest, ctx: AppContext): Promise<unknown> {
-  if (keyIsHardcoded(ctx)) throw SpamfilterErrors.hardcodedKey();
+  if (keyIsHardcoded(ctx)) throw SpamfilterErrors.hardcodedKey(true);
   await ctx.options.delete(KEY_OPTION);
   return true;
 }

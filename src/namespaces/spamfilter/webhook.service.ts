@@ -12,8 +12,10 @@ type Outcome = { status: 'success' } | { status: 'error'; message: string };
 /** Applies a webhook body; the answer is `{comments: {guid: outcome}}` (or `{comments: []}`). */
 export async function applyWebhook(ctx: AppContext, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (body.endpoint !== 'comment-check') return { comments: [] };
-  const comments = body.comments;
-  if (!Array.isArray(comments)) throw SpamfilterErrors.malformedWebhook();
+  // Any PHP array will do, a JSON object (keyed entries) as well as a list.
+  const raw = body.comments;
+  if (raw === null || typeof raw !== 'object') throw SpamfilterErrors.malformedWebhook();
+  const comments: unknown[] = Array.isArray(raw) ? raw : Object.values(raw);
   const processed: Record<string, Outcome> = {};
   for (const entry of comments) {
     if (!entry || typeof entry !== 'object') continue;
@@ -30,7 +32,7 @@ export async function applyWebhook(ctx: AppContext, body: Record<string, unknown
       continue;
     }
     const row = rows[0]!;
-    const verdict = c.result === 'true' || c.result === true ? 'spam' : c.result === 'false' || c.result === false ? 'ham' : undefined;
+    const verdict = c.result === 'true' || c.result === true ? 'spam' : c.result === 'false' ? 'ham' : undefined; // PHP: 'false' == false is false, so a JSON false does nothing
     // webhook-spam / webhook-ham, or *-noaction when a person has the last word or nothing changes.
     if (verdict && row.actual === null && row.verdict !== verdict) {
       await ctx.db.updateTable('spamfilter_checks').set({ verdict }).where('id', '=', row.id).execute();
