@@ -32,7 +32,7 @@ export async function applyWebhook(ctx: AppContext, body: Record<string, unknown
       continue;
     }
     const row = rows[0]!;
-    const verdict = c.result === 'true' || c.result === true ? 'spam' : c.result === 'false' ? 'ham' : undefined; // PHP: 'false' == false is false, so a JSON false does nothing
+    const verdict = c.result === 'true' || c.result === true ? 'spam' : c.result === 'false' || c.result === false ? 'ham' : undefined;
     // webhook-spam / webhook-ham, or *-noaction when a person has the last word or nothing changes.
     if (verdict && row.actual === null && row.verdict !== verdict) {
       await ctx.db.updateTable('spamfilter_checks').set({ verdict }).where('id', '=', row.id).execute();
