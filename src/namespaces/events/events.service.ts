@@ -11,7 +11,7 @@ import type { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { crashPoint } from '../../storage/crash-point.js';
 import {
-  fromDbDate, normaliseZone, parseDateTime, renderContent, siteTimeZone, siteTimeZoneSetting, toDbDate, uniquePostSlug,
+  fromDbDate, normaliseZone, parseDateTime, renderContent, restoredPostSlug, siteTimeZone, siteTimeZoneSetting, toDbDate, trashedPostSlug, uniquePostSlug,
 } from '../../content/posts.js';
 import {
   createTerm, getTermByName, getTermBySlug, recountTerms, setPostTerms, termIdsOfPosts, termsOfPosts, TermExistsError,
@@ -251,6 +251,7 @@ export async function saveEvent(ctx: AppContext, input: EventInput, user: RestUs
       const slugWanted = input.slug !== undefined ? str(input.slug).trim() : '';
       if (create) post.slug = await uniquePostSlug(trx, EVENT_TYPE, slugWanted || str(post.title), undefined, 'event');
       else if (slugWanted !== '' && slugWanted !== existing.slug) post.slug = await uniquePostSlug(trx, EVENT_TYPE, slugWanted, existing.id, 'event');
+      else if (existing.status === 'trash' && status !== 'trash') post.slug = await restoredPostSlug(trx, EVENT_TYPE, existing.id, existing.slug);
       let imageId: number | undefined;
       if (input.image !== undefined) {
         const image = (await resolveImage(trx, input.image)) ?? { url: '', id: 0 };
@@ -314,12 +315,13 @@ export async function saveEvent(ctx: AppContext, input: EventInput, user: RestUs
   );
 }
 
-/** Moves an event to the trash (410 when it is there already) and recounts its terms. */
+/** Moves an event to the trash (410 when it is there already; its slug is freed) and recounts its terms. */
 export async function trashEvent(ctx: AppContext, ev: EventRecord): Promise<void> {
   if (ev.status === 'trash') throw eventError('event-is-in-trash');
   const stamp = nowDates(ctx.now(), await siteTimeZone(ctx.options));
   await ctx.db.transaction().execute(async (trx) => {
-    await updateEventRows(trx, ev.id, { status: 'trash', modified: stamp.local, modified_gmt: stamp.gmt }, { status: 'trash' });
+    const slug = await trashedPostSlug(trx, EVENT_TYPE, ev.id, ev.slug);
+    await updateEventRows(trx, ev.id, { status: 'trash', slug, modified: stamp.local, modified_gmt: stamp.gmt }, { status: 'trash' });
     await recountTerms(trx, await termIdsOfPosts(trx, [ev.id]));
   });
 }

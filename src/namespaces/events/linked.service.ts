@@ -5,7 +5,7 @@
  * readability rules of single reads.
  */
 import type { AppContext } from '../../app-context.js';
-import { siteTimeZone, uniquePostSlug } from '../../content/posts.js';
+import { restoredPostSlug, siteTimeZone, trashedPostSlug, uniquePostSlug } from '../../content/posts.js';
 import type { RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { can, canReadPost } from './caps.js';
@@ -100,6 +100,7 @@ export async function updateLinked(ctx: AppContext, db: Db, kind: LinkedKind, cu
     postRow.status = resolveStatus(input.status === undefined ? undefined : String(input.status), {
       canPublish: can(user, type, 'publish'), create: false, current: current.status, dateGmt: pub?.date_gmt ?? current.date_gmt, now,
     });
+    if (current.status === 'trash' && postRow.status !== 'trash') postRow.slug = await restoredPostSlug(db, type, current.id, current.slug);
   }
   let imageId: number | undefined;
   if (input.image !== undefined) {
@@ -139,7 +140,8 @@ export async function trashLinked(ctx: AppContext, kind: LinkedKind, current: Li
   if (current.status === 'trash') throw eventError(kind === 'venue' ? 'venue-is-in-trash' : 'organizer-is-in-trash');
   const stamp = nowDates(ctx.now(), await siteTimeZone(ctx.options));
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('posts').set({ status: 'trash', modified: stamp.local, modified_gmt: stamp.gmt }).where('id', '=', current.id).execute();
+    const slug = await trashedPostSlug(trx, linkedType(kind), current.id, current.slug);
+    await trx.updateTable('posts').set({ status: 'trash', slug, modified: stamp.local, modified_gmt: stamp.gmt }).where('id', '=', current.id).execute();
     if (kind === 'venue') await trx.deleteFrom('event_venues').where('venue_id', '=', current.id).execute();
     else await trx.deleteFrom('event_organizers').where('organizer_id', '=', current.id).execute();
   });
