@@ -58,22 +58,23 @@ export async function uniquePostSlug(db: Db, type: string, desired: string, excl
   return nextFreeSlug(base, new Set(rows.map((r) => r.slug)));
 }
 
-/** What WordPress appends to the slug of a trashed post. */
+/** What WordPress appends to the slug of a trashed post (here with `-N` when that slug was taken too). */
 export const TRASHED_SUFFIX = '__trashed';
+const TRASHED = /__trashed(?:-\d+)?$/;
 
 /**
  * The slug a post gets when trashed (`wp_add_trashed_suffix_to_post_name_for_post`): its own with
  * `__trashed` appended, so new posts may take the slug while it waits in the trash.
  */
 export async function trashedPostSlug(db: Db, type: string, id: number, slug: string): Promise<string> {
-  if (slug.endsWith(TRASHED_SUFFIX)) return slug;
+  if (TRASHED.test(slug)) return slug;
   return uniquePostSlug(db, type, `${truncateSlug(slug, 191)}${TRASHED_SUFFIX}`, id);
 }
 
 /** The slug of a post leaving the trash: its slug from before, or the next free one if it was taken meanwhile. */
 export async function restoredPostSlug(db: Db, type: string, id: number, slug: string): Promise<string> {
-  if (!slug.endsWith(TRASHED_SUFFIX)) return slug;
-  return uniquePostSlug(db, type, slug.slice(0, -TRASHED_SUFFIX.length), id);
+  if (!TRASHED.test(slug)) return slug;
+  return uniquePostSlug(db, type, slug.replace(TRASHED, ''), id);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -252,6 +252,7 @@ export async function saveEvent(ctx: AppContext, input: EventInput, user: RestUs
       if (create) post.slug = await uniquePostSlug(trx, EVENT_TYPE, slugWanted || str(post.title), undefined, 'event');
       else if (slugWanted !== '' && slugWanted !== existing.slug) post.slug = await uniquePostSlug(trx, EVENT_TYPE, slugWanted, existing.id, 'event');
       else if (existing.status === 'trash' && status !== 'trash') post.slug = await restoredPostSlug(trx, EVENT_TYPE, existing.id, existing.slug);
+      else if (existing.status !== 'trash' && status === 'trash') post.slug = await trashedPostSlug(trx, EVENT_TYPE, existing.id, existing.slug);
       let imageId: number | undefined;
       if (input.image !== undefined) {
         const image = (await resolveImage(trx, input.image)) ?? { url: '', id: 0 };

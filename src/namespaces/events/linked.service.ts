@@ -101,6 +101,7 @@ export async function updateLinked(ctx: AppContext, db: Db, kind: LinkedKind, cu
       canPublish: can(user, type, 'publish'), create: false, current: current.status, dateGmt: pub?.date_gmt ?? current.date_gmt, now,
     });
     if (current.status === 'trash' && postRow.status !== 'trash') postRow.slug = await restoredPostSlug(db, type, current.id, current.slug);
+    else if (current.status !== 'trash' && postRow.status === 'trash') postRow.slug = await trashedPostSlug(db, type, current.id, current.slug);
   }
   let imageId: number | undefined;
   if (input.image !== undefined) {

@@ -35,6 +35,17 @@ describe.each(DIALECTS)('slugs of trashed posts on %s', (engine) => {
     expect((await t.request('POST', `${NS}/events/${second.id}`, { as: t.admin, json: { status: 'draft' } })).body.slug).toBe('harbour-fair');
   });
 
+  it('frees the slug whichever way the post reaches the trash, and gives it back after a second trashing', async () => {
+    const a = await event('Quay Market');
+    const viaStatus = await t.request('POST', `${NS}/events/${a.id}`, { as: t.admin, json: { status: 'trash' } });
+    expect(viaStatus.body.slug).toBe('quay-market__trashed');
+    const b = await event('Quay Market');
+    expect(b.slug).toBe('quay-market');
+    // Its trashed slug is taken by the first one: the second is numbered, and still comes back.
+    expect((await t.request('DELETE', `${NS}/events/${b.id}`, { as: t.admin })).body.slug).toBe('quay-market__trashed-2');
+    expect((await t.request('POST', `${NS}/events/${b.id}`, { as: t.admin, json: { status: 'publish' } })).body.slug).toBe('quay-market');
+  });
+
   it('keeps percent-encoded slugs whole', async () => {
     const concert = await event('Концерт');
     const trashed = await t.request('DELETE', `${NS}/events/${concert.id}`, { as: t.admin });
