@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { AppContext } from '../app-context.js';
 import type { Db } from '../storage/db.js';
 import { RemoteRequestError, safeHttpGet } from '../remote/http.js';
-import { postDatePair, siteTimeZone, uniquePostSlug } from './posts.js';
+import { postDatePair, siteTimeZone, uniquePostSlug, withSlugRetry } from './posts.js';
 
 /** The image types taken, by MIME type, with their file extension. */
 export const IMAGE_TYPES: Readonly<Record<string, string>> = Object.freeze({ 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' });
@@ -44,6 +44,8 @@ export async function mediaFactsOf(db: Db, ids: Iterable<number>): Promise<Map<n
   for (const r of rows) out.set(Number(r.post_id), { width: Number(r.width), height: Number(r.height), filesize: Number(r.filesize) });
   return out;
 }
+
+const MAX_SIDE = 2 ** 31 - 1;
 
 /** JPEG start-of-frame markers (baseline, progressive, …), which carry the image size. */
 const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
@@ -92,7 +94,8 @@ export function imageFacts(b: Buffer): ImageFacts | undefined {
     mime = 'image/webp';
     size = webpSize(b);
   }
-  if (!size || size.width <= 0 || size.height <= 0) return undefined;
+  // PNG allows sides up to 2³¹−1 (its header field is unsigned): larger claims are no image.
+  if (!size || size.width <= 0 || size.height <= 0 || size.width > MAX_SIDE || size.height > MAX_SIDE) return undefined;
   return { mime, ...size };
 }
 
@@ -183,7 +186,7 @@ export async function sideloadImage(ctx: AppContext, url: string, author: number
   const relative = `${folder}/${file}`;
   const fileUrl = `${ctx.urls.home}/wp-content/uploads/${relative}`;
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await withSlugRetry(() => ctx.db.transaction().execute(async (trx) => {
       const title = file.replace(/\.[^.]*$/, '');
       const row = await trx
         .insertInto('posts')
@@ -196,7 +199,7 @@ export async function sideloadImage(ctx: AppContext, url: string, author: number
       const id = Number(row.id);
       await trx.insertInto('media_files').values({ post_id: id, path: relative, mime: facts.mime, width: facts.width, height: facts.height, filesize: bytes.length, source_url: source }).execute();
       return { id, url: fileUrl };
-    });
+    }));
   } catch (e) {
     await fs.rm(path.join(ctx.config.uploadsDir, relative), { force: true });
     throw e;

@@ -58,6 +58,25 @@ export async function uniquePostSlug(db: Db, type: string, desired: string, excl
   return nextFreeSlug(base, new Set(rows.map((r) => r.slug)));
 }
 
+/** True for the unique-slug violation of `posts` (either engine). */
+export function isSlugConflict(error: unknown): boolean {
+  const e = error as { message?: string; code?: string; constraint?: string } | undefined;
+  if (!e) return false;
+  if (e.code === '23505' && (e.constraint === 'posts_type_slug' || /posts_type_slug/.test(e.message ?? ''))) return true;
+  return /UNIQUE constraint failed: posts\.type, posts\.slug/.test(e.message ?? '');
+}
+
+/** Runs a write that generates slugs, retrying a few times when a concurrent writer took the slug. */
+export async function withSlugRetry<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (attempt >= 4 || !isSlugConflict(e)) throw e;
+    }
+  }
+}
+
 /** What WordPress appends to the slug of a trashed post (here with `-N` when that slug was taken too). */
 export const TRASHED_SUFFIX = '__trashed';
 const TRASHED = /__trashed(?:-\d+)?$/;

@@ -204,7 +204,8 @@ function requestOnce(url: URL, opts: SafeGetOptions, signal: AbortSignal): Promi
         const chunks: Buffer[] = [];
         let size = 0;
         let done = false;
-        const stream = decoded(res);
+        // A HEAD answer has no body, whatever encoding its headers announce (zlib would fail on nothing).
+        const stream = opts.method === 'HEAD' ? res : decoded(res);
         const finish = (truncated: boolean) => {
           if (done) return;
           done = true;

@@ -65,7 +65,9 @@ const checkImage: Check = async (v, req, ctx) => {
     // An attachment that is no image (a PDF, a raw file) is refused, as the original's is_image.
     return row !== undefined && isImageFileUrl(row.image_url);
   }
-  if (typeof v !== 'string' || v.trim() === '' || (await attachmentByUrl(ctx.db, v)) !== undefined) return true;
+  if (typeof v !== 'string' || v.trim() === '') return true;
+  const own = await attachmentByUrl(ctx.db, v);
+  if (own) return isImageFileUrl(own.url);
   return req.user?.can('upload_files') === true && (await isRemoteImage(ctx, v.trim()));
 };
 

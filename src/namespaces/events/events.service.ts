@@ -11,7 +11,7 @@ import type { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { crashPoint } from '../../storage/crash-point.js';
 import {
-  fromDbDate, normaliseZone, parseDateTime, renderContent, restoredPostSlug, siteTimeZone, siteTimeZoneSetting, toDbDate, trashedPostSlug, uniquePostSlug,
+  fromDbDate, normaliseZone, parseDateTime, renderContent, restoredPostSlug, siteTimeZone, siteTimeZoneSetting, toDbDate, trashedPostSlug, uniquePostSlug, withSlugRetry,
 } from '../../content/posts.js';
 import {
   createTerm, getTermByName, getTermBySlug, recountTerms, setPostTerms, termIdsOfPosts, termsOfPosts, TermExistsError,
@@ -32,7 +32,7 @@ import {
 import type { EventFieldTarget } from './extensions.js';
 import { linkedOfEvents } from './linked.repo.js';
 import { createLinked } from './linked.service.js';
-import { nowDates, publicationDates, resolveImage, resolveStatus, withSlugRetry } from './post-write.js';
+import { nowDates, publicationDates, resolveImage, resolveStatus } from './post-write.js';
 import { linkedRefs, termRefs } from './validators.js';
 import { zoneAbbr } from './zone-names.js';
 

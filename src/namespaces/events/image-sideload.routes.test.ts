@@ -10,6 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageFacts } from '../../content/media.js';
+import { insertAttachment } from './fixtures.case.js';
 import { freePort } from '../../test-support/net.js';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
 
@@ -49,6 +50,10 @@ describe('imageFacts', () => {
     expect(imageFacts(webp)).toEqual({ mime: 'image/webp', width: 100, height: 50 });
     expect(imageFacts(Buffer.from('<html>not an image</html>'))).toBeUndefined();
     expect(imageFacts(Buffer.alloc(0))).toBeUndefined();
+    // A PNG header claiming a side beyond what PNG allows (and what the database column holds).
+    const huge = png(1, 1);
+    huge.writeUInt32BE(0x80000000, 16);
+    expect(imageFacts(huge)).toBeUndefined();
   });
 });
 
@@ -71,6 +76,12 @@ describe.each(DIALECTS)('featured images by URL on %s', (engine) => {
     served.set('/liar.png', { type: 'image/png', body: Buffer.from('<p>gotcha</p>'), getType: 'text/html' });
     const port = await freePort();
     server = http.createServer((req, res) => {
+      if (req.url === '/gzipped.png') {
+        // Compressed on the wire: HEAD announces the encoding and sends nothing, GET sends gzip.
+        const body = zlib.gzipSync(png(3, 3));
+        res.writeHead(200, { 'content-type': 'image/png', 'content-encoding': 'gzip', 'content-length': body.length });
+        return res.end(req.method === 'HEAD' ? undefined : body);
+      }
       const file = served.get(decodeURIComponent(req.url ?? ''));
       if (!file) return res.writeHead(404).end();
       if (req.method === 'GET') gets++;
@@ -145,6 +156,17 @@ describe.each(DIALECTS)('featured images by URL on %s', (engine) => {
     const refused = await event({ image: `${origin}/poster` }, contributor);
     expect(refused.status).toBe(400);
     expect(refused.body.data.params).toHaveProperty('image');
+  });
+
+  it('side-loads the image of a venue given as a keyed object, and refuses this site\'s files that are no images', async () => {
+    const res = await event({ venue: { 0: { venue: 'Harbour Hall', image: `${origin}/poster` } } });
+    expect(res.status).toBe(201);
+    expect(res.body.venue.image.url).toMatch(/^http:\/\/example\.test\/wp-content\/uploads\//);
+    const gzipped = await event({ image: `${origin}/gzipped.png` });
+    expect(gzipped.status).toBe(201);
+    expect(gzipped.body.image).toMatchObject({ extension: 'png', width: 3, height: 3 });
+    const pdf = await insertAttachment(t, 'http://example.test/wp-content/uploads/2025/04/programme.pdf');
+    for (const image of [pdf, 'http://example.test/wp-content/uploads/2025/04/programme.pdf']) expect((await event({ image })).status).toBe(400);
   });
 
   it('saves the event without the image when the file turns out not to be one, as the original does', async () => {

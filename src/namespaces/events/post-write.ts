@@ -1,7 +1,7 @@
 /**
  * @module namespaces/events/post-write
  * Rules shared by every calendar post write: the status a user ends up with, publication dates,
- * featured images, and retrying a write whose generated slug lost a race.
+ * featured images (side-loaded from URLs into the media library).
  */
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
@@ -9,6 +9,7 @@ import type { RestUser } from '../../rest/route.js';
 import { sideloadImage } from '../../content/media.js';
 import { parseDateTime, postDatePair, toDbDate } from '../../content/posts.js';
 import type { Db } from '../../storage/db.js';
+import { linkedRefs } from './validators.js';
 
 const PUBLISHING = new Set(['publish', 'future', 'private']);
 
@@ -70,11 +71,10 @@ export async function sideloadInputImages(ctx: AppContext, user: RestUser, input
     if (image) fields.image = image.id;
     else delete fields.image;
   }
+  // The venues and organizers created with the post, read as the write reads them (a list, a keyed
+  // object, one object); existing ones named by ID keep their own images.
   for (const key of ['venue', 'organizer']) {
-    const nested = fields[key];
-    for (const item of Array.isArray(nested) ? nested : [nested]) {
-      if (item !== null && typeof item === 'object' && !Array.isArray(item)) await sideloadInputImages(ctx, user, item);
-    }
+    for (const ref of linkedRefs(fields[key]) ?? []) if ('fields' in ref) await sideloadInputImages(ctx, user, ref.fields);
   }
 }
 
@@ -92,21 +92,3 @@ export async function resolveImage(db: Db, value: unknown): Promise<{ url: strin
   return typeof value === 'string' ? ((await attachmentByUrl(db, value)) ?? { url: value.trim(), id: 0 }) : undefined;
 }
 
-/** True for the unique-slug violation of `posts` (either engine). */
-export function isSlugConflict(error: unknown): boolean {
-  const e = error as { message?: string; code?: string; constraint?: string } | undefined;
-  if (!e) return false;
-  if (e.code === '23505' && (e.constraint === 'posts_type_slug' || /posts_type_slug/.test(e.message ?? ''))) return true;
-  return /UNIQUE constraint failed: posts\.type, posts\.slug/.test(e.message ?? '');
-}
-
-/** Runs a write that generates slugs, retrying a few times when a concurrent writer took the slug. */
-export async function withSlugRetry<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await write();
-    } catch (e) {
-      if (attempt >= 4 || !isSlugConflict(e)) throw e;
-    }
-  }
-}
