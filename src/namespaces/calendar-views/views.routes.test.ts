@@ -121,10 +121,12 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     const mine = await t.request('POST', VIEWS, { form: { url, ...signedIn }, headers: { cookie } });
     expect(mine.status).toBe(200);
     expect(mine.text).toContain('Private rehearsal');
+    expect(mine.headers['cache-control']).toBe('no-cache, must-revalidate, max-age=0, no-store, private');
     // The same nonces without the cookie: only the signed-out one verifies, and nothing private shows.
     const anonymous = await t.request('POST', VIEWS, { form: { url, ...signedIn } });
     expect(anonymous.status).toBe(200);
     expect(anonymous.text).not.toContain('Private rehearsal');
+    expect(anonymous.headers['cache-control']).toBeUndefined();
     const userNonceOnly = await t.request('POST', VIEWS, { form: { url, _tec_view_rest_nonce_primary: signedIn._tec_view_rest_nonce_primary } });
     expect(userNonceOnly.status).toBe(401);
   });

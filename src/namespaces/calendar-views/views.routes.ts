@@ -11,6 +11,7 @@ import type { NonceSubject } from '../../auth/nonces.js';
 import { readSession } from '../../auth/session.js';
 import { CoreErrors } from '../../rest/errors.js';
 import { RawBody } from '../../rest/json-text.js';
+import { NO_CACHE } from '../../http/headers.js';
 import { defineRoutes, RestResponse, type ArgSchema, type RestRequest } from '../../rest/route.js';
 import { renderView, VIEWS_NS } from './views.service.js';
 
@@ -62,7 +63,10 @@ async function html(req: RestRequest, ctx: AppContext): Promise<RestResponse> {
     ...(typeof req.params.prev_url === 'string' ? { prevUrl: req.params.prev_url } : {}),
     shouldManageUrl: req.params.should_manage_url === undefined ? true : truthy(req.params.should_manage_url),
   })) ?? (await renderView(ctx, caller, { url: `${ctx.urls.home}/events/`, viewData }))!;
-  return new RestResponse(new RawBody('text/html; charset=UTF-8', out.html), 200);
+  // Rendered for the cookie's user, the request itself being signed out: the no-cache headers the REST
+  // host gives signed-in answers, as WordPress does for cookie requests (rest_cookie_check_errors).
+  const headers = caller.user !== null && req.user === null ? { ...NO_CACHE } : {};
+  return new RestResponse(new RawBody('text/html; charset=UTF-8', out.html), 200, headers);
 }
 
 export const viewsRoutes = defineRoutes<AppContext>(VIEWS_NS, [
