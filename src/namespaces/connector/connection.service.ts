@@ -133,7 +133,10 @@ export async function reconnect(ctx: AppContext, user: RestUser) {
   try {
     await tryRegistration(ctx, user);
   } catch (e) {
-    throw asRestError(e);
+    // The original's answer when the hub fails the new registration: `Reconnect failed` (500, the
+    // remote's failure, not the client's).
+    const error = asRestError(e);
+    throw error.status >= 500 ? ConnectorErrors.reconnectFailed() : error;
   }
   if (siteConnection) return { status: 'completed' };
   return { status: 'in_progress', authorizeUrl: await authorizeUrl(ctx, user) };

@@ -184,6 +184,20 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     expect((await t.request('GET', `${NS}/connection`)).body).toMatchObject({ isRegistered: true, hasConnectedOwner: false });
   });
 
+  it('POST /connection/reconnect: the hub refusing the new registration answers reconnect_failed (500), as the original', async () => {
+    hub.registerStatus = 500;
+    try {
+      const res = await t.request('POST', `${NS}/connection/reconnect`, { as: t.admin });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ code: 'reconnect_failed', message: 'Reconnect failed', data: { status: 500 } });
+    } finally {
+      hub.registerStatus = 200;
+    }
+    // The registration is gone with the failure: the next reconnect registers anew.
+    expect((await t.request('POST', `${NS}/connection/reconnect`, { as: t.admin })).body.status).toBe('in_progress');
+    expect((await t.request('GET', `${NS}/connection`)).body).toMatchObject({ isRegistered: true });
+  });
+
   it('POST /connection: isActive must be false; disconnect tells the hub, forgets the tokens, then 400 disconnect_failed', async () => {
     const bad = await t.request('POST', `${NS}/connection`, { json: { isActive: true }, as: t.admin });
     expect(bad.status).toBe(400);
