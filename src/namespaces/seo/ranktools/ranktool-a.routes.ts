@@ -11,7 +11,7 @@ import { OAuthClient, OAuthError } from '../../../remote/oauth2-client.js';
 import { CREATABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../../rest/route.js';
 import { SEO_MESSAGES } from '../errors.js';
 import { cacheGet, cacheSet, getSeoOption, setSeoOption } from '../store.js';
-import { accessToken, tokenErrorBody } from './tokens.js';
+import { accessToken, hasCode, tokenErrorBody } from './tokens.js';
 
 const DAY_S = 86_400;
 const EXPORT_COLUMNS = 'Ph,Nq,Td,In,Kd';
@@ -58,7 +58,8 @@ export async function relatedKeyphrases(req: RestRequest, ctx: AppContext) {
   if (!client) return notConfigured();
   const keyphrase = String(req.params.keyphrase).trim();
   const database = String(req.params.country_code);
-  const cacheKey = `semrush:${database}:${keyphrase.toLowerCase()}`;
+  // Both parts are free text now: encoded apart, so no country and phrase can name another's entry.
+  const cacheKey = `semrush:${JSON.stringify([database, keyphrase.toLowerCase()])}`;
   const cached = await cacheGet(ctx, cacheKey);
   if (cached) return { results: cached, status: 200 };
   try {
@@ -78,8 +79,6 @@ export async function relatedKeyphrases(req: RestRequest, ctx: AppContext) {
 
 const canUse = (req: RestRequest) => Boolean(req.user && (req.user.can('edit_posts') || req.user.can('edit_pages')));
 const nonEmpty = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || 'must be a non-empty string.';
-/** The original's `has_valid_code`: anything but the empty string (not trimmed). */
-const hasCode = (v: unknown) => ((typeof v === 'string' || typeof v === 'number') && v !== '') || 'must not be empty.';
 
 export const ranktoolARouteDefs: RouteDef<AppContext>[] = [
   {

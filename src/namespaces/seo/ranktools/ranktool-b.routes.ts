@@ -14,7 +14,7 @@ import { OAuthClient, OAuthError, pkcePair } from '../../../remote/oauth2-client
 import { CREATABLE, DELETABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../../rest/route.js';
 import { SEO_MESSAGES } from '../errors.js';
 import { getSeoOption, META_KEYS, setSeoOption } from '../store.js';
-import { accessToken, tokenErrorBody } from './tokens.js';
+import { accessToken, hasCode, tokenErrorBody } from './tokens.js';
 
 const VERIFIER_KEY = 'wincher_code_verifier';
 
@@ -170,8 +170,6 @@ export async function getUpgradeCampaign(_req: RestRequest, ctx: AppContext) {
 }
 
 const canUse = (req: RestRequest) => Boolean(req.user && (req.user.can('publish_posts') || req.user.can('publish_pages')));
-/** The original's `has_valid_code`: anything but the empty string (not trimmed). */
-const hasCode = (v: unknown) => ((typeof v === 'string' || typeof v === 'number') && v !== '') || 'must not be empty.';
 
 export const ranktoolBRouteDefs: RouteDef<AppContext>[] = [
   { path: '/ranktool-b/authorization-url', endpoints: [{ methods: READABLE, permission: canUse, handler: authorizationUrl }] },

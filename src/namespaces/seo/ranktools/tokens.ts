@@ -51,3 +51,6 @@ export function tokenErrorBody(e: unknown): { body: Record<string, unknown>; sta
   }
   return undefined;
 }
+
+/** The original's `has_valid_code` for an OAuth code argument: anything but the empty string (not trimmed). */
+export const hasCode = (v: unknown): true | string => ((typeof v === 'string' || typeof v === 'number') && v !== '') || 'must not be empty.';
