@@ -12,6 +12,7 @@ import { readSession } from '../../auth/session.js';
 import { CoreErrors } from '../../rest/errors.js';
 import { RawBody } from '../../rest/json-text.js';
 import { NO_CACHE } from '../../http/headers.js';
+import { loadOnce } from '../../rest/locals.js';
 import { defineRoutes, RestResponse, type ArgSchema, type RestRequest } from '../../rest/route.js';
 import { renderView, VIEWS_NS } from './views.service.js';
 
@@ -34,12 +35,23 @@ const ARGS: Record<string, ArgSchema> = {
  * is kept when the primary nonce verifies for them.
  */
 async function viewCaller(req: RestRequest, ctx: AppContext): Promise<NonceSubject> {
-  if (req.user === null && req.auth.method === 'none' && req.headers.cookie) {
-    const session = await readSession(ctx, req.headers.cookie);
-    const subject: NonceSubject | null = session ? { user: session.user, auth: { method: 'cookie', sessionToken: session.token } } : null;
-    if (subject && (await verifyNonce(ctx, subject, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_primary))) return subject;
+  // Once per request: the permission (also for the Allow header) and the handler ask.
+  const caller = await loadOnce(req, 'viewCaller', async (): Promise<NonceSubject> => {
+    if (req.user === null && req.auth.method === 'none' && req.headers.cookie) {
+      const session = await readSession(ctx, req.headers.cookie);
+      const subject: NonceSubject | null = session ? { user: session.user, auth: { method: 'cookie', sessionToken: session.token } } : null;
+      if (subject && (await verifyNonce(ctx, subject, VIEW_NONCE_ACTION, req.params._tec_view_rest_nonce_primary))) return subject;
+    }
+    return { user: req.user, auth: req.auth };
+  });
+  return caller!;
+}
+
+declare module '../../rest/route.js' {
+  interface RequestLocals {
+    /** Who a view is rendered for (see {@link viewCaller}). */
+    viewCaller?: NonceSubject;
   }
-  return { user: req.user, auth: req.auth };
 }
 
 /** The caller of a request whose nonces verify (the primary for the caller, else the signed-out secondary); null otherwise. */
