@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { up as trashOldSlugs } from '../../storage/migrations/2026-11-28T0600-trashed-slugs.js';
 
 const NS = '/eventsuite/events/v1';
 
@@ -51,6 +52,18 @@ describe.each(DIALECTS)('slugs of trashed posts on %s', (engine) => {
     const trashed = await t.request('DELETE', `${NS}/events/${concert.id}`, { as: t.admin });
     expect(trashed.body.slug).toBe(`${concert.slug}__trashed`);
     expect((await t.request('POST', `${NS}/events/${concert.id}`, { as: t.admin, json: { status: 'publish' } })).body.slug).toBe(concert.slug);
+  });
+
+  it('the upgrade frees the slugs of posts trashed before, unless the trashed form is taken', async () => {
+    const a = await event('Old Fair');
+    const b = await event('Old Gala');
+    const taken = await event('Old Gala Trashed');
+    for (const id of [a.id, b.id]) await t.db.updateTable('posts').set({ status: 'trash' }).where('id', '=', id).execute();
+    await t.db.updateTable('posts').set({ slug: 'old-gala__trashed' }).where('id', '=', taken.id).execute();
+    await trashOldSlugs(t.db);
+    const slugs = await t.db.selectFrom('posts').select(['id', 'slug']).where('id', 'in', [a.id, b.id]).orderBy('id').execute();
+    expect(slugs.map((r) => r.slug)).toEqual(['old-fair__trashed', 'old-gala']);
+    expect((await event('Old Fair')).slug).toBe('old-fair');
   });
 
   it('does the same for venues and organizers', async () => {
