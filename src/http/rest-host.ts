@@ -189,5 +189,7 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     }
     return handle(request, reply, normaliseRoute(query.rest_route));
   };
-  for (const url of ['/', '/index.php']) app.route({ method: [...methods], url, handler: plain });
+  // Their HEAD is Fastify's own (from GET): the front page's answer keeps its length and loses its body;
+  // the API's HEAD, answered here without a body, is the same either way.
+  for (const url of ['/', '/index.php']) app.route({ method: methods.filter((m) => m !== 'HEAD'), url, handler: plain });
 }

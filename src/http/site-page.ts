@@ -29,13 +29,10 @@ ${await pageFragments(ctx, 'pageNotice')}
 <main>
 ${page.body}
 </main></body></html>`;
-  reply
+  return reply
     .code(page.status ?? 200)
     .headers(discovery.headers)
     .header('Content-Type', 'text/html; charset=UTF-8')
-    .header('Link', `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`);
-  // The front page's route declares HEAD itself (it is also the API's `?rest_route=`), so Fastify does
-  // not strip the body of its HEAD answers: the length is the page's, the body none.
-  if (reply.request.method === 'HEAD') return reply.header('Content-Length', Buffer.byteLength(html)).send('');
-  return reply.send(html);
+    .header('Link', `<${ctx.urls.apiRoot}>; rel="https://api.w.org/"`)
+    .send(html);
 }

@@ -13,18 +13,26 @@ export const UPLOADS_PATH = '/wp-content/uploads/';
 
 const TYPES: Readonly<Record<string, string>> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' };
 
+/**
+ * The file of the uploads folder `root` that a URL path names (`encoded`: the part after
+ * {@link UPLOADS_PATH}, still percent-encoded), or undefined for one outside the folder or malformed.
+ */
+export function uploadedFile(root: string, encoded: string): string | undefined {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+  const file = path.resolve(root, relative);
+  return file.startsWith(root + path.sep) && !relative.includes('\0') ? file : undefined;
+}
+
 export function registerUploads(app: FastifyInstance, ctx: AppContext): void {
   const root = path.resolve(ctx.config.uploadsDir);
   app.get(`${UPLOADS_PATH}*`, async (request: FastifyRequest, reply: FastifyReply) => {
-    const raw = request.url.split('?')[0]!.slice(UPLOADS_PATH.length);
-    let relative: string;
-    try {
-      relative = decodeURIComponent(raw);
-    } catch {
-      return reply.callNotFound();
-    }
-    const file = path.resolve(root, relative);
-    if (!file.startsWith(root + path.sep) || relative.includes('\0')) return reply.callNotFound();
+    const file = uploadedFile(root, request.url.split('?')[0]!.slice(UPLOADS_PATH.length));
+    if (!file) return reply.callNotFound();
     let stat: fs.Stats;
     try {
       stat = await fs.promises.stat(file);

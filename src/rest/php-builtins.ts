@@ -2,7 +2,7 @@
  * @module rest/php-builtins
  * PHP built-ins that the schema validators and the WordPress sanitisers reproduce exactly:
  * `trim` / `ltrim` with PHP's default character list, byte-wise (ASCII-only) `strtolower`, and
- * `is_array($v) || is_object($v)`.
+ * `is_array($v) || is_object($v)`, and PHP truthiness.
  *
  * @example
  * phpTrim('\0 a \x0B');      // 'a'
@@ -36,4 +36,15 @@ export function asciiLower(text: string): string {
 /** PHP `is_array($v) || is_object($v)`: a list or a map (any non-null JS object). */
 export function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
   return value !== null && typeof value === 'object';
+}
+
+/**
+ * PHP truthiness of a request value (`if ($v)`, `empty()`, `array_filter`): `false`, `0`, `''`, `'0'`,
+ * `null` and empty arrays are false; a map is a PHP array too, so an empty one is false.
+ */
+export function phpTruthy(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '' || value === '0') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
 }

@@ -7,6 +7,7 @@
 import { RestError, isRestError, retryAfterHeader } from './errors.js';
 import { filterFields, parseFields } from './fields.js';
 import { JsonText, RawBody } from './json-text.js';
+import { phpTruthy } from './php-builtins.js';
 import { compactLinks, embedLinks, embedSelection, type EmbedFetcher } from './links.js';
 import type { RestResponse } from './route.js';
 
@@ -27,14 +28,6 @@ export interface ServeOptions {
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 const JS_TYPE = 'application/javascript; charset=UTF-8';
-
-/** PHP truthiness of a query value: `''`, `'0'` and empty arrays are false. */
-function phpTruthy(value: unknown): boolean {
-  if (value === undefined || value === null || value === '' || value === '0') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
-}
 
 function has(query: Record<string, unknown>, key: string): boolean {
   return Object.hasOwn(query, key);

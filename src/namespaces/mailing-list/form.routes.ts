@@ -6,7 +6,7 @@
  * form's message for it.
  */
 import type { AppContext } from '../../app-context.js';
-import { phpTrim } from '../../rest/php-builtins.js';
+import { phpTrim, phpTruthy } from '../../rest/php-builtins.js';
 import { allowAll } from '../../rest/permissions.js';
 import { RestResponse, defineRoutes, type RestRequest } from '../../rest/route.js';
 import { wpStripAllTags } from '../../rest/wp-sanitize.js';
@@ -77,9 +77,8 @@ export function sanitizeDeep(value: unknown): unknown {
 
 /** PHP `array_filter` without a callback: falsy entries ('', '0', empty arrays …) dropped, keys kept. */
 function arrayFilter(value: unknown): unknown {
-  const truthy = (v: unknown) => !(v === '' || v === '0' || v === null || v === undefined || v === false || v === 0 || (Array.isArray(v) && v.length === 0) || (v !== null && typeof v === 'object' && Object.keys(v).length === 0));
-  if (Array.isArray(value)) return value.filter(truthy);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => truthy(v)));
+  if (Array.isArray(value)) return value.filter(phpTruthy);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => phpTruthy(v)));
   return value;
 }
 

@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../app-context.js';
+import { UPLOADS_PATH, uploadedFile } from '../../http/uploads.js';
 import { requireCapability } from '../../rest/permissions.js';
 import { phpIntval } from '../../rest/php-query.js';
 import { toBoolean } from '../../rest/php-values.js';
@@ -14,7 +15,6 @@ import { SEO_MESSAGES } from './errors.js';
 import { ScoreRequestError, scoreGroups, statistics, type ScoreKind } from './scores.service.js';
 import { cacheGet, cacheSet } from './store.js';
 
-import { UPLOADS_PATH } from '../../http/uploads.js';
 const DAY_S = 86_400;
 
 /** Size of a media file of this site; other hosts and unknown files are 404 failures. */
@@ -30,15 +30,8 @@ export async function getFileSize(req: RestRequest, ctx: AppContext) {
   }
   if (url.host !== new URL(ctx.urls.home).host) return failure(SEO_MESSAGES.externalFile(given));
   if (!url.pathname.startsWith(UPLOADS_PATH)) return failure(SEO_MESSAGES.notFoundFile(given));
-  const root = path.resolve(ctx.config.uploadsDir);
-  let relative: string;
-  try {
-    relative = decodeURIComponent(url.pathname.slice(UPLOADS_PATH.length));
-  } catch {
-    return failure(SEO_MESSAGES.notFoundFile(given));
-  }
-  const file = path.resolve(root, relative);
-  if (!file.startsWith(root + path.sep)) return failure(SEO_MESSAGES.notFoundFile(given));
+  const file = uploadedFile(path.resolve(ctx.config.uploadsDir), url.pathname.slice(UPLOADS_PATH.length));
+  if (!file) return failure(SEO_MESSAGES.notFoundFile(given));
   try {
     const stat = await fs.stat(file);
     if (!stat.isFile()) return failure(SEO_MESSAGES.notFoundFile(given));

@@ -15,7 +15,7 @@ import { hasManageAccess } from './access.js';
 import { getAttendee } from './attendees.repo.js';
 import { listAttendeePage, PUBLIC_ORDER_STATUSES, type AttendeeListQuery } from './attendees-list.repo.js';
 import { attendeeStatus, createManualAttendee, readableAttendee, updateAttendee, type AttendeeChanges } from './attendees.service.js';
-import { clampCount, listRestUrl } from './common.js';
+import { clampCount, listRestUrl, totalAfterOffset } from './common.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { providerBySlug, providerFilter, RSVP } from './providers.js';
 import { checkinLink, qrPng } from './qr.service.js';
@@ -129,10 +129,8 @@ async function listAttendees(req: TypedRequest<typeof ATTENDEE_LIST_ARGS>, ctx: 
   if (req.has('name')) q.name = String(p.name);
   if (req.has('email') && manage) q.email = String(p.email);
 
-  const found = await listAttendeePage(ctx.db, q);
-  const { attendees, tickets } = found;
-  // As the original counts with the offset applied: an offset at or past the last match finds nothing.
-  const total = offset > 0 && offset >= found.total ? 0 : found.total;
+  const { attendees, tickets, total: matches } = await listAttendeePage(ctx.db, q);
+  const total = totalAfterOffset(matches, offset);
   const totalPages = Math.ceil(total / perPage);
   if (page !== 1 && page > totalPages) return TicketErrors.invalidPageNumber();
   const body = {

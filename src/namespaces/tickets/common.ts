@@ -98,6 +98,14 @@ export function listToArray(value: unknown): string[] {
 /** Largest post ID the `posts` table can hold (a 32-bit serial): larger IDs can name nothing. */
 export const MAX_POST_ID = 2_147_483_647;
 
+/**
+ * A list's total as the original counts it, with the offset applied: an offset at or past the last
+ * match finds nothing (total 0), otherwise the matches.
+ */
+export function totalAfterOffset(matches: number, offset: number): number {
+  return offset > 0 && offset >= matches ? 0 : matches;
+}
+
 /** A positive integer ID given as a number or digits (at most {@link MAX_POST_ID}). */
 export function positiveInt(value: unknown): number | undefined {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';

@@ -12,7 +12,7 @@ import { allowAll } from '../../rest/permissions.js';
 import { defineArgs, endpoint, type TypedRequest } from '../../rest/typed.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, respond, type ArgSchema, type RestRequest, type RouteDef } from '../../rest/route.js';
 import { canEditTicketsOf, hasManageAccess } from './access.js';
-import { clampCount, listRestUrl, MAX_POST_ID } from './common.js';
+import { clampCount, listRestUrl, MAX_POST_ID, totalAfterOffset } from './common.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { defaultProvider, providerBySlug, providerFilter, resolveProvider } from './providers.js';
 import {
@@ -159,10 +159,8 @@ async function listTickets(req: TypedRequest<typeof TICKET_LIST_ARGS>, ctx: AppC
     q.visibility = { userId: req.user?.id ?? 0, readPrivate: req.user?.can('read_private_posts') ?? false };
   }
 
-  const found = await listTicketIds(ctx.db, q);
-  const { ids } = found;
-  // As the original counts with the offset applied: an offset at or past the last match finds nothing.
-  const total = offset > 0 && offset >= found.total ? 0 : found.total;
+  const { ids, total: matches } = await listTicketIds(ctx.db, q);
+  const total = totalAfterOffset(matches, offset);
   const totalPages = Math.ceil(total / perPage);
   if (page !== 1 && page > totalPages) return TicketErrors.invalidPageNumber();
   const body: Record<string, unknown> = {
