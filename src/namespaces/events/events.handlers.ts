@@ -14,7 +14,8 @@ import { can, canDeletePost, canEditPost, EVENT_TYPE } from './caps.js';
 import { loadEvent, resolvedTermFilter } from './checks.js';
 import { invalidParam } from '../../rest/errors.js';
 import { eventError } from './errors.js';
-import { countEvents, withChildTerms, listEvents as listEventRows, type EventListFilter, type EventRecord } from './events.repo.js';
+import { countEvents, listEvents as listEventRows, type EventListFilter } from './events-list.repo.js';
+import { withChildTerms, type EventRecord } from './events.repo.js';
 import {
   assertEventReadable, eventInputFrom, manageAccess, presentCalendarEventList, presentEventList, presentSingleEvent, reloadEvent, saveEvent,
   trashEvent,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { ANY_STATUSES } from '../../content/posts.js';
-import { countEvents, type EventListFilter } from './events.repo.js';
+import { countEvents, type EventListFilter } from './events-list.repo.js';
 import { seedEvents } from './seed.js';
 
 const NOW = new Date('2025-04-01T12:00:00Z');
