@@ -2,18 +2,22 @@
  * @module content/media
  * The site's media library, as far as the API needs one: images side-loaded from a URL (the original's
  * `media_sideload_image`, which runs when an event, venue or organizer is given an image URL). The file
- * is kept under `uploadsDir` in `YYYY/MM/` (served at `/wp-content/uploads/`), the image is an
- * `attachment` post whose `image_url` is the file's URL, and `media_files` holds the file's facts and
- * the URL it came from, so the same source is loaded once.
+ * is kept under `uploadsDir` in `YYYY/MM/` (served at `/wp-content/uploads/`), beside the smaller
+ * copies WordPress makes of it (`content/image-sizes.ts`, rendered on a worker thread); the image is
+ * an `attachment` post whose `image_url` is the file's URL, and `media_files` holds the file's facts,
+ * its copies and the URL it came from, so the same source is loaded once.
  *
  * Remote URLs are fetched with the SSRF policy of `remote/http.ts`; only JPEG, PNG, GIF and WebP files
  * are taken, recognised by their bytes (not by the name or the server's content type).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../app-context.js';
 import type { Db } from '../storage/db.js';
 import { RemoteRequestError, safeHttpGet } from '../remote/http.js';
+import type { RenderedImage } from './image-sizes.js';
+import { renderImageSizesOffThread } from './image-worker.js';
 import { postDatePair, siteTimeZone, uniquePostSlug, withSlugRetry } from './posts.js';
 
 /** The image types taken, by MIME type, with their file extension. */
@@ -28,11 +32,39 @@ export interface ImageFacts {
   height: number;
 }
 
-/** What an image object shows of its attachment's file. */
-export interface MediaFacts {
+/** One smaller copy of an image, as `media_files.sizes` keeps it (the file is beside the image's). */
+export interface StoredSize {
+  name: string;
+  file: string;
   width: number;
   height: number;
   filesize: number;
+}
+
+/** What an image object shows of its attachment's file. */
+export interface MediaFacts {
+  mime: string;
+  width: number;
+  height: number;
+  filesize: number;
+  sizes: StoredSize[];
+  /** The original's file name when the attachment's file is a scaled-down copy; '' otherwise. */
+  originalFile: string;
+}
+
+/** The key `media_files.source_key` holds for a source URL. */
+export function sourceKey(url: string): string {
+  return crypto.createHash('sha256').update(url).digest('hex');
+}
+
+function storedSizes(json: string): StoredSize[] {
+  if (!json) return [];
+  try {
+    const sizes: unknown = JSON.parse(json);
+    return Array.isArray(sizes) ? (sizes as StoredSize[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The file facts of the given attachments that are in the library (one query; none for no IDs). */
@@ -40,8 +72,10 @@ export async function mediaFactsOf(db: Db, ids: Iterable<number>): Promise<Map<n
   const wanted = [...new Set([...ids].filter((id) => id > 0))];
   const out = new Map<number, MediaFacts>();
   if (wanted.length === 0) return out;
-  const rows = await db.selectFrom('media_files').select(['post_id', 'width', 'height', 'filesize']).where('post_id', 'in', wanted).execute();
-  for (const r of rows) out.set(Number(r.post_id), { width: Number(r.width), height: Number(r.height), filesize: Number(r.filesize) });
+  const rows = await db.selectFrom('media_files').select(['post_id', 'mime', 'width', 'height', 'filesize', 'sizes', 'original_file']).where('post_id', 'in', wanted).execute();
+  for (const r of rows) {
+    out.set(Number(r.post_id), { mime: r.mime, width: Number(r.width), height: Number(r.height), filesize: Number(r.filesize), sizes: storedSizes(r.sizes), originalFile: r.original_file });
+  }
   return out;
 }
 
@@ -129,15 +163,31 @@ function baseName(url: URL): string {
   return clean || 'image';
 }
 
-/** Writes `bytes` to a file of `dir` not taken yet (`name.ext`, then `name-1.ext`, …); its file name. */
-async function writeUnique(dir: string, name: string, ext: string, bytes: Buffer): Promise<string> {
+/** A file to write beside the others of one image: `name` + `suffix` + `.ext`. */
+interface ImageFile {
+  suffix: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Writes an image's files into `dir` under the first free name (`name`, then `name-1`, …), all or
+ * none; returns the name used. A copy whose suffix repeats another's is the same file.
+ */
+async function writeUnique(dir: string, name: string, ext: string, files: readonly ImageFile[]): Promise<string> {
   await fs.mkdir(dir, { recursive: true });
+  const bySuffix = new Map(files.map((f) => [f.suffix, f.bytes]));
   for (let n = 0; ; n++) {
-    const file = `${name}${n === 0 ? '' : `-${n}`}.${ext}`;
+    const base = `${name}${n === 0 ? '' : `-${n}`}`;
+    const written: string[] = [];
     try {
-      await fs.writeFile(path.join(dir, file), bytes, { flag: 'wx' });
-      return file;
+      for (const [suffix, bytes] of bySuffix) {
+        const file = path.join(dir, `${base}${suffix}.${ext}`);
+        await fs.writeFile(file, bytes, { flag: 'wx' });
+        written.push(file);
+      }
+      return base;
     } catch (e) {
+      await Promise.all(written.map((file) => fs.rm(file, { force: true })));
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
   }
@@ -149,16 +199,32 @@ async function attachmentFrom(ctx: AppContext, url: string): Promise<{ id: numbe
     .selectFrom('media_files as m')
     .innerJoin('posts as p', 'p.id', 'm.post_id')
     .select(['p.id', 'p.image_url'])
-    .where('m.source_url', '=', url)
-    .orderBy('p.id')
+    .where('m.source_key', '=', sourceKey(url))
     .executeTakeFirst();
   return row ? { id: Number(row.id), url: row.image_url } : undefined;
+}
+
+/** True for the unique-source violation of `media_files` (either engine). */
+function isSourceConflict(error: unknown): boolean {
+  const e = error as { message?: string; code?: string; constraint?: string } | undefined;
+  if (e?.code === '23505') return e.constraint === 'media_files_source_key' || /media_files_source_key/.test(e.message ?? '');
+  return /UNIQUE constraint failed: media_files\.source_key/.test(e?.message ?? '');
+}
+
+/** The copies of an image (none when it gets none or they cannot be made: the image is kept as it is). */
+async function imageCopies(ctx: AppContext, bytes: Buffer, facts: ImageFacts): Promise<RenderedImage> {
+  try {
+    return await renderImageSizesOffThread(facts.mime, bytes, facts.width, facts.height);
+  } catch (e) {
+    ctx.log.warn({ reason: e instanceof Error ? e.message : String(e), mime: facts.mime }, 'media: no smaller sizes made of the image');
+    return { sizes: [] };
+  }
 }
 
 /**
  * Loads the image at `url` into the media library (or finds the one loaded from it before) and returns
  * its attachment; undefined when it cannot be loaded or is not an image, as the original then saves
- * the post without one. Runs outside any transaction: it waits on the network.
+ * the post without one. Runs outside any transaction: it waits on the network and the image worker.
  */
 export async function sideloadImage(ctx: AppContext, url: string, author: number): Promise<{ id: number; url: string } | undefined> {
   const source = url.trim();
@@ -178,30 +244,49 @@ export async function sideloadImage(ctx: AppContext, url: string, author: number
   }
   const facts = imageFacts(bytes);
   if (!facts) return undefined;
+  const copies = await imageCopies(ctx, bytes, facts);
 
   const now = postDatePair(ctx.now(), await siteTimeZone(ctx.options));
   const folder = `${now.local.slice(0, 4)}/${now.local.slice(5, 7)}`;
-  const name = baseName(new URL(source));
-  const file = await writeUnique(path.join(ctx.config.uploadsDir, folder), name, IMAGE_TYPES[facts.mime]!, bytes);
-  const relative = `${folder}/${file}`;
-  const fileUrl = `${ctx.urls.home}/wp-content/uploads/${relative}`;
+  const ext = IMAGE_TYPES[facts.mime]!;
+  const dir = path.join(ctx.config.uploadsDir, folder);
+  // A large JPEG's attachment is its scaled-down copy (`name-scaled.jpg`); the original stays beside it.
+  const files: ImageFile[] = [
+    { suffix: '', bytes },
+    ...(copies.scaled ? [{ suffix: '-scaled', bytes: copies.scaled.bytes }] : []),
+    ...copies.sizes.map((s) => ({ suffix: `-${s.width}x${s.height}`, bytes: s.bytes })),
+  ];
+  const base = await writeUnique(dir, baseName(new URL(source)), ext, files);
+  const main = copies.scaled ? { file: `${base}-scaled.${ext}`, width: copies.scaled.width, height: copies.scaled.height, filesize: copies.scaled.bytes.length } : { file: `${base}.${ext}`, width: facts.width, height: facts.height, filesize: bytes.length };
+  const sizes: StoredSize[] = copies.sizes.map((s) => ({ name: s.name, file: `${base}-${s.width}x${s.height}.${ext}`, width: s.width, height: s.height, filesize: s.bytes.length }));
+  const fileUrl = `${ctx.urls.home}/wp-content/uploads/${folder}/${main.file}`;
   try {
     return await withSlugRetry(() => ctx.db.transaction().execute(async (trx) => {
-      const title = file.replace(/\.[^.]*$/, '');
       const row = await trx
         .insertInto('posts')
         .values({
-          type: 'attachment', status: 'inherit', slug: await uniquePostSlug(trx, 'attachment', title, undefined, 'image'), title, content: '', excerpt: '',
+          type: 'attachment', status: 'inherit', slug: await uniquePostSlug(trx, 'attachment', base, undefined, 'image'), title: base, content: '', excerpt: '',
           author, parent: 0, password: '', menu_order: 0, date: now.local, date_gmt: now.gmt, modified: now.local, modified_gmt: now.gmt, image_url: fileUrl,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       const id = Number(row.id);
-      await trx.insertInto('media_files').values({ post_id: id, path: relative, mime: facts.mime, width: facts.width, height: facts.height, filesize: bytes.length, source_url: source }).execute();
+      await trx
+        .insertInto('media_files')
+        .values({
+          post_id: id, path: `${folder}/${main.file}`, mime: facts.mime, width: main.width, height: main.height, filesize: main.filesize,
+          source_url: source, source_key: sourceKey(source), sizes: sizes.length > 0 ? JSON.stringify(sizes) : '', original_file: copies.scaled ? `${base}.${ext}` : '',
+        })
+        .execute();
       return { id, url: fileUrl };
     }));
   } catch (e) {
-    await fs.rm(path.join(ctx.config.uploadsDir, relative), { force: true });
+    await Promise.all(files.map((f) => fs.rm(path.join(dir, `${base}${f.suffix}.${ext}`), { force: true })));
+    // Loaded by a concurrent request meanwhile: that attachment is this URL's.
+    if (isSourceConflict(e)) {
+      const made = await attachmentFrom(ctx, source);
+      if (made) return made;
+    }
     throw e;
   }
 }

@@ -8,8 +8,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageFacts } from '../../content/media.js';
+import { imageFacts, sourceKey } from '../../content/media.js';
+import { down as unkeySources, up as keySources } from '../../storage/migrations/2026-11-28T0700-media-sizes.js';
 import { insertAttachment } from './fixtures.case.js';
 import { freePort } from '../../test-support/net.js';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
@@ -36,6 +38,13 @@ function png(width: number, height: number): Buffer {
   for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
+
+/** A real 400 × 300 JPEG (a gradient). */
+const stageJpeg = (() => {
+  const data = Buffer.alloc(400 * 300 * 4);
+  for (let i = 0; i < 400 * 300; i++) data.set([(i % 400) * 0.6, (i / 400) * 0.8, 90, 255], i * 4);
+  return jpeg.encode({ width: 400, height: 300, data }, 90).data;
+})();
 
 const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([4, 0, 3, 0, 0, 0, 0]), Buffer.from([0x2c, 0, 0, 0, 0, 4, 0, 3, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b])]);
 
@@ -71,6 +80,7 @@ describe.each(DIALECTS)('featured images by URL on %s', (engine) => {
     uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'eventsuite-uploads-'));
     served.set('/photos/Harbour Fair.png', { type: 'image/png', body: png(6, 4) });
     served.set('/poster', { type: 'image/gif', body: GIF });
+    served.set('/photos/stage.jpg', { type: 'image/jpeg', body: stageJpeg });
     served.set('/page.html', { type: 'text/html', body: Buffer.from('<p>hello</p>') });
     // Says it is a PNG when asked with HEAD, but sends a page.
     served.set('/liar.png', { type: 'image/png', body: Buffer.from('<p>gotcha</p>'), getType: 'text/html' });
@@ -177,6 +187,69 @@ describe.each(DIALECTS)('featured images by URL on %s', (engine) => {
     const updated = await t.request('POST', `${NS}/events/${withImage.id}`, { as: t.admin, json: { image: `${origin}/liar.png` } });
     expect(updated.status).toBe(200);
     expect(updated.body.image).toEqual(withImage.image);
+  });
+
+  it('makes the smaller sizes WordPress makes; each size names a file of that size, which opens', async () => {
+    const res = await event({ image: `${origin}/photos/stage.jpg` });
+    expect(res.status).toBe(201);
+    const image = res.body.image;
+    const folder = 'http://example.test/wp-content/uploads/2025/04/';
+    // Keys in the original's order: the attachment's, then its metadata's (sizes as WordPress makes them).
+    expect(Object.keys(image)).toEqual(['url', 'id', 'extension', 'width', 'height', 'filesize', 'sizes']);
+    expect(image).toMatchObject({ url: `${folder}stage.jpg`, extension: 'jpg', width: 400, height: 300, filesize: stageJpeg.length });
+    expect(Object.keys(image.sizes)).toEqual(['medium', 'thumbnail']);
+    expect(image.sizes.medium).toEqual({ width: 300, height: 225, 'mime-type': 'image/jpeg', filesize: expect.any(Number), url: `${folder}stage-300x225.jpg` });
+    expect(image.sizes.thumbnail).toEqual({ width: 150, height: 150, 'mime-type': 'image/jpeg', filesize: expect.any(Number), url: `${folder}stage-150x150.jpg` });
+    for (const size of Object.values<{ width: number; height: number; filesize: number; url: string }>(image.sizes)) {
+      const file = await t.app.inject({ method: 'GET', url: new URL(size.url).pathname });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-type']).toBe('image/jpeg');
+      expect(file.rawPayload.length).toBe(size.filesize);
+      expect(jpeg.decode(file.rawPayload)).toMatchObject({ width: size.width, height: size.height });
+    }
+    // Lists show the same object.
+    expect((await t.request('GET', `${NS}/events/${res.body.id}`)).body.image).toEqual(image);
+  });
+
+  it('makes one attachment of one source loaded by concurrent requests', async () => {
+    const source = `${origin}/concurrent/stage.jpg`;
+    served.set('/concurrent/stage.jpg', { type: 'image/jpeg', body: stageJpeg });
+    const made = await Promise.all([event({ image: source }), event({ image: source }), event({ image: source })]);
+    expect(made.map((r) => r.status)).toEqual([201, 201, 201]);
+    const ids = new Set(made.map((r) => r.body.image.id));
+    expect(ids.size).toBe(1);
+    expect(await t.db.selectFrom('media_files').select('post_id').where('source_url', '=', source).execute()).toHaveLength(1);
+    // The files of the losing requests are gone: only this attachment's name and its sizes remain.
+    const name = path.basename(made[0]!.body.image.url, '.jpg');
+    const left = fs.readdirSync(path.join(uploads, '2025', '04')).filter((f) => f.startsWith('stage-') && !/^stage-\d+x\d+\.jpg$/.test(f) && !f.startsWith(`${name}.`) && !f.startsWith(`${name}-`));
+    expect(left).toEqual([]);
+  });
+
+  it('takes an image URL of any length (a long one is kept by its hash)', async () => {
+    const long = `/photos/${'a'.repeat(3500)}.png`;
+    served.set(long, { type: 'image/png', body: png(5, 5) });
+    const res = await event({ image: `${origin}${long}` });
+    expect(res.status).toBe(201);
+    expect(res.body.image).toMatchObject({ width: 5, height: 5, url: expect.stringMatching(/\/wp-content\/uploads\/2025\/04\/a{100}\.png$/) });
+    expect((await event({ image: `${origin}${long}` })).body.image.id).toBe(res.body.image.id);
+  });
+
+  it('upgrades a library loaded before: the first attachment of a source keeps it, copies lose only their source', async () => {
+    const source = `${origin}/upgraded.png`;
+    served.set('/upgraded.png', { type: 'image/png', body: png(5, 5) });
+    await unkeySources(t.db);
+    const ids: number[] = [];
+    for (const name of ['upgraded', 'upgraded-1']) {
+      const id = await insertAttachment(t, `http://example.test/wp-content/uploads/2025/04/${name}.png`);
+      await t.db.insertInto('media_files').values({ post_id: id, path: `2025/04/${name}.png`, mime: 'image/png', width: 5, height: 5, filesize: 10, source_url: source } as never).execute();
+      ids.push(id);
+    }
+    await keySources(t.db);
+    const rows = await t.db.selectFrom('media_files').select(['post_id', 'source_key', 'sizes']).where('post_id', 'in', ids).orderBy('post_id').execute();
+    expect(rows).toEqual([{ post_id: ids[0], source_key: sourceKey(source), sizes: '' }, { post_id: ids[1], source_key: '', sizes: '' }]);
+    const before = gets;
+    expect((await event({ image: source })).body.image.id).toBe(ids[0]);
+    expect(gets).toBe(before);
   });
 
   it('serves nothing outside the uploads folder', async () => {

@@ -63,8 +63,10 @@ export function globalIds(urls: SiteUrls, id: number, lineage: readonly string[]
 }
 
 /**
- * The featured image object (`false` when none), with the size of its file when it is in the media
- * library; empty values are left out as the originals do. (No smaller sizes are made, so no `sizes`.)
+ * The featured image object (`false` when none), with its file's facts and smaller sizes when it is in
+ * the media library (TEC's `get_featured_image`: the attachment metadata without `file` and
+ * `image_meta`, each size with its URL instead of its file); empty values are left out as the
+ * originals do.
  */
 export function imageObject(url: string, attachmentId: number, facts?: MediaFacts): false | Record<string, unknown> {
   if (!url) return false;
@@ -73,7 +75,17 @@ export function imageObject(url: string, attachmentId: number, facts?: MediaFact
   const out: Record<string, unknown> = { url };
   if (attachmentId > 0) out.id = attachmentId;
   if (ext) out.extension = ext;
-  if (facts) Object.assign(out, facts);
+  if (!facts) return out;
+  out.width = facts.width;
+  out.height = facts.height;
+  out.filesize = facts.filesize;
+  if (facts.sizes.length > 0) {
+    const folder = path.slice(0, path.lastIndexOf('/') + 1);
+    const sizes: Record<string, unknown> = {};
+    for (const s of facts.sizes) sizes[s.name] = { width: s.width, height: s.height, 'mime-type': facts.mime, filesize: s.filesize, url: folder + s.file };
+    out.sizes = sizes;
+  }
+  if (facts.originalFile) out.original_image = facts.originalFile;
   return out;
 }
 

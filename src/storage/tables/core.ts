@@ -99,6 +99,12 @@ export interface MediaFilesTable {
   filesize: number;
   /** The URL it was side-loaded from. */
   source_url: string;
+  /** SHA-256 (hex) of `source_url`, unique; '' for none. */
+  source_key: string;
+  /** The smaller copies (`StoredSize[]` of content/media.ts) as JSON; '' for none. */
+  sizes: string;
+  /** The original's file name when `path` is a scaled-down copy of it; '' otherwise. */
+  original_file: string;
 }
 
 export interface CoreTables {

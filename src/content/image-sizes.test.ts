@@ -1,0 +1,148 @@
+/**
+ * Image sizes as WordPress makes them: the pixel sizes and crops of `image_resize_dimensions` and
+ * `wp_constrain_dimensions` (the cases of WordPress's `tests/image/dimensions.php`, worked out from the
+ * functions' rules), which sizes an image gets, and copies that are real images of those sizes.
+ */
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { constrainDimensions, decodeImage, planImage, renderImageSizes, resample, resizeDimensions, type Bitmap } from './image-sizes.js';
+import { renderImageSizesOffThread } from './image-worker.js';
+
+/** [src_x, src_y, dst_w, dst_h, src_w, src_h] as `image_resize_dimensions` orders them (after its two zeros). */
+const dims = (w: number, h: number, bw: number, bh: number, crop: boolean) => {
+  const p = resizeDimensions(w, h, bw, bh, crop);
+  return p && [p.cropX, p.cropY, p.width, p.height, p.cropWidth, p.cropHeight];
+};
+
+/** A `width` × `height` bitmap whose pixels `colour` gives. */
+function bitmap(width: number, height: number, colour: (x: number, y: number) => [number, number, number, number]): Bitmap {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(colour(x, y), (y * width + x) * 4);
+  return { width, height, data };
+}
+
+const gradient = (width: number, height: number) => bitmap(width, height, (x, y) => [(x * 255) / width, (y * 255) / height, 128, 255]);
+
+describe('resizeDimensions (image_resize_dimensions)', () => {
+  it('fits a box without cropping, one side free when the box gives 0', () => {
+    expect(dims(640, 480, 400, 0, false)).toEqual([0, 0, 400, 300, 640, 480]);
+    expect(dims(640, 480, 0, 400, false)).toEqual([0, 0, 533, 400, 640, 480]);
+    expect(dims(640, 480, 400, 500, false)).toEqual([0, 0, 400, 300, 640, 480]);
+    expect(dims(640, 480, 500, 400, false)).toEqual([0, 0, 500, 375, 640, 480]);
+  });
+
+  it('crops around the centre to the box, never beyond the image', () => {
+    expect(dims(640, 480, 400, 400, true)).toEqual([80, 0, 400, 400, 480, 480]);
+    expect(dims(640, 480, 400, 500, true)).toEqual([120, 0, 400, 480, 400, 480]);
+    expect(dims(640, 480, 300, 200, true)).toEqual([0, 26, 300, 200, 640, 427]);
+    expect(dims(1600, 900, 150, 150, true)).toEqual([350, 0, 150, 150, 900, 900]);
+  });
+
+  it('makes nothing for an image already within a pixel of the copy, or an empty box', () => {
+    expect(dims(640, 480, 1024, 1024, false)).toBeUndefined();
+    expect(dims(640, 480, 641, 481, true)).toBeUndefined();
+    expect(dims(300, 301, 300, 300, false)).toBeUndefined();
+    expect(dims(640, 480, 0, 0, false)).toBeUndefined();
+    expect(dims(0, 480, 100, 100, false)).toBeUndefined();
+  });
+
+  it('rounds as wp_constrain_dimensions does, bumping a side one pixel short of the box', () => {
+    expect(constrainDimensions(465, 700, 177, 177)).toEqual([118, 177]);
+    expect(constrainDimensions(1600, 900, 300, 300)).toEqual([300, 169]);
+    expect(constrainDimensions(5, 1000, 300, 300)).toEqual([2, 300]);
+    expect(constrainDimensions(1000, 1, 300, 300)).toEqual([300, 1]);
+    expect(constrainDimensions(640, 480, 0, 0)).toEqual([640, 480]);
+  });
+});
+
+describe('planImage', () => {
+  it('gives the registered sizes an image is larger than, in the order WordPress makes them', () => {
+    const plan = planImage('image/jpeg', 1600, 900);
+    expect(plan.scaled).toBeUndefined();
+    expect(plan.sizes.map((s) => [s.name, s.width, s.height])).toEqual([
+      ['medium', 300, 169],
+      ['large', 1024, 576],
+      ['thumbnail', 150, 150],
+      ['medium_large', 768, 432],
+      ['1536x1536', 1536, 864],
+    ]);
+    expect(planImage('image/png', 200, 100).sizes.map((s) => [s.name, s.width, s.height])).toEqual([['thumbnail', 150, 100]]);
+  });
+
+  it('scales JPEGs beyond 2,560 pixels a side, never PNGs; GIF, WebP and huge images get nothing', () => {
+    expect(planImage('image/jpeg', 3000, 2000).scaled).toMatchObject({ width: 2560, height: 1707 });
+    expect(planImage('image/jpeg', 3000, 2000).sizes.map((s) => s.name)).toEqual(['medium', 'large', 'thumbnail', 'medium_large', '1536x1536', '2048x2048']);
+    expect(planImage('image/png', 3000, 2000).scaled).toBeUndefined();
+    expect(planImage('image/gif', 1600, 900)).toEqual({ sizes: [] });
+    expect(planImage('image/webp', 1600, 900)).toEqual({ sizes: [] });
+    expect(planImage('image/jpeg', 10_000, 10_000)).toEqual({ sizes: [] });
+  });
+});
+
+describe('resample', () => {
+  it('averages the area each copy pixel covers', () => {
+    // 4 × 2 → 2 × 1: each copy pixel is the mean of a 2 × 2 block.
+    const src = bitmap(4, 2, (x, y) => [x < 2 ? (y === 0 ? 0 : 100) : 200, 50, x * 10, 255]);
+    const out = resample(src, { width: 2, height: 1, cropX: 0, cropY: 0, cropWidth: 4, cropHeight: 2 });
+    expect([...out.data]).toEqual([50, 50, 5, 255, 200, 50, 25, 255]);
+  });
+
+  it('takes the crop only, and lends transparent pixels no colour', () => {
+    const src = bitmap(3, 1, (x) => (x === 0 ? [255, 0, 0, 255] : x === 1 ? [0, 0, 255, 0] : [0, 255, 0, 255]));
+    expect([...resample(src, { width: 1, height: 1, cropX: 1, cropY: 0, cropWidth: 2, cropHeight: 1 }).data]).toEqual([0, 255, 0, 128]);
+    expect([...resample(src, { width: 1, height: 1, cropX: 0, cropY: 0, cropWidth: 2, cropHeight: 1 }).data]).toEqual([255, 0, 0, 128]);
+  });
+
+  it('keeps a flat colour flat at any ratio', () => {
+    const src = bitmap(97, 61, () => [10, 200, 30, 255]);
+    const out = resample(src, { width: 13, height: 7, cropX: 5, cropY: 3, cropWidth: 80, cropHeight: 50 });
+    for (let i = 0; i < out.data.length; i += 4) expect([...out.data.subarray(i, i + 4)]).toEqual([10, 200, 30, 255]);
+  });
+});
+
+describe('renderImageSizes', () => {
+  const source = gradient(800, 450);
+  const file = jpeg.encode({ ...source, data: Buffer.from(source.data) }, 90).data;
+
+  it('makes each planned size as a JPEG of that size, close to the original', () => {
+    const rendered = renderImageSizes('image/jpeg', file, 800, 450);
+    expect(rendered.scaled).toBeUndefined();
+    expect(rendered.sizes.map((s) => `${s.name} ${s.width}x${s.height}`)).toEqual(['medium 300x169', 'thumbnail 150x150', 'medium_large 768x432']);
+    for (const size of rendered.sizes) {
+      const copy = decodeImage('image/jpeg', size.bytes);
+      expect([copy.width, copy.height]).toEqual([size.width, size.height]);
+    }
+    // The thumbnail is the centre square: its edges are the original's x = 175 and 624 (red ≈ 56, 199).
+    const thumb = decodeImage('image/jpeg', rendered.sizes.find((s) => s.name === 'thumbnail')!.bytes);
+    expect(Math.abs(thumb.data[75 * 150 * 4]! - 56)).toBeLessThan(8);
+    expect(Math.abs(thumb.data[75 * 150 * 4 + 149 * 4]! - 199)).toBeLessThan(8);
+  });
+
+  it('keeps a PNG a PNG with its transparency', () => {
+    const clear = bitmap(400, 200, (x) => (x < 200 ? [255, 0, 0, 255] : [0, 0, 0, 0]));
+    const rendered = renderImageSizes('image/png', PNG.sync.write({ width: 400, height: 200, data: Buffer.from(clear.data) } as PNG), 400, 200);
+    const medium = rendered.sizes.find((s) => s.name === 'medium')!;
+    const copy = PNG.sync.read(Buffer.from(medium.bytes));
+    expect([copy.width, copy.height]).toEqual([300, 150]);
+    expect([...copy.data.subarray(0, 4)]).toEqual([255, 0, 0, 255]);
+    expect(copy.data[(150 * 300 - 1) * 4 + 3]).toBe(0);
+  });
+
+  it('refuses a file that is not the size its header gives, or not an image at all', () => {
+    expect(() => renderImageSizes('image/jpeg', file, 900, 450)).toThrow();
+    expect(() => renderImageSizes('image/jpeg', Buffer.from('not a jpeg'), 800, 450)).toThrow();
+  });
+
+  it('renders on the worker thread, and reports a broken file as an error there', async () => {
+    // A wide strip, so a JPEG beyond 2,560 pixels stays cheap to render.
+    const wide = gradient(2700, 300);
+    const rendered = await renderImageSizesOffThread('image/jpeg', jpeg.encode({ ...wide, data: Buffer.from(wide.data) }, 90).data, 2700, 300);
+    expect(rendered.scaled).toMatchObject({ width: 2560, height: 284 });
+    expect(decodeImage('image/jpeg', rendered.scaled!.bytes)).toMatchObject({ width: 2560, height: 284 });
+    expect(rendered.sizes.map((s) => `${s.name} ${s.width}x${s.height}`)).toEqual(['medium 300x33', 'large 1024x114', 'thumbnail 150x150', 'medium_large 768x85', '1536x1536 1536x171', '2048x2048 2048x228']);
+    await expect(renderImageSizesOffThread('image/png', Buffer.from('broken'), 400, 400)).rejects.toThrow();
+    // The worker survives a broken file.
+    expect((await renderImageSizesOffThread('image/jpeg', file, 800, 450)).sizes).toHaveLength(3);
+  }, 60_000);
+});
