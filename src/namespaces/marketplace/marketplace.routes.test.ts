@@ -46,6 +46,7 @@ async function startMarket(): Promise<FakeMarket> {
       if (url === '/subscriptions/key-invalid/deactivate') return send(404, { code: 'invalid_product_key', message: 'Invalid product key.' });
       if (url.endsWith('/activate')) return send(404, { code: 'invalid_product_key', message: 'Invalid product key.' });
       if (url === '/subscriptions/key-remote/install-url') return send(200, { url: 'https://market.example/install/remote' });
+      if (url === '/create-order' && (JSON.parse(data) as any).product_id === 13) return send(500, { message: 'order system down' });
       if (url === '/create-order') return send(201, { order_id: 77, product_id: (JSON.parse(data) as any).product_id });
       return send(404, { code: 'not_found', message: 'nope' });
     });
@@ -219,6 +220,9 @@ describe.each(DIALECTS)('shop/v3 marketplace on %s', (engine) => {
     const res = await t.request('POST', `${NS}/create-order`, { json: { product_id: 5 }, ...as() });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ order_id: 77, product_id: 5 });
+    const down = await t.request('POST', `${NS}/create-order`, { json: { product_id: 13 }, ...as() });
+    expect(down.status).toBe(502);
+    expect(down.body).toEqual({ message: 'order system down' });
     const mgr = await t.request('POST', `${NS}/create-order`, { json: { product_id: 5 }, as: manager });
     expect(mgr.status).toBe(403);
     expect(mgr.body).toEqual({ message: 'You do not have permission to install plugins.' });

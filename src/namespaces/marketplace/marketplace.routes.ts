@@ -1,6 +1,6 @@
 /**
  * @module namespaces/marketplace/marketplace.routes
- * The seven `shop/v3/marketplace/*` routes. As the original sends them with `wp_send_json*`, answers
+ * The eight `shop/v3/marketplace/*` routes. As the original sends them with `wp_send_json*`, answers
  * are bare `{success, data}` envelopes (or the bare subscription array), failures with status 400;
  * `create-order` relays the marketplace's own answer as a normal REST response.
  */
@@ -117,7 +117,8 @@ async function createOrder(req: RestRequest, ctx: AppContext) {
   if (!(await isConnected(ctx))) return MarketplaceErrors.couldNotInstall(M.notConnected, 400);
   try {
     const answer = await (await marketplaceClient(ctx)).createOrder(Number(req.params.product_id));
-    return respond(answer.body ?? null, { status: answer.status >= 200 && answer.status < 600 ? answer.status : 502 });
+    // CASE: the original relays the marketplace's status as is; a marketplace failing (5xx) is a bad gateway here, not our 500.
+    return respond(answer.body ?? null, { status: answer.status >= 200 && answer.status < 500 ? answer.status : 502 });
   } catch (e) {
     if (!(e instanceof MarketplaceError)) throw e;
     return MarketplaceErrors.couldNotInstall(e.message, 502);
