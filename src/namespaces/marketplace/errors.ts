@@ -14,6 +14,7 @@ export const MARKETPLACE_MESSAGES = {
   disconnected: 'Your subscription has been disconnected.',
   noSubscription: 'We could not find a subscription with the provided product key.',
   cannotActivate: 'You do not have permission to activate plugins.',
+  cannotSwitchTheme: 'You do not have permission to switch themes.',
   unsupportedType: 'This product type is not supported.',
   notInstalled: 'This product is not installed.',
   alreadyActive: 'This product is already active.',

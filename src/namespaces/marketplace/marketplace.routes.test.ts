@@ -25,6 +25,8 @@ async function startMarket(): Promise<FakeMarket> {
     { product_key: 'key-eclair', product_id: 300, product_name: 'Éclair extras', product_type: 'plugin', zip_slug: 'eclair', connections: [], expires: 1767225600, expired: true, maxed: false, product_keys_all: ['key-eclair'] },
     { product_key: 'maxed', product_id: 400, product_name: 'Maxed', product_type: 'plugin', zip_slug: 'maxed', connections: [], expires: 1767225600, expired: false, maxed: true, product_keys_all: ['maxed'] },
     { product_key: 'key-invalid', product_id: 500, product_name: 'Invalid', product_type: 'plugin', zip_slug: 'invalid', connections: [], expires: 1767225600, expired: false, maxed: false, product_keys_all: ['key-invalid'] },
+    { product_key: 'key-service', product_id: 700, product_name: 'Service', product_type: 'woo-service', zip_slug: 'tickets', connections: [42], expires: 1767225600, expired: false, maxed: false, product_keys_all: ['key-service'] },
+    { product_key: 'key-theme', product_id: 800, product_name: 'Theme', product_type: 'theme', zip_slug: 'spamfilter', connections: [42], expires: 1767225600, expired: false, maxed: false, product_keys_all: ['key-theme'] },
     { product_key: 'key-already', product_id: 600, product_name: 'Already', product_type: 'plugin', zip_slug: 'already', connections: [42], expires: 1767225600, expired: false, maxed: false, product_keys_all: ['key-already'] },
   ];
   const server = http.createServer((req, res) => {
@@ -126,7 +128,7 @@ describe.each(DIALECTS)('shop/v3 marketplace on %s', (engine) => {
     expect(byKey('key-analytics-2')).toMatchObject({ active: false, has_update: false, subscription_installed: false, subscription_available: false });
     expect(byKey('key-remote')).toMatchObject({ subscription_installed: false, subscription_available: true });
     expect(byKey('key-eclair')).toMatchObject({ subscription_available: false }); // expired
-    expect(res.body.find((s: any) => s.zip_slug === 'tickets')).toMatchObject({ product_key: '', has_update: false, subscription_installed: true, subscription_available: false });
+    expect(res.body.find((s: any) => s.zip_slug === 'seo')).toMatchObject({ product_key: '', has_update: false, subscription_installed: true, subscription_available: false });
     const names = res.body.map((s: any) => s.product_name);
     expect(names.indexOf('shop Analytics')).toBe(names.indexOf('Shop analytics') - 1); // same name: the earlier expiry first
     expect(names.at(-1)).toBe('Éclair extras'); // by code unit, as strcasecmp: after every ASCII name
@@ -195,6 +197,16 @@ describe.each(DIALECTS)('shop/v3 marketplace on %s', (engine) => {
     expect(on.body).toEqual({ success: true, data: { message: 'This product has been activated.' } });
     expect((await t.request('GET', '/shop-analytics/customers', as())).status).toBe(200);
     expect((await t.request('POST', `${NS}/subscriptions/activate`, { json: { product_key: 'key-analytics' }, ...as() })).body).toEqual({ success: true, data: { message: 'This product is already active.' } });
+  });
+
+  it('activate: unknown keys and unsupported kinds first, then the capability of the product’s kind', async () => {
+    const post = (key: string, who: TestUser) => t.request('POST', `${NS}/subscriptions/activate`, { json: { product_key: key }, as: who });
+    expect((await post('nope', manager)).body).toEqual({ success: false, data: { message: 'We could not find a subscription with the provided product key.' } });
+    const service = await post('key-service', t.admin);
+    expect(service.status).toBe(400);
+    expect(service.body).toEqual({ success: false, data: { message: 'This product type is not supported.' } });
+    expect((await post('key-theme', manager)).body).toEqual({ success: false, data: { message: 'You do not have permission to switch themes.' } });
+    expect((await post('key-analytics', manager)).body).toEqual({ success: false, data: { message: 'You do not have permission to activate plugins.' } });
   });
 
   it('a key listed under another subscription’s product_keys_all names no subscription', async () => {

@@ -84,11 +84,18 @@ async function disconnect(req: RestRequest, ctx: AppContext) {
   return ok({ message: M.disconnected });
 }
 
+/** As the original: the caller needs the capability of the product's kind (a shop manager has neither). */
+const ACTIVATION_CAPABILITY = new Map([
+  ['plugin', { capability: 'activate_plugins', refused: M.cannotActivate }],
+  ['theme', { capability: 'switch_themes', refused: M.cannotSwitchTheme }],
+]);
+
 async function activate(req: RestRequest, ctx: AppContext) {
-  if (!req.user?.can('activate_plugins')) return fail({ message: M.cannotActivate });
   const sub = await findSubscription(ctx, String(req.params.product_key));
   if (!sub) return fail({ message: M.noSubscription });
-  if (sub.product_type !== 'plugin' && sub.product_type !== 'theme') return fail({ message: M.unsupportedType });
+  const kind = ACTIVATION_CAPABILITY.get(String(sub.product_type));
+  if (!kind) return fail({ message: M.unsupportedType });
+  if (!req.user?.can(kind.capability)) return fail({ message: kind.refused });
   const local = sub.local as { installed: boolean; active: boolean; slug: string | null };
   if (!local.installed || !local.slug) return fail({ message: M.notInstalled });
   if (local.active) return ok({ message: M.alreadyActive });
