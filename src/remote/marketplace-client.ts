@@ -5,13 +5,19 @@
  * - `GET  {endpoint}/featured?locale=&country=` → array of sections
  * - `GET  {endpoint}/subscriptions` → array of subscriptions
  * - `POST {endpoint}/subscriptions/{product_key}/activate` and `/deactivate` → `{message?}`, or 4xx
- *   `{code, message, data?}` (`maxed_out` with `data.sites_list`/`total_domains`, `invalid_product_key`, …)
+ *   `{code, message, data?}` (`maxed_out` with `data.sites_list`/`total_domains`, `invalid_product_key`,
+ *   `already_connected`, …)
  * - `GET  {endpoint}/subscriptions/{product_key}/install-url` → `{url}`
  * - `POST {endpoint}/create-order` `{product_id}` → any JSON, relayed with its status
  * A network error or timeout is a {@link MarketplaceError} with code `unreachable`.
  */
 
 export const MARKETPLACE_TIMEOUT_MS = 10_000;
+
+const FEATURED_MESSAGES = {
+  status: (status: number) => `Our request to the featured API got error code ${status}.`,
+  malformed: 'Our request to the featured API got a malformed response.',
+} as const;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export class MarketplaceError extends Error {
@@ -73,10 +79,12 @@ export class MarketplaceClient {
     throw new MarketplaceError(message, typeof b.code === 'string' ? b.code : 'remote_error', 400, b.data);
   }
 
+  /** Only a 200 with a non-empty array counts; the failures carry the original's sentences, not the marketplace's. */
   async featured(locale: string, country: string): Promise<unknown[]> {
-    const body = await this.#ok('GET', `/featured?${new URLSearchParams({ locale, country })}`);
-    if (!Array.isArray(body) || body.length === 0) throw new MarketplaceError('The featured extensions could not be loaded.', 'invalid_response', 400);
-    return body;
+    const answer = await this.#call('GET', `/featured?${new URLSearchParams({ locale, country })}`);
+    if (answer.status !== 200) throw new MarketplaceError(FEATURED_MESSAGES.status(answer.status), 'remote_error', 400);
+    if (!Array.isArray(answer.body) || answer.body.length === 0) throw new MarketplaceError(FEATURED_MESSAGES.malformed, 'invalid_response', 400);
+    return answer.body;
   }
 
   async subscriptions(): Promise<Record<string, unknown>[]> {
@@ -85,8 +93,14 @@ export class MarketplaceClient {
     return body.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object');
   }
 
+  /** A key the marketplace says is `already_connected` to this site counts as activated. */
   async activate(productKey: string, siteUrl: string): Promise<unknown> {
-    return this.#ok('POST', `/subscriptions/${encodeURIComponent(productKey)}/activate`, { site_url: siteUrl });
+    try {
+      return await this.#ok('POST', `/subscriptions/${encodeURIComponent(productKey)}/activate`, { site_url: siteUrl });
+    } catch (e) {
+      if (e instanceof MarketplaceError && e.code === 'already_connected') return {};
+      throw e;
+    }
   }
 
   async deactivate(productKey: string, siteUrl: string): Promise<unknown> {

@@ -72,8 +72,6 @@ async function remoteSubscriptions(ctx: AppContext, rethrow = false): Promise<Re
   try {
     const list = await (await marketplaceClient(ctx)).subscriptions();
     await store(ctx, SUBSCRIPTIONS_CACHE, list, SUBSCRIPTIONS_TTL_MS);
-    const helper = await helperData(ctx);
-    if (!helper.my_subscriptions_tab_loaded) await ctx.options.set(HELPER_OPTION, { ...helper, my_subscriptions_tab_loaded: true });
     return list;
   } catch (e) {
     if (!(e instanceof MarketplaceError)) throw e;
@@ -82,6 +80,15 @@ async function remoteSubscriptions(ctx: AppContext, rethrow = false): Promise<Re
     if (rethrow) throw e;
     return [];
   }
+}
+
+/** The first time the list is asked for while connected, the helper notes when (`Y-m-d H:i:s`, UTC). */
+export async function noteSubscriptionsTabLoaded(ctx: AppContext): Promise<void> {
+  if (!(await isConnected(ctx))) return;
+  const helper = await helperData(ctx);
+  if (helper.my_subscriptions_tab_loaded) return;
+  const loaded = ctx.now().toISOString().slice(0, 19).replace('T', ' ');
+  await ctx.options.set(HELPER_OPTION, { ...helper, my_subscriptions_tab_loaded: loaded });
 }
 
 /** Drops the cached lists and loads the subscriptions again (a failure is thrown). */
@@ -99,35 +106,68 @@ function localBlock(ctx: AppContext, slug: unknown) {
   return { installed: true, active: ctx.areas.isEnabled(area.id), version: APP_VERSION, type: 'plugin', slug: area.id, path: `${area.id}/${area.id}.php` };
 }
 
-/** This product's areas as installed products with no subscription. */
+/** This product's areas as installed products with no subscription: the original's keys first, in its order. */
 function localOnly(ctx: AppContext, slug: string): Record<string, unknown> {
   const area = ctx.areas.get(slug)!;
   return {
-    product_key: '', product_id: 0, product_name: area.title, product_url: '', product_icon: '', product_slug: area.id, product_type: 'plugin',
-    documentation_url: '', zip_slug: area.id, key_type: '', key_type_label: '', autorenew: false, connections: [], legacy_connections: [], shares: [],
-    lifetime: false, expires: 0, expired: true, expiring: false, sites_max: 0, sites_active: 0, maxed: false, order_id: 0, product_keys_all: [],
-    product_status: 'publish', active: false, has_update: false, version: APP_VERSION, subscription_installed: true, subscription_available: false,
-    is_installable: false, is_shared: false, owner_email: '', has_changelog: false, local: localBlock(ctx, area.id),
+    product_key: '', product_id: 0, product_name: area.title, product_url: '', zip_slug: area.id, documentation_url: '', key_type: '', key_type_label: '',
+    lifetime: false, product_status: 'publish', connections: [], expires: 0, expired: true, expiring: false, sites_max: 0, sites_active: 0, autorenew: false,
+    maxed: false, product_icon: '', product_slug: area.id, product_type: 'plugin', legacy_connections: [], shares: [], order_id: 0, product_keys_all: [],
+    version: APP_VERSION, is_installable: false, is_shared: false, owner_email: '', has_changelog: false, active: false, local: localBlock(ctx, area.id),
   };
 }
 
-/** Remote subscriptions with their local block, plus installed products without one; by name, then expiry. */
-export async function subscriptions(ctx: AppContext): Promise<Record<string, unknown>[]> {
-  const siteId = Number((await auth(ctx)).site_id ?? 0);
-  const remote = (await remoteSubscriptions(ctx)).map((s): Record<string, unknown> => {
-    const local = localBlock(ctx, s.zip_slug);
-    const connections = Array.isArray(s.connections) ? s.connections.map(Number) : [];
-    return { ...s, active: siteId > 0 && connections.includes(siteId), subscription_installed: local.installed, local };
-  });
-  const covered = new Set(remote.map((s) => s.zip_slug));
-  const local = ctx.areas.all.filter((a) => !covered.has(a.id)).map((a) => localOnly(ctx, a.id));
-  return [...remote, ...local].sort((a, b) => String(a.product_name).localeCompare(String(b.product_name)) || Number(a.expires ?? 0) - Number(b.expires ?? 0));
+type Subscription = Record<string, unknown>;
+
+/** Local-only entries have no marketplace product ID (0), so they are told apart by their slug. */
+function sameProduct(a: Subscription, b: Subscription): boolean {
+  const id = Number(a.product_id);
+  return id > 0 ? id === Number(b.product_id) : Number(b.product_id) <= 0 && a.zip_slug === b.zip_slug;
 }
 
-/** The subscription holding `productKey`. */
-export async function findSubscription(ctx: AppContext, productKey: string): Promise<Record<string, unknown> | undefined> {
+/** Not connected here, not expired, and no other subscription of the product is. */
+function isAvailable(sub: Subscription, all: Subscription[]): boolean {
+  if (sub.active === true || sub.expired === true) return false;
+  return !all.some((o) => o.active === true && sameProduct(o, sub));
+}
+
+/** Installed, and the one subscription of its product that stands for the installed copy. */
+function isInstalled(sub: Subscription, all: Subscription[]): boolean {
+  if ((sub.local as { installed: boolean }).installed !== true) return false;
+  if (sub.active === true) return true;
+  const same = all.filter((o) => sameProduct(o, sub));
+  if (same.length <= 1) return true;
+  if (same.some((o) => o.active === true)) return false;
+  // CASE: several unconnected subscriptions of one installed product: the first one not maxed out (else the first) is it.
+  const stand = same.find((o) => o.maxed === false) ?? same[0]!;
+  return stand.product_key === sub.product_key;
+}
+
+/** Product names compared as the original's `strcasecmp`: case-insensitive, by code unit rather than locale. */
+function byNameThenExpiry(a: Subscription, b: Subscription): number {
+  const x = String(a.product_name ?? '').toLowerCase();
+  const y = String(b.product_name ?? '').toLowerCase();
+  return x < y ? -1 : x > y ? 1 : Number(a.expires ?? 0) - Number(b.expires ?? 0);
+}
+
+/** Remote subscriptions with their local block, plus installed products without one; by name, then expiry. */
+export async function subscriptions(ctx: AppContext): Promise<Subscription[]> {
+  const siteId = Number((await auth(ctx)).site_id ?? 0);
+  const remote = (await remoteSubscriptions(ctx)).map((s): Subscription => {
+    const connections = Array.isArray(s.connections) ? s.connections.map(Number) : [];
+    // No update feed: the areas ship with this product, so none has an update of its own.
+    return { ...s, active: siteId > 0 && connections.includes(siteId), local: localBlock(ctx, s.zip_slug), has_update: false };
+  });
+  const covered = new Set(remote.map((s) => s.zip_slug));
+  const local = ctx.areas.all.filter((a) => !covered.has(a.id)).map((a) => ({ ...localOnly(ctx, a.id), has_update: false }));
+  const all = [...remote, ...local].sort(byNameThenExpiry);
+  return all.map((s) => ({ ...s, subscription_available: isAvailable(s, all), subscription_installed: isInstalled(s, all) }));
+}
+
+/** The subscription whose own key is `productKey` (as the original, a key of the same product listed under `product_keys_all` does not count). */
+export async function findSubscription(ctx: AppContext, productKey: string): Promise<Subscription | undefined> {
   if (productKey === '') return undefined;
-  return (await subscriptions(ctx)).find((s) => s.product_key === productKey || (Array.isArray(s.product_keys_all) && s.product_keys_all.includes(productKey)));
+  return (await subscriptions(ctx)).find((s) => s.product_key === productKey);
 }
 
 /** After connect/disconnect the cached list is stale. */
