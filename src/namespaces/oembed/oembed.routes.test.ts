@@ -25,6 +25,10 @@ async function startProvider() {
         return reply(200, 'text/html', `<head><link type="application/json+oembed" href="${base}/fail"></head>`);
       case '/garbage':
         return reply(200, 'text/html', `<head><link type="application/json+oembed" href="${base}/not-json"></head>`);
+      case '/untrusted':
+        return reply(200, 'text/html', `<head><link rel="alternate" type="application/json+oembed" href="${base}/oembed-untrusted"></head>`);
+      case '/oembed-untrusted':
+        return reply(200, 'application/json', JSON.stringify({ version: '1.0', type: 'rich', provider_name: 'Untrusted', provider_url: base, html: '<b>Filtered</b><a href="">Unfiltered</a>', author_name: 'Someone', title: 'Untrusted Embed' }));
       case '/plain':
         return reply(200, 'text/html', '<html><head><title>No embed</title></head></html>');
       case '/fail':
@@ -249,9 +253,15 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(res.body).toMatchObject({ version: '1.0', type: 'video', provider_name: 'Local Tube', title: 'A Video', width: 320, height: 240 });
       const secret = /data-secret="([a-zA-Z0-9]{10})"/.exec(res.body.html)?.[1];
       expect(res.body.html).toBe(
-        `<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="${provider.base}/embed/1#?secret=${secret}" data-secret="${secret}" width="320" height="180"></iframe><img>`,
+        `<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" title="A Video" src="${provider.base}/embed/1#?secret=${secret}" data-secret="${secret}" width="320" height="180"></iframe>`,
       );
       expect(res.body.html).not.toMatch(/<script|onload|onerror|alert/);
+    });
+
+    it('answers html false for rich markup without a frame, keeping the other fields', async () => {
+      const res = await proxy({ url: `${provider.base}/untrusted`, maxwidth: 456, maxheight: 789 });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ provider_name: 'Untrusted', provider_url: provider.base, type: 'rich', title: 'Untrusted Embed', html: false });
     });
 
     it('serves a repeated request from the cache without asking the provider', async () => {
