@@ -87,7 +87,20 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
     ids.draft = await insertPost(t.db, { slug: 'draft-event', status: 'draft' });
     ids.private = await insertPost(t.db, { slug: 'private-event', status: 'private' });
     ids.locked = await insertPost(t.db, { slug: 'locked-event', password: 'pw' });
+    ids.post = await insertPost(t.db, { type: 'post', slug: 'hello-world', title: 'Hello World', author: ada });
+    ids.front = await insertPost(t.db, { type: 'page', slug: 'front-page', title: 'Front page' });
   });
+
+  /** Runs `check` while the page `ids.front` is the static front page. */
+  async function withStaticFrontPage(check: () => Promise<void>): Promise<void> {
+    await t.ctx.options.set('page_on_front', ids.front);
+    await t.ctx.options.set('show_on_front', 'page');
+    try {
+      await check();
+    } finally {
+      await t.ctx.options.set('show_on_front', 'posts');
+    }
+  }
   afterAll(async () => {
     await provider?.close();
     await t?.close();
@@ -125,6 +138,21 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ title: 'Hall', author_name: 'Example Events', author_url: HOME });
       expect(res.body).not.toHaveProperty('thumbnail_url');
+    });
+
+    it('embeds the site\'s posts too, at their ?p= permalink', async () => {
+      const res = await t.request('GET', '/oembed/1.0/embed', { query: { url: `${HOME}/?p=${ids.post}`, maxwidth: 400 } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ title: 'Hello World', type: 'rich', author_name: 'Ada', author_url: `${HOME}/author/ada/`, width: 400, height: 225 });
+    });
+
+    it('embeds the static front page for the home URL, and nothing for it without one', async () => {
+      expect((await t.request('GET', '/oembed/1.0/embed', { query: { url: HOME } })).body.code).toBe('oembed_invalid_url');
+      await withStaticFrontPage(async () => {
+        const res = await t.request('GET', '/oembed/1.0/embed', { query: { url: HOME, maxwidth: 400 } });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ title: 'Front page', provider_url: HOME, author_name: 'Example Events', author_url: HOME, type: 'rich', width: 400 });
+      });
     });
 
     it.each([
@@ -240,6 +268,14 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(res.body).toMatchObject({ version: '1.0', title: 'Spring Gala & Ball', type: 'rich', width: 300, height: 200 });
       expect(provider.hits.length).toBe(before);
       expect(await cacheRows()).toBe(0);
+    });
+
+    it('answers the static front page for the home URL', async () => {
+      await withStaticFrontPage(async () => {
+        const res = await proxy({ url: HOME, maxwidth: 400 });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ version: '1.0', title: 'Front page', author_name: 'Example Events', author_url: HOME, type: 'rich', width: 400 });
+      });
     });
 
     it('discovers a remote provider, forwards the sizes and sanitises its html', async () => {
