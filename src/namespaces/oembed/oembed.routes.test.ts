@@ -179,6 +179,13 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(res.text.trim().endsWith('</oembed>')).toBe(true);
     });
 
+    it('is GET only: a POST is no route, in JSON even with format=xml', async () => {
+      const post = await t.request('POST', '/oembed/1.0/embed', { query: { url: `${HOME}/event/spring-gala/`, format: 'xml' } });
+      expect(post.status).toBe(404);
+      expect(post.headers['content-type']).toMatch(/^application\/json/);
+      expect(post.body.code).toBe('rest_no_route');
+    });
+
     it('answers JSON for any format other than exactly xml', async () => {
       for (const format of ['XML', 'html', 'json']) {
         const res = await t.request('GET', '/oembed/1.0/embed', { query: { url: `${HOME}/event/spring-gala/`, format } });
@@ -250,6 +257,12 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       const sub = await proxy({ url: `${HOME}/event/spring-gala/` }, subscriber);
       expect(sub.status).toBe(403);
       expect(sub.body.code).toBe('rest_forbidden');
+    });
+
+    it('checks its arguments before the permission: an anonymous call without url is a 400', async () => {
+      const res = await t.request('GET', '/oembed/1.0/proxy', { query: { type: 'xml' }, as: null });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['url'] } });
     });
 
     it('validates format and discover before the permission check', async () => {
