@@ -96,17 +96,18 @@ async function frontPageId(ctx: Pick<AppContext, 'options'>): Promise<number | u
  */
 export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls' | 'areas' | 'options'>, url: string): Promise<PostRow | undefined> {
   const types = ctx.areas.postTypes;
-  const parsed = parsePermalink(ctx.urls.home, types, url);
-  const front = parsed?.kind === 'front' ? await frontPageId(ctx) : undefined;
-  const target = parsed?.kind === 'front' ? (front === undefined ? undefined : ({ kind: 'id', id: front } as const)) : parsed;
+  const target = parsePermalink(ctx.urls.home, types, url);
   if (!target) return undefined;
+  const front = target.kind === 'front' ? await frontPageId(ctx) : undefined;
+  if (target.kind === 'front' && front === undefined) return undefined;
   let query = ctx.db
     .selectFrom('posts')
     .selectAll()
     .where('status', '=', 'publish')
     .where('password', '=', '')
     .where('type', 'in', types.embeddable().map((d) => d.type));
-  query = target.kind === 'id' ? query.where('id', '=', target.id) : query.where('type', '=', target.type).where('slug', '=', target.slug);
-  if (front !== undefined) query = query.where('type', '=', 'page');
+  if (target.kind === 'front') query = query.where('id', '=', front!).where('type', '=', 'page');
+  else if (target.kind === 'id') query = query.where('id', '=', target.id);
+  else query = query.where('type', '=', target.type).where('slug', '=', target.slug);
   return query.orderBy('id').limit(1).executeTakeFirst();
 }
