@@ -7,9 +7,11 @@
  * site's home) to every public page (the shop's theme), `pageNotice` a notice at the top of every
  * public page (the shop's store notice), and `frontPageSection` content to the front page while no
  * page is chosen as the front page (the shop's AI-written headline and about text). `pageDiscovery`
- * adds API discovery headers and head markup to the site's own pages (the calendar's `X-TEC-API-*`).
+ * adds API discovery headers and head markup to the site's own pages (the calendar's `X-TEC-API-*`);
+ * `singularHead` adds head markup to the page of one post, given its permalink (oEmbed discovery);
+ * `embedView` answers the front page's `?embed=` requests (the framed view of a `?p=<id>` post).
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from './app-context.js';
 import type { RestError } from './rest/errors.js';
 import type { RestRequest } from './rest/route.js';
@@ -35,7 +37,20 @@ declare module './area.js' {
     pageNotice: PageFragment;
     frontPageSection: PageFragment;
     pageDiscovery: PageDiscovery;
+    singularHead: SingularHead;
+    embedView: EmbedView;
   }
+}
+
+/** Answers a request of the front page carrying `embed` (`/?p=<id>&embed=true`). */
+export type EmbedView = (ctx: AppContext, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/** Markup an area adds to the `<head>` of a single post's page, from the post's permalink. */
+export type SingularHead = (ctx: AppContext, permalink: string) => string;
+
+/** The enabled areas' head markup for the page of the post at `permalink`. */
+export function singularHead(ctx: AppContext, permalink: string): string {
+  return ctx.areas.contributions('singularHead').map((head) => head(ctx, permalink)).join('');
 }
 
 /** Discovery an area adds to the site's own public pages: response headers and `<head>` markup. */

@@ -21,7 +21,10 @@ export interface PostTypeDef {
   readonly public: boolean;
   /** URL base of its pages (`/event/<slug>/`); without one a post's URL is `/?p=<id>`. */
   readonly permalinkBase?: string;
-  /** May be embedded (oEmbed, the framed `/embed/` page). Defaults to `public` with a permalink base. */
+  /**
+   * May be embedded (oEmbed, the framed embed page). Defaults to `public`: every publicly viewable
+   * post is embeddable in the original, posts and pages (`/?p=<id>`) as much as events.
+   */
   readonly embeddable?: boolean;
   /**
    * Singular capability base (`tribe_event` → `edit_tribe_events`, `publish_tribe_events`, …), granted
@@ -91,9 +94,9 @@ export class PostTypes {
     return this.all().filter((d) => d.public).map((d) => d.type);
   }
 
-  /** Types that may be embedded, with their URL base. */
+  /** Types that may be embedded. */
   embeddable(): PostTypeDef[] {
-    return this.all().filter((d) => d.permalinkBase !== undefined && (d.embeddable ?? d.public));
+    return this.all().filter((d) => d.embeddable ?? d.public);
   }
 
   /** Capability bases of the types that declare their own capabilities. */

@@ -1,7 +1,8 @@
 /**
  * @module http/home-page
  * The site's front page. Clients find the API from it the way they do on WordPress: the
- * `Link: <api root>; rel="https://api.w.org/"` header (wpapi's `discover()` starts here).
+ * `Link: <api root>; rel="https://api.w.org/"` header (wpapi's `discover()` starts here). With `embed`
+ * in the query (`/?p=<id>&embed=true`) it is the framed embed view of a post instead, when an area offers one.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
@@ -21,6 +22,9 @@ async function frontPage(ctx: AppContext): Promise<{ title: string; content: str
 
 /** Answers `GET /` (no `rest_route`). */
 export async function serveHomePage(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { embed } = request.query as Record<string, unknown>;
+  const [embedView] = ctx.areas.contributions('embedView');
+  if (embedView && typeof embed === 'string' && embed !== '') return embedView(ctx, request, reply);
   const single = await servePostById(ctx, request, reply);
   if (single) return single;
   const name = String(await ctx.options.get('blogname'));
@@ -34,5 +38,6 @@ export async function serveHomePage(ctx: AppContext, request: FastifyRequest, re
 <li><a href="${esc(admin)}wp-login.php">Sign in</a></li>
 </ul>`;
   const head = `\n<link rel="alternate" type="text/calendar" title="${esc(name)} events" href="${esc(home)}/events/?ical=1">`;
-  return sendSitePage(ctx, reply, { title: name, head, body });
+  // The front page's permalink is the home URL itself (`get_permalink` of `page_on_front`).
+  return sendSitePage(ctx, reply, { title: name, head, body, permalink: front ? `${home}/` : undefined });
 }

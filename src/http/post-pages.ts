@@ -18,8 +18,8 @@ function notFound(reply: FastifyReply): FastifyReply {
   return reply;
 }
 
-async function page(ctx: AppContext, reply: FastifyReply, title: string, body: string): Promise<FastifyReply> {
-  return sendSitePage(ctx, reply, { title, body: `${body}\n<p><a href="${esc(ctx.urls.home)}/">« Home</a></p>` });
+async function page(ctx: AppContext, reply: FastifyReply, title: string, body: string, permalink?: string): Promise<FastifyReply> {
+  return sendSitePage(ctx, reply, { title, body: `${body}\n<p><a href="${esc(ctx.urls.home)}/">« Home</a></p>`, permalink });
 }
 
 async function authorArchive(ctx: AppContext, request: FastifyRequest<{ Params: { nicename: string; n?: string } }>, reply: FastifyReply): Promise<FastifyReply> {
@@ -56,7 +56,8 @@ export async function servePostById(ctx: AppContext, request: FastifyRequest, re
   if (!post || !def?.public) return notFound(reply);
   if (def.permalinkBase) return reply.code(301).header('Location', ctx.urls.permalink({ id: Number(post.id), type: post.type, slug: post.slug })).send('');
   const content = post.password ? '<p>This content is password protected.</p>' : renderContent(post.content);
-  return page(ctx, reply, `${post.title} – ${String(await ctx.options.get('blogname'))}`, `<article><h1>${esc(post.title)}</h1>\n${content}</article>`);
+  const permalink = ctx.urls.permalink({ id: Number(post.id), type: post.type, slug: post.slug });
+  return page(ctx, reply, `${post.title} – ${String(await ctx.options.get('blogname'))}`, `<article><h1>${esc(post.title)}</h1>\n${content}</article>`, permalink);
 }
 
 /** Registers the author archive (`/?p=` is answered by the front page, see `home-page.ts`). */

@@ -6,7 +6,7 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
-import { pageDiscovery, pageFragments, stylesheetLinks } from '../site-hooks.js';
+import { pageDiscovery, pageFragments, singularHead, stylesheetLinks } from '../site-hooks.js';
 
 export interface SitePage {
   title: string;
@@ -14,6 +14,8 @@ export interface SitePage {
   body: string;
   /** Extra escaped markup in `<head>`. */
   head?: string;
+  /** The permalink of the one post the page shows (its areas' `singularHead` markup joins the head). */
+  permalink?: string;
   status?: number;
 }
 
@@ -22,7 +24,7 @@ export async function sendSitePage(ctx: AppContext, reply: FastifyReply, page: S
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(page.title)}</title>
-<link rel="https://api.w.org/" href="${esc(ctx.urls.apiRoot)}">${discovery.head}${page.head ?? ''}
+<link rel="https://api.w.org/" href="${esc(ctx.urls.apiRoot)}">${discovery.head}${page.head ?? ''}${page.permalink ? `\n${singularHead(ctx, page.permalink)}` : ''}
 ${stylesheetLinks(ctx)}
 </head><body>
 ${await pageFragments(ctx, 'pageNotice')}

@@ -7,7 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import { esc } from '../../admin/html.js';
 import type { AppContext } from '../../app-context.js';
-import { pageFragments, stylesheetLinks } from '../../site-hooks.js';
+import { pageFragments, singularHead, stylesheetLinks } from '../../site-hooks.js';
 import { discoveryHeaders, discoveryMeta, pageApiRoot } from '../events/index.js';
 import { jsonForScript } from './render.js';
 
@@ -53,6 +53,8 @@ export interface Shell {
   body: string;
   nonces?: Record<string, string>;
   head?: string;
+  /** The permalink of the one post the page shows (its areas' `singularHead` markup joins the head). */
+  permalink?: string;
   /** What the discovery headers point at (`pageApiRoot` of the events area); the namespace by default. */
   apiRoot?: string;
   /** Rendered for a signed-in visitor (private events, their nonces): no shared cache may keep it. */
@@ -69,7 +71,7 @@ export async function sendPage(ctx: AppContext, reply: FastifyReply, page: Shell
 <link rel="https://api.w.org/" href="${esc(ctx.urls.apiRoot)}">
 ${discoveryMeta(ctx, apiRoot)}
 <style>${STYLE}</style>
-${stylesheetLinks(ctx)}${page.head ?? ''}
+${stylesheetLinks(ctx)}${page.head ?? ''}${page.permalink ? `\n${singularHead(ctx, page.permalink)}` : ''}
 </head><body>
 ${await pageFragments(ctx, 'pageNotice')}
 <header class="site-header"><a href="${esc(ctx.urls.home)}/events/">${esc(site)}</a></header>

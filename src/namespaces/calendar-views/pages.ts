@@ -130,7 +130,7 @@ ${(ev.categories ?? []).length ? `<dt>Categories</dt><dd>${(ev.categories as { n
 ${sections.join('\n')}
 <p><a href="${esc(ctx.urls.home)}/event/${esc(encodeURIComponent(request.params.slug))}/?ical=1">+ Export to iCalendar</a></p>
 </article>`;
-  return sendPage(ctx, reply, { title: String(ev.title), body, head: ld, apiRoot: pageApiRoot(ctx, { event: Number(ev.id) }), signedIn: caller.user !== null });
+  return sendPage(ctx, reply, { title: String(ev.title), body, head: ld, permalink: String(ev.url), apiRoot: pageApiRoot(ctx, { event: Number(ev.id) }), signedIn: caller.user !== null });
 }
 
 async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
@@ -154,7 +154,7 @@ ${paragraphs(String(item.description ?? ''))}
 ${list || '<div class="tribe-events-c-messages__message" role="alert">There are no upcoming events.</div>'}</section>`;
   // The original points a venue page at the venue's events; an organizer page at the namespace.
   const apiRoot = pageApiRoot(ctx, kind === 'venue' ? { filter: { venue: Number(item.id) } } : {});
-  return sendPage(ctx, reply, { title: name, body, head: jsonLd(events), apiRoot, signedIn: caller.user !== null });
+  return sendPage(ctx, reply, { title: name, body, head: jsonLd(events), permalink: String(item.url), apiRoot, signedIn: caller.user !== null });
 }
 
 /** The handlers the events area calls for `/events/` and `/event/<slug>/` without `ical`. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { insertPost } from './oembed-fixtures.js';
 
 describe.each(DIALECTS)('embed pages on %s', (engine) => {
   let t: TestApp;
@@ -28,12 +29,48 @@ describe.each(DIALECTS)('embed pages on %s', (engine) => {
     expect(res.body).not.toContain('<script');
   });
 
-  it('answers 404 for drafts and unknown slugs', async () => {
+  it('answers drafts and unknown slugs with the embed template\'s not-found card and a 404', async () => {
     const draft = await t.request('POST', '/eventsuite/events/v1/events', {
       as: t.admin,
       json: { title: 'Hidden', status: 'draft', start_date: '2030-04-02 19:00', end_date: '2030-04-02 23:00' },
     });
-    expect((await t.app.inject({ method: 'GET', url: `/event/${draft.body.slug}/embed/` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/event/no-such-event/embed/' })).statusCode).toBe(404);
+    for (const url of [`/event/${draft.body.slug}/embed/`, '/event/no-such-event/embed/', '/?p=987654&embed=true']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=UTF-8');
+      expect(res.body).toContain('That embed cannot be found.');
+      expect(res.body).toContain('<strong><a href="http://example.test" target="_top">Example Events</a></strong>');
+      expect(res.body).not.toContain('Hidden');
+    }
+  });
+
+  it('serves the embed view of a post at its ?p= permalink with embed=true, where its oEmbed iframe points', async () => {
+    const id = await insertPost(t.db, { type: 'post', slug: 'hello-world', title: 'Hello World' });
+    const oembed = await t.request('GET', '/oembed/1.0/embed', { query: { url: `http://example.test/?p=${id}` } });
+    expect(oembed.status).toBe(200);
+    const src = /<iframe[^>]*src="([^"#]+)/.exec(oembed.body.html)![1]!;
+    expect(src).toBe(`http://example.test/?p=${id}&amp;embed=true`);
+    const res = await t.app.inject({ method: 'GET', url: `/?p=${id}&embed=true` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-wp-embed']).toBe('true');
+    expect(res.body).toContain(`<p class="wp-embed-heading"><a href="http://example.test/?p=${id}" target="_top">Hello World</a></p>`);
+    expect(res.body).not.toContain('That embed cannot be found.');
+    // Without embed, the same URL is the post's own page.
+    const own = await t.app.inject({ method: 'GET', url: `/?p=${id}` });
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['x-wp-embed']).toBeUndefined();
+  });
+
+  it('ends a cut excerpt with the "Continue reading" link to the post', async () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const created = await t.request('POST', '/eventsuite/events/v1/events', {
+      as: t.admin,
+      json: { title: 'Long Read', description: words, start_date: '2030-04-03 19:00', end_date: '2030-04-03 23:00' },
+    });
+    const res = await t.app.inject({ method: 'GET', url: `${new URL(created.body.url).pathname}embed/` });
+    expect(res.body).toContain(
+      `word34 &hellip; <a href="${created.body.url}" class="wp-embed-more" target="_top">Continue reading <span class="screen-reader-text">Long Read</span></a>`,
+    );
+    expect(res.body).not.toContain('word35');
   });
 });

@@ -1,43 +1,73 @@
 /**
  * @module namespaces/oembed/embed-page
- * The page the embed `html` frames: `<permalink>embed/` for events, venues and organizers. A small
- * card (title, excerpt, site) that other sites may frame, as WordPress's embed template.
+ * The page the embed `html` frames: `<permalink>embed/` for types with a URL base, `<permalink>&embed=true`
+ * for the `?p=<id>` types (served through the front page's `embedView` hook). A small card (title,
+ * excerpt, site) that other sites may frame, with the class names of WordPress's embed template; a URL
+ * naming nothing embeddable gets the template's "cannot be found" card with a 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { esc } from '../../admin/html.js';
-import { permalinkFor, resolvePermalink } from './permalinks.js';
+import { permalinkFor, resolvePermalink, type PostRow } from './permalinks.js';
 
 const EXCERPT_WORDS = 35;
 
-/** Plain text of stored HTML, cut to a number of words. */
-function excerptOf(html: string, words: number): string {
+const MESSAGES = {
+  notFoundHeading: 'Oops! That embed cannot be found.',
+  notFoundText: 'It looks like nothing was found at this location. Maybe try visiting %s directly?',
+  continueReading: 'Continue reading',
+} as const;
+
+const STYLE =
+  'body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d2327}.wp-embed{border:1px solid #dcdcde;padding:1.25rem;max-width:600px;box-sizing:border-box}' +
+  '.wp-embed-heading{font-size:1.25rem;font-weight:600;margin:0 0 .5rem}a{color:#2271b1}img{max-width:100%;height:auto}' +
+  '.wp-embed-footer{margin-top:1rem;font-size:.85rem;color:#50575e}.screen-reader-text{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}';
+
+/** Plain text of stored HTML, cut to a number of words; `cut` tells whether anything was left out. */
+function excerptOf(html: string, words: number): { text: string; cut: boolean } {
   const text = html.replace(/<[^>]*>/g, ' ').replace(/&[a-z0-9#]+;/gi, ' ').replace(/\s+/g, ' ').trim();
   const list = text.split(' ');
-  return list.length > words ? `${list.slice(0, words).join(' ')} …` : text;
+  return list.length > words ? { text: list.slice(0, words).join(' '), cut: true } : { text, cut: false };
 }
 
-async function embedPage(ctx: AppContext, request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply): Promise<FastifyReply> {
-  const url = `${ctx.urls.home}${request.url.split('?')[0]}`;
-  const post = await resolvePermalink(ctx, url);
-  if (!post) {
-    reply.callNotFound();
-    return reply;
-  }
-  const siteName = String(await ctx.options.get('blogname'));
-  const link = permalinkFor(ctx, post);
+/** The card of one post; a cut excerpt ends with the template's "Continue reading" link. */
+function postCard(post: PostRow, link: string, siteLink: string): string {
   const excerpt = excerptOf(post.excerpt || post.content, EXCERPT_WORDS);
+  const more = excerpt.cut
+    ? ` &hellip; <a href="${esc(link)}" class="wp-embed-more" target="_top">${MESSAGES.continueReading} <span class="screen-reader-text">${esc(post.title)}</span></a>`
+    : '';
+  return `<div class="wp-embed">
+${post.image_url ? `<div class="wp-embed-featured-image"><a href="${esc(link)}" target="_top"><img src="${esc(post.image_url)}" alt=""></a></div>` : ''}<p class="wp-embed-heading"><a href="${esc(link)}" target="_top">${esc(post.title)}</a></p>
+${excerpt.text ? `<div class="wp-embed-excerpt"><p>${esc(excerpt.text)}${more}</p></div>` : ''}
+<div class="wp-embed-footer">${siteLink}</div>
+</div>`;
+}
+
+function notFoundCard(siteLink: string, home: string, siteName: string): string {
+  const visit = `<strong><a href="${esc(home)}" target="_top">${esc(siteName)}</a></strong>`;
+  return `<div class="wp-embed">
+<p class="wp-embed-heading">${esc(MESSAGES.notFoundHeading)}</p>
+<div class="wp-embed-excerpt"><p>${esc(MESSAGES.notFoundText).replace('%s', visit)}</p></div>
+<div class="wp-embed-footer">${siteLink}</div>
+</div>`;
+}
+
+/** Answers the embed view of `url`: the post's card, or the not-found card with a 404. */
+export async function sendEmbedPage(ctx: AppContext, url: string, reply: FastifyReply): Promise<FastifyReply> {
+  const post = await resolvePermalink(ctx, url);
+  const siteName = String(await ctx.options.get('blogname'));
+  const siteLink = `<a href="${esc(ctx.urls.home)}" target="_top">${esc(siteName)}</a>`;
+  const card = post ? postCard(post, permalinkFor(ctx, post), siteLink) : notFoundCard(siteLink, ctx.urls.home, siteName);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(post.title)} – ${esc(siteName)}</title>
-<style>body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d2327}article{border:1px solid #dcdcde;padding:1.25rem;max-width:600px;box-sizing:border-box}h1{font-size:1.25rem;margin:0 0 .5rem}a{color:#2271b1}img{max-width:100%;height:auto}footer{margin-top:1rem;font-size:.85rem;color:#50575e}</style>
-</head><body><article>
-${post.image_url ? `<img src="${esc(post.image_url)}" alt="">` : ''}<h1><a href="${esc(link)}" target="_top">${esc(post.title)}</a></h1>
-${excerpt ? `<p>${esc(excerpt)}</p>` : ''}
-<footer><a href="${esc(ctx.urls.home)}" target="_top">${esc(siteName)}</a></footer>
-</article></body></html>`;
+<title>${post ? `${esc(post.title)} – ` : ''}${esc(siteName)}</title>
+<meta name="robots" content="noindex, follow">
+<style>${STYLE}</style>
+</head><body>
+${card}
+</body></html>`;
   return reply
-    .code(200)
+    .code(post ? 200 : 404)
     .header('Content-Type', 'text/html; charset=UTF-8')
     .header('X-WP-embed', 'true')
     .header('X-Content-Type-Options', 'nosniff')
@@ -46,10 +76,16 @@ ${excerpt ? `<p>${esc(excerpt)}</p>` : ''}
     .send(html);
 }
 
-/** Registers `/<type base>/<slug>/embed/` for every embeddable post type (`/event/<slug>/embed/`, …). */
+/** The `embedView` hook: `/?p=<id>&embed=true` and the like, answered from the whole URL. */
+export function serveEmbedView(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  return sendEmbedPage(ctx, `${ctx.urls.home}${request.url}`, reply);
+}
+
+/** Registers `/<type base>/<slug>/embed/` for every embeddable post type with a URL base (`/event/<slug>/embed/`, …). */
 export function registerEmbedPages(app: FastifyInstance, ctx: AppContext): void {
   for (const { permalinkBase: base } of ctx.areas.postTypes.embeddable()) {
-    const handler = (request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) => embedPage(ctx, request, reply);
+    if (base === undefined) continue;
+    const handler = (request: FastifyRequest, reply: FastifyReply) => sendEmbedPage(ctx, `${ctx.urls.home}${request.url.split('?')[0]}`, reply);
     app.get(`/${base}/:slug/embed/`, handler);
     app.get(`/${base}/:slug/embed`, handler);
   }

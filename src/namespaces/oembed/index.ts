@@ -4,7 +4,8 @@
  * and the framed embed page of every embeddable post type. The worked example of `docs/areas.md`.
  */
 import { defineArea } from '../../area.js';
-import { registerEmbedPages } from './embed-page.js';
+import { oembedDiscoveryLinks } from './discovery-links.js';
+import { registerEmbedPages, serveEmbedView } from './embed-page.js';
 import { oembedRoutes } from './oembed.routes.js';
 
 export const oembedArea = defineArea({
@@ -13,6 +14,7 @@ export const oembedArea = defineArea({
   description: 'oEmbed data for this site’s content, the framed embed pages, and a proxy for remote URLs.',
   namespaces: [oembedRoutes],
   pages: (app, host) => registerEmbedPages(app, host.ctx),
+  contributes: { singularHead: oembedDiscoveryLinks, embedView: serveEmbedView },
 });
 
 export { oembedRoutes, OEMBED_NS } from './oembed.routes.js';

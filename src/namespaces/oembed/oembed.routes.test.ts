@@ -25,6 +25,10 @@ async function startProvider() {
         return reply(200, 'text/html', `<head><link type="application/json+oembed" href="${base}/fail"></head>`);
       case '/garbage':
         return reply(200, 'text/html', `<head><link type="application/json+oembed" href="${base}/not-json"></head>`);
+      case '/untrusted':
+        return reply(200, 'text/html', `<head><link rel="alternate" type="application/json+oembed" href="${base}/oembed-untrusted"></head>`);
+      case '/oembed-untrusted':
+        return reply(200, 'application/json', JSON.stringify({ version: '1.0', type: 'rich', provider_name: 'Untrusted', provider_url: base, html: '<b>Filtered</b><a href="">Unfiltered</a>', author_name: 'Someone', title: 'Untrusted Embed' }));
       case '/plain':
         return reply(200, 'text/html', '<html><head><title>No embed</title></head></html>');
       case '/fail':
@@ -83,7 +87,20 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
     ids.draft = await insertPost(t.db, { slug: 'draft-event', status: 'draft' });
     ids.private = await insertPost(t.db, { slug: 'private-event', status: 'private' });
     ids.locked = await insertPost(t.db, { slug: 'locked-event', password: 'pw' });
+    ids.post = await insertPost(t.db, { type: 'post', slug: 'hello-world', title: 'Hello World', author: ada });
+    ids.front = await insertPost(t.db, { type: 'page', slug: 'front-page', title: 'Front page' });
   });
+
+  /** Runs `check` while the page `ids.front` is the static front page. */
+  async function withStaticFrontPage(check: () => Promise<void>): Promise<void> {
+    await t.ctx.options.set('page_on_front', ids.front);
+    await t.ctx.options.set('show_on_front', 'page');
+    try {
+      await check();
+    } finally {
+      await t.ctx.options.set('show_on_front', 'posts');
+    }
+  }
   afterAll(async () => {
     await provider?.close();
     await t?.close();
@@ -123,6 +140,21 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(res.body).not.toHaveProperty('thumbnail_url');
     });
 
+    it('embeds the site\'s posts too, at their ?p= permalink', async () => {
+      const res = await t.request('GET', '/oembed/1.0/embed', { query: { url: `${HOME}/?p=${ids.post}`, maxwidth: 400 } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ title: 'Hello World', type: 'rich', author_name: 'Ada', author_url: `${HOME}/author/ada/`, width: 400, height: 225 });
+    });
+
+    it('embeds the static front page for the home URL, and nothing for it without one', async () => {
+      expect((await t.request('GET', '/oembed/1.0/embed', { query: { url: HOME } })).body.code).toBe('oembed_invalid_url');
+      await withStaticFrontPage(async () => {
+        const res = await t.request('GET', '/oembed/1.0/embed', { query: { url: HOME, maxwidth: 400 } });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ title: 'Front page', provider_url: HOME, author_name: 'Example Events', author_url: HOME, type: 'rich', width: 400 });
+      });
+    });
+
     it.each([
       ['600', 600, 338],
       ['1000', 600, 338],
@@ -145,6 +177,13 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(res.text).toContain('<title>Spring Gala &amp; Ball</title><type>rich</type><width>400</width><height>225</height><html>&lt;blockquote class=&quot;wp-embedded-content&quot;');
       expect(res.text).toContain('<thumbnail_url>https://cdn.test/gala.jpg</thumbnail_url>');
       expect(res.text.trim().endsWith('</oembed>')).toBe(true);
+    });
+
+    it('is GET only: a POST is no route, in JSON even with format=xml', async () => {
+      const post = await t.request('POST', '/oembed/1.0/embed', { query: { url: `${HOME}/event/spring-gala/`, format: 'xml' } });
+      expect(post.status).toBe(404);
+      expect(post.headers['content-type']).toMatch(/^application\/json/);
+      expect(post.body.code).toBe('rest_no_route');
     });
 
     it('answers JSON for any format other than exactly xml', async () => {
@@ -220,6 +259,12 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(sub.body.code).toBe('rest_forbidden');
     });
 
+    it('checks its arguments before the permission: an anonymous call without url is a 400', async () => {
+      const res = await t.request('GET', '/oembed/1.0/proxy', { query: { type: 'xml' }, as: null });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['url'] } });
+    });
+
     it('validates format and discover before the permission check', async () => {
       const res = await proxy({ url: `${provider.base}/video`, format: 'html' }, null);
       expect(res.status).toBe(400);
@@ -238,6 +283,14 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(await cacheRows()).toBe(0);
     });
 
+    it('answers the static front page for the home URL', async () => {
+      await withStaticFrontPage(async () => {
+        const res = await proxy({ url: HOME, maxwidth: 400 });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ version: '1.0', title: 'Front page', author_name: 'Example Events', author_url: HOME, type: 'rich', width: 400 });
+      });
+    });
+
     it('discovers a remote provider, forwards the sizes and sanitises its html', async () => {
       provider.hits.length = 0;
       const res = await proxy({ url: `${provider.base}/video`, maxwidth: 320, maxheight: 240 });
@@ -249,9 +302,15 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(res.body).toMatchObject({ version: '1.0', type: 'video', provider_name: 'Local Tube', title: 'A Video', width: 320, height: 240 });
       const secret = /data-secret="([a-zA-Z0-9]{10})"/.exec(res.body.html)?.[1];
       expect(res.body.html).toBe(
-        `<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="${provider.base}/embed/1#?secret=${secret}" data-secret="${secret}" width="320" height="180"></iframe><img>`,
+        `<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" title="A Video" src="${provider.base}/embed/1#?secret=${secret}" data-secret="${secret}" width="320" height="180"></iframe>`,
       );
       expect(res.body.html).not.toMatch(/<script|onload|onerror|alert/);
+    });
+
+    it('answers html false for rich markup without a frame, keeping the other fields', async () => {
+      const res = await proxy({ url: `${provider.base}/untrusted`, maxwidth: 456, maxheight: 789 });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ provider_name: 'Untrusted', provider_url: provider.base, type: 'rich', title: 'Untrusted Embed', html: false });
     });
 
     it('serves a repeated request from the cache without asking the provider', async () => {

@@ -49,9 +49,18 @@ describe('parsePermalink', () => {
   });
 
   it('refuses other hosts, schemes, unknown bases and deeper paths', () => {
-    for (const url of ['http://other.test/event/gala/', 'http://other.test/?p=5', 'ftp://example.test/event/gala/', 'http://example.test/page/gala/', 'http://example.test/event/gala/extra/', 'http://example.test/', 'not a url', 'http://example.test/?p=abc', 'http://example.test/?p=0']) {
+    for (const url of ['http://other.test/event/gala/', 'http://other.test/?p=5', 'ftp://example.test/event/gala/', 'http://example.test/page/gala/', 'http://example.test/event/gala/extra/', 'not a url']) {
       expect(parsePermalink(HOME, types, url), url).toBeUndefined();
     }
+  });
+
+  it('reads the home URL as the front page, whatever its query', () => {
+    expect(parsePermalink(HOME, types, 'http://example.test/')).toEqual({ kind: 'front' });
+    expect(parsePermalink(HOME, types, 'http://example.test')).toEqual({ kind: 'front' });
+    expect(parsePermalink(HOME, types, 'http://example.test/?page=2')).toEqual({ kind: 'front' });
+    // url_to_postid drops a query it cannot read as an ID before comparing with the home URL.
+    expect(parsePermalink(HOME, types, 'http://example.test/?p=abc')).toEqual({ kind: 'front' });
+    expect(parsePermalink(HOME, types, 'http://example.test/?p=0')).toEqual({ kind: 'front' });
   });
 
   it('honours a home URL with a path', () => {
@@ -75,6 +84,8 @@ describe.each(DIALECTS)('resolvePermalink on %s', (engine) => {
     ids.locked = await insertPost(t.db, { slug: 'locked', password: 'secret' });
     ids.ticket = await insertPost(t.db, { type: 'ticket', slug: 'ticket-one' });
     ids.unicode = await insertPost(t.db, { slug: '%c3%bcber' });
+    ids.post = await insertPost(t.db, { type: 'post', slug: 'hello' });
+    ids.page = await insertPost(t.db, { type: 'page', slug: 'about' });
   });
   afterAll(() => t.destroy());
 
@@ -83,6 +94,25 @@ describe.each(DIALECTS)('resolvePermalink on %s', (engine) => {
     expect((await resolvePermalink(ctx, 'http://example.test/venue/gala/'))?.id).toBe(ids.venue);
     expect((await resolvePermalink(ctx, `http://example.test/?p=${ids.venue}`))?.id).toBe(ids.venue);
     expect((await resolvePermalink(ctx, 'http://example.test/event/%C3%BCber/'))?.id).toBe(ids.unicode);
+  });
+
+  it('finds the site\'s posts and pages by their ?p= permalink, as the original embeds every public type', async () => {
+    expect((await resolvePermalink(ctx, `http://example.test/?p=${ids.post}`))?.id).toBe(ids.post);
+    expect((await resolvePermalink(ctx, `http://example.test/?page_id=${ids.page}`))?.id).toBe(ids.page);
+  });
+
+  it('resolves the home URL to the static front page only while there is one', async () => {
+    expect(await resolvePermalink(ctx, 'http://example.test/')).toBeUndefined();
+    await ctx.options.set('page_on_front', ids.page);
+    await ctx.options.set('show_on_front', 'page');
+    try {
+      expect((await resolvePermalink(ctx, 'http://example.test/'))?.id).toBe(ids.page);
+      await ctx.options.set('page_on_front', ids.post);
+      expect(await resolvePermalink(ctx, 'http://example.test/')).toBeUndefined();
+    } finally {
+      await ctx.options.set('show_on_front', 'posts');
+    }
+    expect(await resolvePermalink(ctx, 'http://example.test/')).toBeUndefined();
   });
 
   it('round-trips permalinkFor', async () => {

@@ -32,8 +32,8 @@ export function authorArchiveUrl(ctx: Pick<AppContext, 'urls'>, nicename: string
   return `${ctx.urls.home}/author/${pathSegment(nicename)}/`;
 }
 
-/** What a URL of this site names, before looking at the database. */
-export type PermalinkQuery = { kind: 'id'; id: number } | { kind: 'slug'; type: string; slug: string };
+/** What a URL of this site names, before looking at the database; `front` is the home URL itself. */
+export type PermalinkQuery = { kind: 'id'; id: number } | { kind: 'slug'; type: string; slug: string } | { kind: 'front' };
 
 function comparableHost(host: string): string {
   const h = host.toLowerCase();
@@ -42,7 +42,8 @@ function comparableHost(host: string): string {
 
 /**
  * Parses a URL of this site into what it names: `?p=<id>` / `?page_id=<id>`, `?<post_type>=<slug>`,
- * or `/<type-base>/<slug>/` (an `embed/` suffix is accepted, as the original's rewrite rules do).
+ * `/<type-base>/<slug>/` (an `embed/` suffix is accepted, as the original's rewrite rules do), or
+ * the home URL (the static front page, when there is one).
  * The scheme may differ from the home URL's and a `www.` prefix is ignored, as `url_to_postid` does.
  */
 export function parsePermalink(home: string, types: PostTypes, raw: string): PermalinkQuery | undefined {
@@ -66,11 +67,12 @@ export function parsePermalink(home: string, types: PostTypes, raw: string): Per
     if (v !== null && /^\d+$/.test(v) && Number(v) > 0) return { kind: 'id', id: Number(v) };
   }
   if (path === '' || path === '/') {
-    for (const { type } of types.embeddable()) {
+    // CASE: a custom type's query var is its name; the core types' are not (`?page=` is pagination).
+    for (const { type } of types.embeddable().filter((d) => d.permalinkBase !== undefined)) {
       const v = url.searchParams.get(type);
       if (v) return { kind: 'slug', type, slug: pathSlug(v) };
     }
-    return undefined;
+    return { kind: 'front' };
   }
   const m = /^\/([^/]+)\/([^/]+)\/?(?:embed\/?)?$/.exec(path);
   if (!m) return undefined;
@@ -81,20 +83,31 @@ export function parsePermalink(home: string, types: PostTypes, raw: string): Per
   return slug !== '' ? { kind: 'slug', type, slug } : undefined;
 }
 
+/** `page_on_front` while `show_on_front` is `page`, else undefined (the front page lists posts). */
+async function frontPageId(ctx: Pick<AppContext, 'options'>): Promise<number | undefined> {
+  if ((await ctx.options.get('show_on_front')) !== 'page') return undefined;
+  const id = Number(await ctx.options.get('page_on_front'));
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
 /**
  * The embeddable post a URL of this site names, or undefined: the post must exist, be published,
- * have no password and be of an embeddable type.
+ * have no password and be of an embeddable type. The home URL names the static front page.
  */
-export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls' | 'areas'>, url: string): Promise<PostRow | undefined> {
+export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls' | 'areas' | 'options'>, url: string): Promise<PostRow | undefined> {
   const types = ctx.areas.postTypes;
   const target = parsePermalink(ctx.urls.home, types, url);
   if (!target) return undefined;
+  const front = target.kind === 'front' ? await frontPageId(ctx) : undefined;
+  if (target.kind === 'front' && front === undefined) return undefined;
   let query = ctx.db
     .selectFrom('posts')
     .selectAll()
     .where('status', '=', 'publish')
     .where('password', '=', '')
     .where('type', 'in', types.embeddable().map((d) => d.type));
-  query = target.kind === 'id' ? query.where('id', '=', target.id) : query.where('type', '=', target.type).where('slug', '=', target.slug);
+  if (target.kind === 'front') query = query.where('id', '=', front!).where('type', '=', 'page');
+  else if (target.kind === 'id') query = query.where('id', '=', target.id);
+  else query = query.where('type', '=', target.type).where('slug', '=', target.slug);
   return query.orderBy('id').limit(1).executeTakeFirst();
 }

@@ -10,11 +10,15 @@ import { providerHtml, proxyOembed } from './proxy.service.js';
 const URL_ = 'https://video.test/watch/1';
 
 describe('providerHtml', () => {
-  it('sanitises rich and video html', () => {
-    expect(providerHtml({ type: 'rich', html: '<p onclick="x()">Hi<script>x()</script></p>' }, URL_, 's')).toBe('<p>Hi</p>');
-    expect(providerHtml({ type: 'video', html: '<iframe src="https://video.test/e/1"></iframe>' }, URL_, 's')).toBe(
-      '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="https://video.test/e/1#?secret=s" data-secret="s"></iframe>',
+  it('reduces rich and video html to its frame, titled with the object\'s title', () => {
+    expect(providerHtml({ type: 'video', title: 'Clip', html: '<b>Watch</b><iframe src="https://video.test/e/1"></iframe><script>x()</script>' }, URL_, 's')).toBe(
+      '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" title="Clip" src="https://video.test/e/1#?secret=s" data-secret="s"></iframe>',
     );
+  });
+
+  it('is false for rich html without a frame (the original\'s untrusted provider answer)', () => {
+    expect(providerHtml({ type: 'rich', html: '<b>Filtered</b><a href="">Unfiltered</a>' }, URL_, 's')).toBe(false);
+    expect(providerHtml({ type: 'rich', html: '<p onclick="x()">Hi<script>x()</script></p>' }, URL_, 's')).toBe(false);
   });
 
   it('builds photo and link markup from the fields, escaped', () => {

@@ -10,7 +10,7 @@ import { embedSecret, escapeHtml } from './embed.present.js';
 import { embedDataForUrl } from './embed.service.js';
 import { OembedErrors } from './errors.js';
 import { proxyCacheKey, readProxyCache, writeProxyCache } from './proxy-cache.repo.js';
-import { sanitizeEmbedHtml } from './sanitize-html.js';
+import { frameEmbedHtml, sanitizeEmbedHtml } from './sanitize-html.js';
 
 /** `wp_embed_defaults()` height (min(ceil(500 × 1.5), 1000)), sent when no maxheight is given. */
 export const DEFAULT_PROVIDER_MAXHEIGHT = 750;
@@ -29,8 +29,9 @@ function safeHref(url: string): string | undefined {
 }
 
 /**
- * The `html` of a provider's object (`WP_oEmbed::data2html`), always through the allow-list
- * sanitiser since no provider is trusted here; false when the object has nothing to show.
+ * The `html` of a provider's object (`WP_oEmbed::data2html`), false when the object has nothing to
+ * show. No provider is trusted here, so `rich` and `video` markup is always reduced to its frame, as
+ * the original does for providers outside its list; photo and link markup is ours, sanitised anyway.
  */
 export function providerHtml(data: Record<string, unknown>, url: string, secret = embedSecret()): string | false {
   let html: string | undefined;
@@ -45,8 +46,7 @@ export function providerHtml(data: Record<string, unknown>, url: string, secret 
     }
     case 'video':
     case 'rich':
-      if (typeof data.html === 'string' && data.html !== '') html = data.html;
-      break;
+      return typeof data.html === 'string' && data.html !== '' ? frameEmbedHtml(data.html, { secret, title }) : false;
     case 'link':
       if (title !== '' && link) html = `<a href="${escapeHtml(link)}">${escapeHtml(title)}</a>`;
       break;

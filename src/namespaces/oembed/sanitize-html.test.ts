@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeEmbedHtml } from './sanitize-html.js';
+import { frameEmbedHtml, sanitizeEmbedHtml } from './sanitize-html.js';
 
 const clean = (html: string) => sanitizeEmbedHtml(html, { secret: 'S3cret' });
 
@@ -79,5 +79,55 @@ describe('sanitizeEmbedHtml', () => {
     const out = clean('<div>'.repeat(200) + 'x');
     expect(out.match(/<div>/g)).toHaveLength(64);
     expect(out.endsWith('</div>')).toBe(true);
+  });
+});
+
+describe('frameEmbedHtml (the original\'s filter of untrusted rich and video markup)', () => {
+  const frame = (html: string, title?: string) => frameEmbedHtml(html, { secret: 'S3cret', title });
+  const BARE = '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted"></iframe>';
+  const HIDDEN = '<iframe style="position: absolute; visibility: hidden;" class="wp-embedded-content" sandbox="allow-scripts" security="restricted"></iframe>';
+
+  it('is false without an iframe, however harmless the markup', () => {
+    expect(frame('<b>Filtered</b><a href="https://x.test/">Unfiltered</a>')).toBe(false);
+    expect(frame('<span>Hello</span><p>World</p>')).toBe(false);
+    expect(frame('<div><p></p></div><script></script>')).toBe(false);
+    expect(frame('<script><iframe src="https://x.test/"></iframe></script>')).toBe(false);
+  });
+
+  it('keeps one iframe and nothing around it', () => {
+    expect(frame('<div><iframe></iframe><iframe></iframe><p></p></div>')).toBe(BARE);
+    expect(frame('<script>var a = 1;</script>\n<iframe></iframe>\n<iframe></iframe>\n<p></p>')).toBe(BARE);
+    expect(frame('<p>intro</p><iframe src="https://a.test/1"></iframe><iframe src="https://b.test/2"></iframe>')).toBe(
+      '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="https://b.test/2#?secret=S3cret" data-secret="S3cret"></iframe>',
+    );
+  });
+
+  it('gives the frame the secret in its src and data-secret', () => {
+    expect(frame('<p></p><iframe onload="alert(1)" src="http://example.com/sample-page/"></iframe>')).toBe(
+      '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="http://example.com/sample-page/#?secret=S3cret" data-secret="S3cret"></iframe>',
+    );
+  });
+
+  it('keeps an opening blockquote as the fallback, with only its links, and hides the frame behind it', () => {
+    expect(frame('<blockquote></blockquote><iframe></iframe>')).toBe(`<blockquote class="wp-embedded-content" data-secret="S3cret"></blockquote>${HIDDEN}`);
+    expect(frame('<blockquote class="foo" id="bar"><strong><a href="https://x.test/" target="_blank">Read</a></strong></blockquote><iframe></iframe>')).toBe(
+      `<blockquote class="wp-embedded-content" data-secret="S3cret"><a href="https://x.test/">Read</a></blockquote>${HIDDEN}`,
+    );
+  });
+
+  it('drops a blockquote that does not open the markup', () => {
+    expect(frame('<p>x</p><blockquote>quote</blockquote><iframe></iframe>')).toBe(BARE);
+    expect(frame('<blockquote><iframe width="100"></iframe></blockquote>')).toBe(
+      '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" width="100"></iframe>',
+    );
+  });
+
+  it('titles an untitled frame with the object\'s title, and keeps a title it has', () => {
+    expect(frame('<iframe title=""></iframe>', 'Hola')).toBe('<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" title="Hola"></iframe>');
+    expect(frame('<iframe width=123></iframe>', 'A "b"')).toBe(
+      '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" title="A &quot;b&quot;" width="123"></iframe>',
+    );
+    expect(frame('<iframe src="https://v.test/" title="Foo"></iframe>', 'Bar')).toContain(' title="Foo"');
+    expect(frame('<iframe src="https://v.test/" title="Foo"></iframe>', 'Bar')).not.toContain('Bar');
   });
 });

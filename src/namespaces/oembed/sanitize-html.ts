@@ -48,6 +48,13 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, AttrRule>>>> = Ob
   li: TEXT_ONLY,
 });
 
+/** What survives in a provider's `rich` or `video` markup: a fallback blockquote with its link, and the frame. */
+const FRAME_ALLOWED: Readonly<Record<string, Readonly<Record<string, AttrRule>>>> = Object.freeze({
+  a: { href: 'url' },
+  blockquote: TEXT_ONLY,
+  iframe: ALLOWED.iframe!,
+});
+
 const VOID = new Set(['br', 'img', 'area', 'base', 'col', 'embed', 'hr', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param', 'keygen']);
 
 /** Elements whose content the browser reads as raw text: it ends only at the matching end tag. */
@@ -58,6 +65,9 @@ const DROP_WITH_CONTENT = new Set([...RAW_TEXT, 'template', 'object', 'applet', 
 
 /** Permissions an embedded frame may ask for (`allow="..."`). */
 const ALLOW_FEATURES = new Set(['autoplay', 'encrypted-media', 'fullscreen', 'picture-in-picture', 'clipboard-write', 'accelerometer', 'gyroscope', 'web-share']);
+
+const FRAME_ATTRS = 'class="wp-embedded-content" sandbox="allow-scripts" security="restricted"';
+const FRAME_PREFIX = `<iframe ${FRAME_ATTRS}`;
 
 const MAX_DEPTH = 64;
 const HIDDEN_FRAME_STYLE = 'position: absolute; visibility: hidden;';
@@ -190,8 +200,8 @@ export interface SanitizeOptions {
   secret: string;
 }
 
-/** Provider markup reduced to the allow-list, with iframes sandboxed. */
-export function sanitizeEmbedHtml(html: string, options: SanitizeOptions): string {
+/** Markup reduced to the tags of `allowed`, with iframes sandboxed; no frame is hidden yet. */
+function sanitize(html: string, secret: string, allowed: Readonly<Record<string, Readonly<Record<string, AttrRule>>>>): { html: string; sawBlockquote: boolean } {
   const out: string[] = [];
   const stack: string[] = [];
   /** Name and depth of an element being dropped with its content. */
@@ -242,7 +252,7 @@ export function sanitizeEmbedHtml(html: string, options: SanitizeOptions): strin
       continue;
     }
 
-    const rules = ALLOWED[tag.name];
+    const rules = allowed[tag.name];
     if (!rules || stack.length >= MAX_DEPTH) {
       if (RAW_TEXT.has(tag.name)) pos = skipRawText(html, pos, tag.name);
       else if (DROP_WITH_CONTENT.has(tag.name) && !tag.selfClosing) dropping = { name: tag.name, depth: 1 };
@@ -250,10 +260,10 @@ export function sanitizeEmbedHtml(html: string, options: SanitizeOptions): strin
     }
 
     const attrs: string[] = [];
-    if (tag.name === 'iframe') attrs.push('class="wp-embedded-content"', 'sandbox="allow-scripts"', 'security="restricted"');
+    if (tag.name === 'iframe') attrs.push(FRAME_ATTRS);
     if (tag.name === 'blockquote') {
       sawBlockquote = true;
-      attrs.push('class="wp-embedded-content"', `data-secret="${escapeAttr(options.secret)}"`);
+      attrs.push('class="wp-embedded-content"', `data-secret="${escapeAttr(secret)}"`);
     }
     for (const [name, raw] of tag.attrs) {
       const rule = rules[name];
@@ -266,8 +276,8 @@ export function sanitizeEmbedHtml(html: string, options: SanitizeOptions): strin
       let value = cleanAttr(rule, raw);
       if (value === undefined) continue;
       if (tag.name === 'iframe' && name === 'src') {
-        value = `${value.replace(/#.*$/, '')}#?secret=${escapeAttr(options.secret)}`;
-        attrs.push(`src="${value}"`, `data-secret="${escapeAttr(options.secret)}"`);
+        value = `${value.replace(/#.*$/, '')}#?secret=${escapeAttr(secret)}`;
+        attrs.push(`src="${value}"`, `data-secret="${escapeAttr(secret)}"`);
         continue;
       }
       attrs.push(`${name}="${value}"`);
@@ -288,8 +298,42 @@ export function sanitizeEmbedHtml(html: string, options: SanitizeOptions): strin
   }
   while (stack.length > 0) out.push(`</${stack.pop()}>`);
 
-  let result = out.join('');
-  // With a blockquote to fall back on, the frame stays hidden until it reports its height.
-  if (sawBlockquote) result = result.replaceAll('<iframe class=', `<iframe style="${HIDDEN_FRAME_STYLE}" class=`);
-  return result;
+  return { html: out.join(''), sawBlockquote };
+}
+
+/** With a blockquote to fall back on, the frame stays hidden until it reports its height. */
+function hideFrames(html: string): string {
+  return html.replaceAll('<iframe class=', `<iframe style="${HIDDEN_FRAME_STYLE}" class=`);
+}
+
+/** Provider markup reduced to the allow-list, with iframes sandboxed. */
+export function sanitizeEmbedHtml(html: string, options: SanitizeOptions): string {
+  const clean = sanitize(html, options.secret, ALLOWED);
+  return clean.sawBlockquote ? hideFrames(clean.html) : clean.html;
+}
+
+export interface FrameEmbedOptions extends SanitizeOptions {
+  /** The object's `title`, given to a frame that has none (`wp_filter_oembed_iframe_title_attribute`). */
+  title?: string;
+}
+
+/**
+ * The `html` of a `rich` or `video` object from a provider we do not trust, as the original filters it
+ * (`wp_filter_oembed_result`): one iframe (the last), preceded by the provider's blockquote fallback
+ * when the markup opens with one; everything else goes. False when there is no iframe, which clients
+ * read as "this cannot be embedded".
+ */
+export function frameEmbedHtml(html: string, options: FrameEmbedOptions): string | false {
+  const clean = sanitize(html, options.secret, FRAME_ALLOWED).html;
+  const start = clean.lastIndexOf('<iframe ');
+  if (start < 0) return false;
+  const end = clean.indexOf('</iframe>', start) + '</iframe>'.length;
+  const quoteEnd = clean.startsWith('<blockquote') ? clean.indexOf('</blockquote>') + '</blockquote>'.length : -1;
+  // CASE: as in the original, a blockquote counts only when it opens the markup and closes before the frame.
+  const quote = quoteEnd > 0 && quoteEnd <= start ? clean.slice(0, quoteEnd) : '';
+  const fallback = quote.indexOf('<blockquote', 1) < 0 ? quote : ''; // a nested one would leave it unclosed
+  let frame = clean.slice(start, end);
+  const title = options.title ?? '';
+  if (title !== '' && !/ title="[^"]/.test(frame)) frame = frame.replace(' title=""', '').replace(FRAME_PREFIX, `${FRAME_PREFIX} title="${escapeAttr(title)}"`);
+  return fallback === '' ? frame : fallback + hideFrames(frame);
 }

@@ -15,4 +15,11 @@ describe('toOembedXml', () => {
     );
     expect(toOembedXml({ list: ['a', 'b'], yes: true, no: false })).toContain('<list><oembed>a</oembed><oembed>b</oembed></list><yes>1</yes><no></no>');
   });
+
+  it('nests to any depth, lists of objects included', () => {
+    expect(toOembedXml({ foo: { bar: { ping: 'pong' } }, hello: 'world' })).toContain('<oembed><foo><bar><ping>pong</ping></bar></foo><hello>world</hello></oembed>');
+    expect(toOembedXml({ items: [{ foo: ['bar'] }, 'helloworld'] })).toContain(
+      '<items><oembed><foo><oembed>bar</oembed></foo></oembed><oembed>helloworld</oembed></items>',
+    );
+  });
 });
