@@ -90,17 +90,18 @@ describe.each(DIALECTS)('contact-form/v1 forms on %s', (engine) => {
 
     const schema = await t.request('GET', `${NS}/contact-forms/${created.id}/feedback/schema`);
     expect(schema.body.version).toBe('Contact Form 7 SWV Schema 2024-10');
+    // The original's order: the tag modules in turn (checkbox, number, select, text), then the enum rules.
     expect(schema.body.rules).toEqual([
-      { rule: 'required', field: 'name', error: 'Please fill out this field.' },
-      { rule: 'minlength', field: 'name', threshold: 2, error: 'This field has a too short input.' },
-      { rule: 'maxlength', field: 'name', threshold: 20, error: 'This field has a too long input.' },
+      { rule: 'required', field: 'colours', error: 'Please fill out this field.' },
+      { rule: 'maxitems', field: 'colours', threshold: 1, error: 'Too many items are selected.' },
       { rule: 'number', field: 'n', error: 'Please enter a number.' },
       { rule: 'minnumber', field: 'n', threshold: '1', error: 'This field has a too small number.' },
       { rule: 'maxnumber', field: 'n', threshold: '9', error: 'This field has a too large number.' },
-      { rule: 'required', field: 'colours', error: 'Please fill out this field.' },
-      { rule: 'maxitems', field: 'colours', threshold: 1, error: 'Too many items are selected.' },
-      { rule: 'enum', field: 'menu', accept: ['Apple', 'Pear', ''], error: 'Undefined value was submitted through this field.' },
+      { rule: 'required', field: 'name', error: 'Please fill out this field.' },
+      { rule: 'minlength', field: 'name', threshold: 2, error: 'This field has a too short input.' },
+      { rule: 'maxlength', field: 'name', threshold: 20, error: 'This field has a too long input.' },
       { rule: 'enum', field: 'colours', accept: ['Red', 'Blue'], error: 'Undefined value was submitted through this field.' },
+      { rule: 'enum', field: 'menu', accept: ['Apple', 'Pear'], error: 'Undefined value was submitted through this field.' },
     ]);
     expect((await t.request('GET', `${NS}/contact-forms/${created.id}/refill`)).text).toBe('[]');
   });
