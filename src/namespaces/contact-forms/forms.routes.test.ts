@@ -30,7 +30,7 @@ describe.each(DIALECTS)('contact-form/v1 forms on %s', (engine) => {
   it('describes an unsaved draft without context=save, stores with it', async () => {
     const draft = await t.request('POST', `${NS}/contact-forms`, { as: editor, json: { title: 'Draft' } });
     expect(draft.status).toBe(200);
-    expect(draft.body.id).toBe(0);
+    expect(draft.body).toMatchObject({ id: null, slug: null, title: 'Draft' });
     expect((await t.request('GET', `${NS}/contact-forms`, { as: editor })).body).toEqual([]);
 
     const r = await t.request('POST', `${NS}/contact-forms`, { as: editor, json: { title: 'Contact form 1', context: 'save' } });
@@ -104,6 +104,26 @@ describe.each(DIALECTS)('contact-form/v1 forms on %s', (engine) => {
       { rule: 'enum', field: 'menu', accept: ['Apple', 'Pear'], error: 'Undefined value was submitted through this field.' },
     ]);
     expect((await t.request('GET', `${NS}/contact-forms/${created.id}/refill`)).text).toBe('[]');
+  });
+
+  it('saves fields as the original: tags stripped from the title, Untitled when empty, en_US for a bad locale, text trimmed', async () => {
+    const r = await t.request('POST', `${NS}/contact-forms`, {
+      as: t.admin,
+      json: { title: '  <b>Big</b>\n  news ', locale: 'EN-us', context: 'save', form: '\n  [text a]  \n', mail: { subject: 's', body: '\n body \n' }, messages: { spam: '  Go away.  ' } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ title: 'Big news', locale: 'en_US' });
+    expect(r.body.properties.form.content).toBe('[text a]');
+    expect(r.body.properties.mail.body).toBe('body');
+    expect(r.body.properties.messages.spam).toBe('Go away.');
+    const id = r.body.id;
+    const renamed = await t.request('PATCH', `${NS}/contact-forms/${id}`, { as: t.admin, json: { title: '<i></i> ', locale: 'de_DE_formal', context: 'save' } });
+    expect(renamed.body).toMatchObject({ title: 'Untitled', locale: 'de_DE_formal' });
+    // Valid in form but longer than any stored locale: treated as invalid rather than failing the save.
+    const long = await t.request('PATCH', `${NS}/contact-forms/${id}`, { as: t.admin, json: { locale: `en_${'A'.repeat(40)}`, context: 'save' } });
+    expect(long.status).toBe(200);
+    expect(long.body.locale).toBe('en_US');
+    expect((await t.request('GET', `${NS}/contact-forms/${id}`, { as: t.admin })).body).toMatchObject({ title: 'Untitled', locale: 'en_US' });
   });
 
   it('404 wpcf7_not_found for missing forms; delete answers deleted', async () => {

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { allowAll } from '../../rest/permissions.js';
+import { wpStripAllTags } from '../../rest/wp-sanitize.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, RestResponse, defineRoutes, type Permission, type RestRequest } from '../../rest/route.js';
 import { configErrors } from './config-validator.js';
 import { CF7_MESSAGES, ContactFormErrors } from './errors.js';
@@ -73,7 +74,7 @@ function mailFrom(input: unknown, base: MailProps, forceActive: boolean, filter:
     subject: s('subject', '').trim(),
     sender: s('sender', '').trim(),
     recipient: s('recipient', '').trim(),
-    body: filter(s('body', '')),
+    body: filter(s('body', '').trim()),
     additional_headers: headers,
     attachments: s('attachments', '').trim(),
     use_html: flag(i.use_html),
@@ -81,32 +82,49 @@ function mailFrom(input: unknown, base: MailProps, forceActive: boolean, filter:
   };
 }
 
+/** The original's `set_title`: tags stripped, runs of whitespace made one space, `Untitled` when nothing is left. */
+function formTitle(value: unknown): string {
+  const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value === false ? '' : value) : '';
+  return wpStripAllTags(text).replace(/[\r\n\t ]+/g, ' ').trim().slice(0, 1000) || 'Untitled';
+}
+
+/**
+ * The original's `set_locale`: a valid locale code, else `en_US`. Codes longer than the stored
+ * column (20) count as invalid here, where the original would store them.
+ */
+function formLocale(value: string): string {
+  const locale = value.trim();
+  return locale.length <= 20 && /^[a-z]{2,3}(?:_[a-zA-Z_]{2,})?$/.test(locale) ? locale : 'en_US';
+}
+
 /** `wpcf7_save_contact_form`: supplied properties over `form`; saved only when `context` is `save`. */
 async function applyAndMaybeSave(req: RestRequest, ctx: AppContext, form: ContactForm): Promise<Record<string, unknown>> {
   const p = req.params;
   const filter = req.user?.can('unfiltered_html') ? (s: string) => s : filterHtml;
   const next: ContactForm = { ...form, messages: { ...form.messages } };
-  if (typeof p.title === 'string' || typeof p.title === 'number') next.title = String(p.title).trim().slice(0, 1000) || next.title;
-  if (typeof p.locale === 'string' && /^[a-zA-Z]{2,3}(?:_[a-zA-Z0-9]{2,8})*$/.test(p.locale)) next.locale = p.locale;
-  if (typeof p.form === 'string') next.form = filter(p.form);
+  if (p.title !== undefined && p.title !== null) next.title = formTitle(p.title);
+  if (typeof p.locale === 'string') next.locale = formLocale(p.locale);
+  if (typeof p.form === 'string') next.form = filter(p.form.trim());
   if (p.mail !== undefined) next.mail = mailFrom(p.mail, next.mail, true, filter);
   if (p.mail_2 !== undefined) next.mail_2 = mailFrom(p.mail_2, next.mail_2, false, filter);
   if (p.messages && typeof p.messages === 'object' && !Array.isArray(p.messages)) {
     for (const [k, v] of Object.entries(p.messages as Record<string, unknown>)) {
-      if (k in next.messages && (typeof v === 'string' || typeof v === 'number')) next.messages[k] = filter(String(v));
+      // Stored as given (trimmed): the feedback route strips tags when it shows a message.
+      if (k in next.messages && (typeof v === 'string' || typeof v === 'number')) next.messages[k] = String(v).trim();
     }
   }
   if (typeof p.additional_settings === 'string') {
     next.additional_settings = p.additional_settings.split('\n').map((l) => l.trim()).filter(Boolean).join('\n');
   }
   const saved = p.context === 'save' ? await saveForm(ctx, next, req.user?.id ?? 0) : next;
-  return { ...presentForm(saved), config_errors: configErrors(saved, ctx.urls.home) };
+  // An unsaved new form has no id and no slug yet: the original shows both as null.
+  const unsaved = saved.id === 0 ? { id: null, slug: null } : {};
+  return { ...presentForm(saved), ...unsaved, config_errors: configErrors(saved, ctx.urls.home) };
 }
 
 async function createHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
   if (intParam(req.params.id)) throw ContactFormErrors.exists();
-  const locale = typeof req.params.locale === 'string' ? req.params.locale : 'en_US';
-  return applyAndMaybeSave(req, ctx, templateForm(ctx, locale));
+  return applyAndMaybeSave(req, ctx, templateForm(ctx));
 }
 
 async function formOr404(req: RestRequest, ctx: AppContext): Promise<ContactForm> {
