@@ -159,6 +159,9 @@ async function feedbackHandler(req: RestRequest, ctx: AppContext): Promise<unkno
   if (r.demoMode && r.status !== 'error') body.demo_mode = true;
   body.into = into;
   if (!('invalid_fields' in body)) body.invalid_fields = [];
+  // A quiz form's answer brings new questions, whatever the outcome.
+  const refilled = await refill(ctx, form);
+  if (!Array.isArray(refilled)) Object.assign(body, refilled);
   return body;
 }
 
@@ -210,7 +213,9 @@ export const contactFormRoutes = defineRoutes<AppContext>(CONTACT_FORM_NS, [
         permission: allowAll,
         handler: async (req, ctx) => {
           const form = await formOr404(req, ctx);
-          return buildSchema(scanFormTags(form.form), form.messages, form.locale);
+          // Messages are shown as plain text, as everywhere the original shows them.
+          const messages = Object.fromEntries(Object.entries(form.messages).map(([k, v]) => [k, wpStripAllTags(v)]));
+          return buildSchema(scanFormTags(form.form), messages, form.locale);
         },
       },
     ],
