@@ -126,6 +126,40 @@ describe.each(DIALECTS)('contact-form/v1 forms on %s', (engine) => {
     expect((await t.request('GET', `${NS}/contact-forms/${id}`, { as: t.admin })).body).toMatchObject({ title: 'Untitled', locale: 'en_US' });
   });
 
+  it('GET /contact-forms reads its query as WP_Query does: the block editor\'s orderby=modified, order, per_page, offset, search terms', async () => {
+    let clock = new Date('2026-01-01T10:00:00Z');
+    const w = await startTestApp(engine, {}, { now: () => clock });
+    try {
+      const titles = ['Alpha enquiry', 'Beta booking', 'Gamma enquiry form'];
+      const ids: number[] = [];
+      for (const title of titles) {
+        ids.push((await w.request('POST', `${NS}/contact-forms`, { as: w.admin, json: { title, context: 'save' } })).body.id);
+        clock = new Date(clock.getTime() + 60_000);
+      }
+      // Alpha is edited last.
+      await w.request('POST', `${NS}/contact-forms/${ids[0]}`, { as: w.admin, json: { form: '[text x]', context: 'save' } });
+      const list = async (query: Record<string, string>) => (await w.request('GET', `${NS}/contact-forms`, { as: w.admin, query })).body.map((f: { title: string }) => f.title.split(' ')[0]);
+      expect(await list({})).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await list({ orderby: 'modified', order: 'DESC', posts_per_page: '20' })).toEqual(['Alpha', 'Gamma', 'Beta']);
+      expect(await list({ order: 'sideways' })).toEqual(['Gamma', 'Beta', 'Alpha']);
+      expect(await list({ orderby: 'title', order: 'desc' })).toEqual(['Gamma', 'Beta', 'Alpha']);
+      expect(await list({ orderby: 'nonsense' })).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await list({ offset: '1' })).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await list({ per_page: '-1', offset: '1' })).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await list({ per_page: '1', offset: '-1' })).toEqual(['Beta']);
+      expect(await list({ per_page: '-2' })).toEqual(['Alpha', 'Beta']);
+      expect(await list({ per_page: '0' })).toEqual(['Alpha', 'Beta', 'Gamma']);
+      await w.ctx.options.set('posts_per_page', 2);
+      expect(await list({ per_page: '0' })).toEqual(['Alpha', 'Beta']);
+      expect(await list({ search: 'enquiry form' })).toEqual(['Gamma']);
+      expect(await list({ search: '"enquiry form"' })).toEqual(['Gamma']);
+      expect(await list({ search: 'form enquiry' })).toEqual(['Gamma']);
+      expect(await list({ search: '"form enquiry"' })).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('404 wpcf7_not_found for missing forms; delete answers deleted', async () => {
     for (const [m, p] of [['GET', '/contact-forms/999999'], ['POST', '/contact-forms/999999'], ['DELETE', '/contact-forms/999999'], ['GET', '/contact-forms/999999/feedback/schema'], ['GET', '/contact-forms/999999/refill']] as const) {
       const r = await t.request(m, NS + p, { as: t.admin });

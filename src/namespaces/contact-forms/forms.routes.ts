@@ -5,13 +5,14 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { allowAll } from '../../rest/permissions.js';
+import { phpIntval, phpString } from '../../rest/php-query.js';
 import { wpStripAllTags } from '../../rest/wp-sanitize.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, RestResponse, defineRoutes, type Permission, type RestRequest } from '../../rest/route.js';
 import { configErrors } from './config-validator.js';
 import { CF7_MESSAGES, ContactFormErrors } from './errors.js';
 import { sanitizeUnitTag, submitFeedback } from './feedback.service.js';
 import { scanFormTags } from './form-tags.js';
-import { deleteForm, getForm, listForms, saveForm, templateForm, type ContactForm } from './forms.repo.js';
+import { deleteForm, getForm, listForms, saveForm, templateForm, type ContactForm, type ListOrderBy, type ListQuery } from './forms.repo.js';
 import { presentForm } from './forms.present.js';
 import { refill } from './refill.js';
 import { FEEDBACK_PER_MINUTE, SubmissionLimiter } from './rate-limit.js';
@@ -35,18 +36,47 @@ function intParam(value: unknown): number | undefined {
   return Number.isFinite(n) ? Math.max(-(2 ** 31), Math.min(n, 2 ** 31 - 1)) : 0;
 }
 
+/** The original hands its query params to `WP_Query`, whose `orderby` keys are these (case-sensitive). */
+const ORDERBY_KEYS: Readonly<Record<string, ListOrderBy>> = {
+  ID: 'id', title: 'title', post_title: 'title', date: 'date', post_date: 'date', name: 'slug', post_name: 'slug',
+  modified: 'modified', post_modified: 'modified', author: 'author', post_author: 'author', parent: 'parent',
+  post_parent: 'parent', menu_order: 'menu_order', type: 'type', post_type: 'type',
+};
+
+/** `WP_Query`'s search terms: words and "quoted phrases"; more than nine make one sentence. */
+function searchTerms(search: string): string[] {
+  const terms = [...search.matchAll(/"[^"]*(?:"|$)|[^\t ",+]+/g)].map((m) => m[0].replace(/^"|"$/g, '').trim()).filter(Boolean);
+  return terms.length > 9 ? [search.trim()] : terms;
+}
+
+/**
+ * `GET /contact-forms`: the original declares no args and passes `per_page`, `offset`, `order`,
+ * `orderby` and `search` to `WP_Query` as they come, with its defaults (all forms, by ID, ascending).
+ */
 async function listHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const p = req.params;
-  const order = typeof p.order === 'string' && p.order.toUpperCase() === 'DESC' ? 'DESC' : 'ASC';
-  const ob = typeof p.orderby === 'string' ? p.orderby.toLowerCase() : 'id';
-  const orderby = ob === 'title' ? 'title' : ob === 'date' ? 'date' : ob === 'name' ? 'slug' : 'id';
-  const rows = await listForms(ctx, {
-    ...(intParam(p.per_page) !== undefined ? { perPage: intParam(p.per_page)! } : {}),
-    ...(intParam(p.offset) !== undefined ? { offset: intParam(p.offset)! } : {}),
-    order,
-    orderby,
-    ...(typeof p.search === 'string' && p.search !== '' ? { search: p.search.slice(0, 200) } : {}),
-  });
+  const q: ListQuery = { order: 'ASC', orderby: ['id'] };
+  // Any order but ASC (any case) is DESC.
+  if (p.order !== undefined && p.order !== null) q.order = phpString(p.order).toUpperCase() === 'ASC' ? 'ASC' : 'DESC';
+  if (p.orderby !== undefined && p.orderby !== null) {
+    const keys = phpString(p.orderby).split(' ').map((k) => ORDERBY_KEYS[k]).filter((k) => k !== undefined);
+    // Nothing usable: WP_Query falls back to the date.
+    q.orderby = keys.length ? keys : ['date'];
+  }
+  if (p.per_page !== undefined && p.per_page !== null) {
+    const perPage = intParam(p.per_page) ?? 0;
+    // -1 is every form; 0 is the site's posts_per_page; below -1 counts as its absolute value.
+    if (perPage === 0) q.perPage = Math.max(1, phpIntval(await ctx.options.get<unknown>('posts_per_page', 10)));
+    else if (perPage < -1) q.perPage = Math.min(-perPage, 2 ** 31 - 1);
+    else if (perPage > 0) q.perPage = perPage;
+    // WP_Query applies an offset only to a limited page.
+    if (q.perPage !== undefined) q.offset = Math.min(Math.abs(intParam(p.offset) ?? 0), 2 ** 31 - 1);
+  }
+  if (p.search !== undefined && p.search !== null) {
+    const terms = searchTerms(phpString(p.search).slice(0, 200));
+    if (terms.length) q.search = terms;
+  }
+  const rows = await listForms(ctx, q);
   return rows.map((r) => ({ id: r.id, hash: r.hash.slice(0, 7), slug: r.slug, title: r.title, locale: r.locale }));
 }
 
