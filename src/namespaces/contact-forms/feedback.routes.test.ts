@@ -158,6 +158,63 @@ describe.each(DIALECTS)('contact-form/v1 feedback on %s', (engine) => {
     expect(wrong.body.invalid_fields).toEqual([expect.objectContaining({ field: 'q', message: 'The answer to the quiz is incorrect.' })]);
     const right = await postMultipart(t, `${NS}/contact-forms/${body.id}/feedback`, { ...unit(body.id), q: ' 2 ', _wpcf7_quiz_answer_q: hash }, ip);
     expect(right.body.status).toBe('mail_sent');
+    // Every answer of a quiz form hands out the next question, after the usual keys.
+    expect(Object.keys(right.body)).toEqual(['contact_form_id', 'status', 'message', 'posted_data_hash', 'into', 'invalid_fields', 'quiz']);
+    expect(right.body.quiz.q).toEqual(['1+1=?', hash]);
+    expect(wrong.body.quiz.q[0]).toBe('1+1=?');
+  });
+
+  it('quiz: a tag without questions asks 1+1=?; answers are compared without spaces and case', async () => {
+    const { body } = await t.request('POST', `${NS}/contact-forms`, { as: t.admin, json: { title: 'Quiz 2', context: 'save', form: '[quiz plain] [quiz city "Capital of France?|Paris"]', additional_settings: 'skip_mail: on' } });
+    const refill = (await t.request('GET', `${NS}/contact-forms/${body.id}/refill`)).body;
+    expect(refill.quiz.plain[0]).toBe('1+1=?');
+    expect(refill.quiz.city[0]).toBe('Capital of France?');
+    const r = await postMultipart(
+      t,
+      `${NS}/contact-forms/${body.id}/feedback`,
+      { ...unit(body.id), plain: '２', _wpcf7_quiz_answer_plain: refill.quiz.plain[1], city: ' pa RIS ', _wpcf7_quiz_answer_city: refill.quiz.city[1] },
+      { 'x-forwarded-for': '198.51.100.6' },
+    );
+    expect(r.body.status).toBe('mail_sent');
+  });
+
+  it('messages may use mail tags and are shown as plain text; idref only for usable ids', async () => {
+    const ip = { 'x-forwarded-for': '198.51.100.7' };
+    const { body } = await t.request('POST', `${NS}/contact-forms`, {
+      as: t.admin,
+      json: {
+        title: 'Tagged',
+        context: 'save',
+        form: '[text* a id:wpcf7-a] [text* b id:9b] [text* c id:good_c] [text who]',
+        additional_settings: 'skip_mail: on',
+        messages: { mail_sent_ok: 'Thanks <b>[who]</b>, from [_site_title].', invalid_required: '<em>Required</em> field' },
+      },
+    });
+    const failed = await postMultipart(t, `${NS}/contact-forms/${body.id}/feedback`, { ...unit(body.id) }, ip);
+    expect(failed.body.invalid_fields.map((f: { idref: string | null; message: string }) => [f.idref, f.message])).toEqual([
+      [null, 'Required field'], [null, 'Required field'], ['good_c', 'Required field'],
+    ]);
+    const schema = await t.request('GET', `${NS}/contact-forms/${body.id}/feedback/schema`);
+    expect(schema.body.rules[0].error).toBe('Required field');
+    const sent = await postMultipart(t, `${NS}/contact-forms/${body.id}/feedback`, { ...unit(body.id), a: '1', b: '2', c: '3', who: 'Anna' }, ip);
+    expect(sent.body).toMatchObject({ status: 'mail_sent', message: 'Thanks Anna, from Fair Site.' });
+  });
+
+  it('acceptance: a posted 0 is unchecked; acceptance_as_validation makes it a field error', async () => {
+    const ip = { 'x-forwarded-for': '198.51.100.8' };
+    const { body } = await t.request('POST', `${NS}/contact-forms`, { as: t.admin, json: { title: 'Terms', context: 'save', form: '[acceptance terms] I agree [/acceptance]', additional_settings: 'skip_mail: on' } });
+    expect((await postMultipart(t, `${NS}/contact-forms/${body.id}/feedback`, { ...unit(body.id), terms: '0' }, ip)).body.status).toBe('acceptance_missing');
+    await t.request('POST', `${NS}/contact-forms/${body.id}`, { as: t.admin, json: { context: 'save', additional_settings: 'skip_mail: on\nacceptance_as_validation: on' } });
+    const r = await postMultipart(t, `${NS}/contact-forms/${body.id}/feedback`, { ...unit(body.id) }, ip);
+    expect(r.body).toMatchObject({ status: 'validation_failed', invalid_fields: [{ field: 'terms', message: 'You must accept the terms and conditions before sending your message.', idref: null, error_id: `wpcf7-f${body.id}-p3-o1-ve-terms` }] });
+    expect((await postMultipart(t, `${NS}/contact-forms/${body.id}/feedback`, { ...unit(body.id), terms: '1' }, ip)).body.status).toBe('mail_sent');
+  });
+
+  it('subscribers_only: signed-in senders skip the spam checks', async () => {
+    const member = await t.createUser('subscriber');
+    const { body } = await t.request('POST', `${NS}/contact-forms`, { as: t.admin, json: { title: 'Members', context: 'save', form: '[text msg]', additional_settings: 'skip_mail: on\nsubscribers_only: true' } });
+    const r = await postMultipart(t, `${NS}/contact-forms/${body.id}/feedback`, { ...unit(body.id), msg: 'hi' }, { 'x-forwarded-for': '198.51.100.9', 'user-agent': 'x', authorization: member.authorization });
+    expect(r.body.status).toBe('mail_sent');
   });
 
   it('1,000 posts from one address in a minute are cut off with 429; other addresses still get through', async () => {

@@ -5,13 +5,15 @@
  * → mail (skipped in demo mode or with `skip_mail`) → stored unless `do_not_store`.
  */
 import type { AppContext } from '../../app-context.js';
+import { phpTruthy } from '../../rest/php-builtins.js';
 import type { RestRequest } from '../../rest/route.js';
+import { wpStripAllTags } from '../../rest/wp-sanitize.js';
 import { spamfilterService } from '../spamfilter/index.js';
 import { gmtNow } from './clock.js';
 import { hasOption, scanFormTags, tagOption, type FormTag } from './form-tags.js';
 import type { ContactForm } from './forms.repo.js';
 import { settingIsTrue } from './forms.present.js';
-import { composeMail, type MailContext } from './mail.js';
+import { buildReplacer, composeMail, type MailContext } from './mail.js';
 import { quizAnswerHash } from './refill.js';
 import { keyedHash } from './secret.js';
 import { countSubmissions, storeSubmission } from './submissions.repo.js';
@@ -64,17 +66,22 @@ export interface FeedbackResult {
   demoMode: boolean;
 }
 
+/** The tag's `id:` option as the original reports it in `idref`: a valid name not starting with `wpcf7`. */
+function idref(tag: FormTag | undefined): string | null {
+  const id = tag && tagOption(tag, 'id', /^([-0-9a-zA-Z_]+)$/);
+  return id && /^[A-Za-z][-A-Za-z0-9_:.]*$/.test(id) && !id.startsWith('wpcf7') ? id : null;
+}
+
+/** An acceptance box left as it must not be: unchecked, or checked when `invert`. A posted `0` is unchecked. */
+function refused(tag: FormTag, body: Record<string, unknown>): boolean {
+  const checked = phpTruthy(body[tag.name]);
+  return hasOption(tag, 'invert') ? checked : !checked;
+}
+
 export async function submitFeedback(ctx: AppContext, form: ContactForm, req: RestRequest, unitTag: string): Promise<FeedbackResult> {
-  const messages = form.messages;
   const demoMode = settingIsTrue(form, 'demo_mode');
-  const result = (status: FeedbackStatus, messageKey: string, extra: Partial<FeedbackResult> = {}): FeedbackResult => ({
-    status,
-    message: messages[messageKey] ?? '',
-    invalid: [],
-    demoMode,
-    ...extra,
-  });
-  if (settingIsTrue(form, 'subscribers_only') && !req.user?.can('read')) {
+  const subscribersOnly = settingIsTrue(form, 'subscribers_only');
+  if (subscribersOnly && !req.user?.can('read')) {
     return { status: 'error', message: SUBSCRIBERS_ONLY_MESSAGE, invalid: [], demoMode };
   }
   const tags = scanFormTags(form.form);
@@ -85,56 +92,87 @@ export async function submitFeedback(ctx: AppContext, form: ContactForm, req: Re
     const f = req.files[tag.name];
     if (f && f.filename !== '') files[tag.name] = f;
   }
+  const userAgent = req.headers['user-agent'] ?? '';
+  const containerPost = Number(body._wpcf7_container_post ?? 0);
+  const mc: MailContext = {
+    formTitle: form.title,
+    formId: form.id,
+    tags,
+    values,
+    files,
+    remoteIp: req.ip,
+    userAgent,
+    url: req.headers.referer ?? '',
+    containerPost: Number.isSafeInteger(containerPost) && containerPost > 0 ? containerPost : 0,
+    user: req.user ? { login: req.user.login, email: req.user.email, displayName: req.user.displayName } : null,
+  };
+  // The original's `filter_message`: a message may use mail tags ("Thank you, [your-name]"); it is shown as plain text.
+  const replace = await buildReplacer(ctx, mc);
+  const messages = Object.fromEntries(Object.entries(form.messages).map(([k, v]) => [k, wpStripAllTags(replace(v).text)]));
+  const result = (status: FeedbackStatus, messageKey: string, extra: Partial<FeedbackResult> = {}): FeedbackResult => ({
+    status,
+    message: messages[messageKey] ?? '',
+    invalid: [],
+    demoMode,
+    ...extra,
+  });
 
-  // Validation: the schema rules, then the quiz answers.
+  // Validation: the schema rules, then each tag's own check in form order (quiz answers, and
+  // acceptance boxes when `acceptance_as_validation` is on).
   const schema = buildSchema(tags, messages, form.locale);
   const invalid = validate(schema, {
     values,
     files: Object.fromEntries(Object.entries(files).map(([k, f]) => [k, { filename: f.filename, mimetype: f.mimetype, size: f.data.length }])),
   });
-  for (const tag of tags.filter((t) => t.basetype === 'quiz')) {
-    if (invalid.has(tag.name)) continue;
-    const answer = values[tag.name];
-    const expected = body[`_wpcf7_quiz_answer_${tag.name}`];
-    const given = await quizAnswerHash(ctx, Array.isArray(answer) ? answer.join('') : (answer ?? ''));
-    if (typeof expected !== 'string' || expected !== given) invalid.set(tag.name, messages.quiz_answer_not_correct ?? '');
+  const acceptanceAsValidation = settingIsTrue(form, 'acceptance_as_validation');
+  for (const tag of tags) {
+    if (!tag.name || invalid.has(tag.name)) continue;
+    if (tag.basetype === 'quiz') {
+      const answer = values[tag.name];
+      const expected = body[`_wpcf7_quiz_answer_${tag.name}`];
+      const given = await quizAnswerHash(ctx, Array.isArray(answer) ? answer.join('') : (answer ?? ''));
+      if (typeof expected !== 'string' || expected !== given) invalid.set(tag.name, messages.quiz_answer_not_correct ?? '');
+    } else if (tag.type === 'acceptance' && acceptanceAsValidation && !hasOption(tag, 'optional') && refused(tag, body)) {
+      invalid.set(tag.name, messages.accept_terms ?? '');
+    }
   }
   if (invalid.size > 0) {
     const byName = new Map(tags.map((t) => [t.name, t]));
     return result('validation_failed', 'validation_error', {
       postedDataHash: '',
-      invalid: [...invalid].map(([field, message]) => ({ field, message, idref: (byName.get(field) && tagOption(byName.get(field)!, 'id', /^([-0-9a-zA-Z_]+)$/)) ?? null })),
+      invalid: [...invalid].map(([field, message]) => ({ field, message, idref: idref(byName.get(field)) })),
     });
   }
 
   // Acceptance boxes.
-  for (const tag of tags.filter((t) => t.basetype === 'acceptance' && !hasOption(t, 'optional'))) {
-    const checked = String(values[tag.name] ?? '') !== '';
-    if (hasOption(tag, 'invert') ? checked : !checked) return result('acceptance_missing', 'accept_terms', { postedDataHash: '' });
+  for (const tag of tags.filter((t) => t.type === 'acceptance' && t.name && !hasOption(t, 'optional'))) {
+    if (refused(tag, body)) return result('acceptance_missing', 'accept_terms', { postedDataHash: '' });
   }
 
-  // Spam.
-  const userAgent = req.headers['user-agent'] ?? '';
+  // Spam. A subscribers-only form trusts its signed-in senders: no spam check at all.
   const flat = flatJoin(values);
-  let spam = userAgent.length < 2 || (await hasDisallowedWords(ctx, [...flat, req.ip, userAgent].join('\n')));
+  let spam = false;
   let spamGuid = '';
   let discard = false;
-  if (!spam && ctx.areas.isEnabled('spamfilter')) {
-    const byType = (type: string) => tags.filter((t) => t.basetype === type).map((t) => values[t.name]).flat().filter(Boolean).join(' ');
-    const check = await spamfilterService.checkSpam(ctx, {
-      source: 'contact-form',
-      type: 'contact-form',
-      content: tags.filter((t) => t.basetype === 'textarea' || t.basetype === 'text').map((t) => [values[t.name]].flat().join(' ')).join('\n'),
-      author: tags.filter((t) => t.basetype === 'text' && /name/i.test(t.name)).map((t) => values[t.name]).join(' '),
-      email: byType('email').split(' ')[0] ?? '',
-      url: byType('url').split(' ')[0] ?? '',
-      ip: req.ip,
-      userAgent,
-      referrer: req.headers.referer ?? '',
-    });
-    spam = check.spam;
-    spamGuid = check.guid;
-    discard = check.discard;
+  if (!subscribersOnly) {
+    spam = userAgent.length < 2 || (await hasDisallowedWords(ctx, [...flat, req.ip, userAgent].join('\n')));
+    if (!spam && ctx.areas.isEnabled('spamfilter')) {
+      const byType = (type: string) => tags.filter((t) => t.basetype === type).map((t) => values[t.name]).flat().filter(Boolean).join(' ');
+      const check = await spamfilterService.checkSpam(ctx, {
+        source: 'contact-form',
+        type: 'contact-form',
+        content: tags.filter((t) => t.basetype === 'textarea' || t.basetype === 'text').map((t) => [values[t.name]].flat().join(' ')).join('\n'),
+        author: tags.filter((t) => t.basetype === 'text' && /name/i.test(t.name)).map((t) => values[t.name]).join(' '),
+        email: byType('email').split(' ')[0] ?? '',
+        url: byType('url').split(' ')[0] ?? '',
+        ip: req.ip,
+        userAgent,
+        referrer: req.headers.referer ?? '',
+      });
+      spam = check.spam;
+      spamGuid = check.guid;
+      discard = check.discard;
+    }
   }
   const store = async (status: string) => {
     if (settingIsTrue(form, 'do_not_store') || discard) return;
@@ -147,23 +185,7 @@ export async function submitFeedback(ctx: AppContext, form: ContactForm, req: Re
 
   const hash = await postedDataHash(ctx, req.ip, unitTag, values);
   const skipMail = demoMode || settingIsTrue(form, 'skip_mail');
-  let sent = true;
-  if (!skipMail) {
-    const containerPost = Number(body._wpcf7_container_post ?? 0);
-    const mc: MailContext = {
-      formTitle: form.title,
-      formId: form.id,
-      tags,
-      values,
-      files,
-      remoteIp: req.ip,
-      userAgent,
-      url: req.headers.referer ?? '',
-      containerPost: Number.isSafeInteger(containerPost) && containerPost > 0 ? containerPost : 0,
-      user: req.user ? { login: req.user.login, email: req.user.email, displayName: req.user.displayName } : null,
-    };
-    sent = await sendTemplates(ctx, form, mc);
-  }
+  const sent = skipMail || (await sendTemplates(ctx, form, mc));
   await store(sent ? 'mail_sent' : 'mail_failed');
   return sent ? result('mail_sent', 'mail_sent_ok', { postedDataHash: hash }) : result('mail_failed', 'mail_sent_ng', { postedDataHash: hash });
 }

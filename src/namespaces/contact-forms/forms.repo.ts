@@ -79,12 +79,21 @@ export async function getForm(ctx: AppContext, id: number): Promise<ContactForm 
   };
 }
 
+export type ListOrderBy = 'id' | 'title' | 'date' | 'slug' | 'modified' | 'author' | 'parent' | 'menu_order' | 'type';
+
+const ORDER_COLUMNS = {
+  id: 'posts.id', title: 'posts.title', date: 'posts.date_gmt', slug: 'posts.slug', modified: 'posts.modified_gmt',
+  author: 'posts.author', parent: 'posts.parent', menu_order: 'posts.menu_order', type: 'posts.type',
+} as const;
+
 export interface ListQuery {
+  /** Page size; every form when absent. */
   perPage?: number;
   offset?: number;
   order?: 'ASC' | 'DESC';
-  orderby?: 'id' | 'title' | 'date' | 'slug';
-  search?: string;
+  orderby?: readonly ListOrderBy[];
+  /** Every term must appear in the title or the form text. */
+  search?: readonly string[];
 }
 
 export async function listForms(ctx: AppContext, q: ListQuery): Promise<{ id: number; hash: string; slug: string; title: string; locale: string }[]> {
@@ -94,15 +103,14 @@ export async function listForms(ctx: AppContext, q: ListQuery): Promise<{ id: nu
     .select(['posts.id', 'posts.slug', 'posts.title', 'contact_forms.hash', 'contact_forms.locale'])
     .where('posts.type', '=', FORM_POST_TYPE)
     .where('posts.status', '!=', 'trash');
-  if (q.search) {
-    const pattern = `%${likeEscape(q.search)}%`;
+  for (const term of q.search ?? []) {
+    const pattern = `%${likeEscape(term)}%`;
     query = query.where((eb) => eb.or([ilike(ctx.db, eb.ref('posts.title'), pattern), ilike(ctx.db, eb.ref('contact_forms.form'), pattern)]));
   }
-  const column = q.orderby === 'title' ? 'posts.title' : q.orderby === 'date' ? 'posts.date_gmt' : q.orderby === 'slug' ? 'posts.slug' : 'posts.id';
   const dir = q.order === 'DESC' ? 'desc' : 'asc';
-  query = query.orderBy(column, dir).orderBy('posts.id', dir);
-  if (q.perPage !== undefined && q.perPage > 0) query = query.limit(q.perPage);
-  if (q.offset !== undefined && q.offset > 0) query = (q.perPage !== undefined && q.perPage > 0 ? query : query.limit(2 ** 31 - 1)).offset(q.offset);
+  for (const key of q.orderby ?? ['id']) query = query.orderBy(ORDER_COLUMNS[key], dir);
+  query = query.orderBy('posts.id', dir);
+  if (q.perPage !== undefined) query = query.limit(q.perPage).offset(q.offset ?? 0);
   return query.execute();
 }
 

@@ -30,7 +30,7 @@ describe.each(DIALECTS)('contact-form/v1 forms on %s', (engine) => {
   it('describes an unsaved draft without context=save, stores with it', async () => {
     const draft = await t.request('POST', `${NS}/contact-forms`, { as: editor, json: { title: 'Draft' } });
     expect(draft.status).toBe(200);
-    expect(draft.body.id).toBe(0);
+    expect(draft.body).toMatchObject({ id: null, slug: null, title: 'Draft' });
     expect((await t.request('GET', `${NS}/contact-forms`, { as: editor })).body).toEqual([]);
 
     const r = await t.request('POST', `${NS}/contact-forms`, { as: editor, json: { title: 'Contact form 1', context: 'save' } });
@@ -90,19 +90,74 @@ describe.each(DIALECTS)('contact-form/v1 forms on %s', (engine) => {
 
     const schema = await t.request('GET', `${NS}/contact-forms/${created.id}/feedback/schema`);
     expect(schema.body.version).toBe('Contact Form 7 SWV Schema 2024-10');
+    // The original's order: the tag modules in turn (checkbox, number, select, text), then the enum rules.
     expect(schema.body.rules).toEqual([
-      { rule: 'required', field: 'name', error: 'Please fill out this field.' },
-      { rule: 'minlength', field: 'name', threshold: 2, error: 'This field has a too short input.' },
-      { rule: 'maxlength', field: 'name', threshold: 20, error: 'This field has a too long input.' },
+      { rule: 'required', field: 'colours', error: 'Please fill out this field.' },
+      { rule: 'maxitems', field: 'colours', threshold: 1, error: 'Too many items are selected.' },
       { rule: 'number', field: 'n', error: 'Please enter a number.' },
       { rule: 'minnumber', field: 'n', threshold: '1', error: 'This field has a too small number.' },
       { rule: 'maxnumber', field: 'n', threshold: '9', error: 'This field has a too large number.' },
-      { rule: 'required', field: 'colours', error: 'Please fill out this field.' },
-      { rule: 'maxitems', field: 'colours', threshold: 1, error: 'Too many items are selected.' },
-      { rule: 'enum', field: 'menu', accept: ['Apple', 'Pear', ''], error: 'Undefined value was submitted through this field.' },
+      { rule: 'required', field: 'name', error: 'Please fill out this field.' },
+      { rule: 'minlength', field: 'name', threshold: 2, error: 'This field has a too short input.' },
+      { rule: 'maxlength', field: 'name', threshold: 20, error: 'This field has a too long input.' },
       { rule: 'enum', field: 'colours', accept: ['Red', 'Blue'], error: 'Undefined value was submitted through this field.' },
+      { rule: 'enum', field: 'menu', accept: ['Apple', 'Pear'], error: 'Undefined value was submitted through this field.' },
     ]);
     expect((await t.request('GET', `${NS}/contact-forms/${created.id}/refill`)).text).toBe('[]');
+  });
+
+  it('saves fields as the original: tags stripped from the title, Untitled when empty, en_US for a bad locale, text trimmed', async () => {
+    const r = await t.request('POST', `${NS}/contact-forms`, {
+      as: t.admin,
+      json: { title: '  <b>Big</b>\n  news ', locale: 'EN-us', context: 'save', form: '\n  [text a]  \n', mail: { subject: 's', body: '\n body \n' }, messages: { spam: '  Go away.  ' } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ title: 'Big news', locale: 'en_US' });
+    expect(r.body.properties.form.content).toBe('[text a]');
+    expect(r.body.properties.mail.body).toBe('body');
+    expect(r.body.properties.messages.spam).toBe('Go away.');
+    const id = r.body.id;
+    const renamed = await t.request('PATCH', `${NS}/contact-forms/${id}`, { as: t.admin, json: { title: '<i></i> ', locale: 'de_DE_formal', context: 'save' } });
+    expect(renamed.body).toMatchObject({ title: 'Untitled', locale: 'de_DE_formal' });
+    // Valid in form but longer than any stored locale: treated as invalid rather than failing the save.
+    const long = await t.request('PATCH', `${NS}/contact-forms/${id}`, { as: t.admin, json: { locale: `en_${'A'.repeat(40)}`, context: 'save' } });
+    expect(long.status).toBe(200);
+    expect(long.body.locale).toBe('en_US');
+    expect((await t.request('GET', `${NS}/contact-forms/${id}`, { as: t.admin })).body).toMatchObject({ title: 'Untitled', locale: 'en_US' });
+  });
+
+  it('GET /contact-forms reads its query as WP_Query does: the block editor\'s orderby=modified, order, per_page, offset, search terms', async () => {
+    let clock = new Date('2026-01-01T10:00:00Z');
+    const w = await startTestApp(engine, {}, { now: () => clock });
+    try {
+      const titles = ['Alpha enquiry', 'Beta booking', 'Gamma enquiry form'];
+      const ids: number[] = [];
+      for (const title of titles) {
+        ids.push((await w.request('POST', `${NS}/contact-forms`, { as: w.admin, json: { title, context: 'save' } })).body.id);
+        clock = new Date(clock.getTime() + 60_000);
+      }
+      // Alpha is edited last.
+      await w.request('POST', `${NS}/contact-forms/${ids[0]}`, { as: w.admin, json: { form: '[text x]', context: 'save' } });
+      const list = async (query: Record<string, string>) => (await w.request('GET', `${NS}/contact-forms`, { as: w.admin, query })).body.map((f: { title: string }) => f.title.split(' ')[0]);
+      expect(await list({})).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await list({ orderby: 'modified', order: 'DESC', posts_per_page: '20' })).toEqual(['Alpha', 'Gamma', 'Beta']);
+      expect(await list({ order: 'sideways' })).toEqual(['Gamma', 'Beta', 'Alpha']);
+      expect(await list({ orderby: 'title', order: 'desc' })).toEqual(['Gamma', 'Beta', 'Alpha']);
+      expect(await list({ orderby: 'nonsense' })).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await list({ offset: '1' })).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await list({ per_page: '-1', offset: '1' })).toEqual(['Alpha', 'Beta', 'Gamma']);
+      expect(await list({ per_page: '1', offset: '-1' })).toEqual(['Beta']);
+      expect(await list({ per_page: '-2' })).toEqual(['Alpha', 'Beta']);
+      expect(await list({ per_page: '0' })).toEqual(['Alpha', 'Beta', 'Gamma']);
+      await w.ctx.options.set('posts_per_page', 2);
+      expect(await list({ per_page: '0' })).toEqual(['Alpha', 'Beta']);
+      expect(await list({ search: 'enquiry form' })).toEqual(['Gamma']);
+      expect(await list({ search: '"enquiry form"' })).toEqual(['Gamma']);
+      expect(await list({ search: 'form enquiry' })).toEqual(['Gamma']);
+      expect(await list({ search: '"form enquiry"' })).toEqual([]);
+    } finally {
+      await w.close();
+    }
   });
 
   it('404 wpcf7_not_found for missing forms; delete answers deleted', async () => {

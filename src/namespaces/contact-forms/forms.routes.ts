@@ -5,12 +5,14 @@
  */
 import type { AppContext } from '../../app-context.js';
 import { allowAll } from '../../rest/permissions.js';
+import { phpIntval, phpString } from '../../rest/php-query.js';
+import { wpStripAllTags } from '../../rest/wp-sanitize.js';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, RestResponse, defineRoutes, type Permission, type RestRequest } from '../../rest/route.js';
 import { configErrors } from './config-validator.js';
 import { CF7_MESSAGES, ContactFormErrors } from './errors.js';
 import { sanitizeUnitTag, submitFeedback } from './feedback.service.js';
 import { scanFormTags } from './form-tags.js';
-import { deleteForm, getForm, listForms, saveForm, templateForm, type ContactForm } from './forms.repo.js';
+import { deleteForm, getForm, listForms, saveForm, templateForm, type ContactForm, type ListOrderBy, type ListQuery } from './forms.repo.js';
 import { presentForm } from './forms.present.js';
 import { refill } from './refill.js';
 import { FEEDBACK_PER_MINUTE, SubmissionLimiter } from './rate-limit.js';
@@ -34,18 +36,47 @@ function intParam(value: unknown): number | undefined {
   return Number.isFinite(n) ? Math.max(-(2 ** 31), Math.min(n, 2 ** 31 - 1)) : 0;
 }
 
+/** The original hands its query params to `WP_Query`, whose `orderby` keys are these (case-sensitive). */
+const ORDERBY_KEYS: Readonly<Record<string, ListOrderBy>> = {
+  ID: 'id', title: 'title', post_title: 'title', date: 'date', post_date: 'date', name: 'slug', post_name: 'slug',
+  modified: 'modified', post_modified: 'modified', author: 'author', post_author: 'author', parent: 'parent',
+  post_parent: 'parent', menu_order: 'menu_order', type: 'type', post_type: 'type',
+};
+
+/** `WP_Query`'s search terms: words and "quoted phrases"; more than nine make one sentence. */
+function searchTerms(search: string): string[] {
+  const terms = [...search.matchAll(/"[^"]*(?:"|$)|[^\t ",+]+/g)].map((m) => m[0].replace(/^"|"$/g, '').trim()).filter(Boolean);
+  return terms.length > 9 ? [search.trim()] : terms;
+}
+
+/**
+ * `GET /contact-forms`: the original declares no args and passes `per_page`, `offset`, `order`,
+ * `orderby` and `search` to `WP_Query` as they come, with its defaults (all forms, by ID, ascending).
+ */
 async function listHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const p = req.params;
-  const order = typeof p.order === 'string' && p.order.toUpperCase() === 'DESC' ? 'DESC' : 'ASC';
-  const ob = typeof p.orderby === 'string' ? p.orderby.toLowerCase() : 'id';
-  const orderby = ob === 'title' ? 'title' : ob === 'date' ? 'date' : ob === 'name' ? 'slug' : 'id';
-  const rows = await listForms(ctx, {
-    ...(intParam(p.per_page) !== undefined ? { perPage: intParam(p.per_page)! } : {}),
-    ...(intParam(p.offset) !== undefined ? { offset: intParam(p.offset)! } : {}),
-    order,
-    orderby,
-    ...(typeof p.search === 'string' && p.search !== '' ? { search: p.search.slice(0, 200) } : {}),
-  });
+  const q: ListQuery = { order: 'ASC', orderby: ['id'] };
+  // Any order but ASC (any case) is DESC.
+  if (p.order !== undefined && p.order !== null) q.order = phpString(p.order).toUpperCase() === 'ASC' ? 'ASC' : 'DESC';
+  if (p.orderby !== undefined && p.orderby !== null) {
+    const keys = phpString(p.orderby).split(' ').map((k) => ORDERBY_KEYS[k]).filter((k) => k !== undefined);
+    // Nothing usable: WP_Query falls back to the date.
+    q.orderby = keys.length ? keys : ['date'];
+  }
+  if (p.per_page !== undefined && p.per_page !== null) {
+    const perPage = intParam(p.per_page) ?? 0;
+    // -1 is every form; 0 is the site's posts_per_page; below -1 counts as its absolute value.
+    if (perPage === 0) q.perPage = Math.max(1, phpIntval(await ctx.options.get<unknown>('posts_per_page', 10)));
+    else if (perPage < -1) q.perPage = Math.min(-perPage, 2 ** 31 - 1);
+    else if (perPage > 0) q.perPage = perPage;
+    // WP_Query applies an offset only to a limited page.
+    if (q.perPage !== undefined) q.offset = Math.min(Math.abs(intParam(p.offset) ?? 0), 2 ** 31 - 1);
+  }
+  if (p.search !== undefined && p.search !== null) {
+    const terms = searchTerms(phpString(p.search).slice(0, 200));
+    if (terms.length) q.search = terms;
+  }
+  const rows = await listForms(ctx, q);
   return rows.map((r) => ({ id: r.id, hash: r.hash.slice(0, 7), slug: r.slug, title: r.title, locale: r.locale }));
 }
 
@@ -73,7 +104,7 @@ function mailFrom(input: unknown, base: MailProps, forceActive: boolean, filter:
     subject: s('subject', '').trim(),
     sender: s('sender', '').trim(),
     recipient: s('recipient', '').trim(),
-    body: filter(s('body', '')),
+    body: filter(s('body', '').trim()),
     additional_headers: headers,
     attachments: s('attachments', '').trim(),
     use_html: flag(i.use_html),
@@ -81,32 +112,49 @@ function mailFrom(input: unknown, base: MailProps, forceActive: boolean, filter:
   };
 }
 
+/** The original's `set_title`: tags stripped, runs of whitespace made one space, `Untitled` when nothing is left. */
+function formTitle(value: unknown): string {
+  const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value === false ? '' : value) : '';
+  return wpStripAllTags(text).replace(/[\r\n\t ]+/g, ' ').trim().slice(0, 1000) || 'Untitled';
+}
+
+/**
+ * The original's `set_locale`: a valid locale code, else `en_US`. Codes longer than the stored
+ * column (20) count as invalid here, where the original would store them.
+ */
+function formLocale(value: string): string {
+  const locale = value.trim();
+  return locale.length <= 20 && /^[a-z]{2,3}(?:_[a-zA-Z_]{2,})?$/.test(locale) ? locale : 'en_US';
+}
+
 /** `wpcf7_save_contact_form`: supplied properties over `form`; saved only when `context` is `save`. */
 async function applyAndMaybeSave(req: RestRequest, ctx: AppContext, form: ContactForm): Promise<Record<string, unknown>> {
   const p = req.params;
   const filter = req.user?.can('unfiltered_html') ? (s: string) => s : filterHtml;
   const next: ContactForm = { ...form, messages: { ...form.messages } };
-  if (typeof p.title === 'string' || typeof p.title === 'number') next.title = String(p.title).trim().slice(0, 1000) || next.title;
-  if (typeof p.locale === 'string' && /^[a-zA-Z]{2,3}(?:_[a-zA-Z0-9]{2,8})*$/.test(p.locale)) next.locale = p.locale;
-  if (typeof p.form === 'string') next.form = filter(p.form);
+  if (p.title !== undefined && p.title !== null) next.title = formTitle(p.title);
+  if (typeof p.locale === 'string') next.locale = formLocale(p.locale);
+  if (typeof p.form === 'string') next.form = filter(p.form.trim());
   if (p.mail !== undefined) next.mail = mailFrom(p.mail, next.mail, true, filter);
   if (p.mail_2 !== undefined) next.mail_2 = mailFrom(p.mail_2, next.mail_2, false, filter);
   if (p.messages && typeof p.messages === 'object' && !Array.isArray(p.messages)) {
     for (const [k, v] of Object.entries(p.messages as Record<string, unknown>)) {
-      if (k in next.messages && (typeof v === 'string' || typeof v === 'number')) next.messages[k] = filter(String(v));
+      // Stored as given (trimmed): the feedback route strips tags when it shows a message.
+      if (k in next.messages && (typeof v === 'string' || typeof v === 'number')) next.messages[k] = String(v).trim();
     }
   }
   if (typeof p.additional_settings === 'string') {
     next.additional_settings = p.additional_settings.split('\n').map((l) => l.trim()).filter(Boolean).join('\n');
   }
   const saved = p.context === 'save' ? await saveForm(ctx, next, req.user?.id ?? 0) : next;
-  return { ...presentForm(saved), config_errors: configErrors(saved, ctx.urls.home) };
+  // An unsaved new form has no id and no slug yet: the original shows both as null.
+  const unsaved = saved.id === 0 ? { id: null, slug: null } : {};
+  return { ...presentForm(saved), ...unsaved, config_errors: configErrors(saved, ctx.urls.home) };
 }
 
 async function createHandler(req: RestRequest, ctx: AppContext): Promise<unknown> {
   if (intParam(req.params.id)) throw ContactFormErrors.exists();
-  const locale = typeof req.params.locale === 'string' ? req.params.locale : 'en_US';
-  return applyAndMaybeSave(req, ctx, templateForm(ctx, locale));
+  return applyAndMaybeSave(req, ctx, templateForm(ctx));
 }
 
 async function formOr404(req: RestRequest, ctx: AppContext): Promise<ContactForm> {
@@ -141,6 +189,9 @@ async function feedbackHandler(req: RestRequest, ctx: AppContext): Promise<unkno
   if (r.demoMode && r.status !== 'error') body.demo_mode = true;
   body.into = into;
   if (!('invalid_fields' in body)) body.invalid_fields = [];
+  // A quiz form's answer brings new questions, whatever the outcome.
+  const refilled = await refill(ctx, form);
+  if (!Array.isArray(refilled)) Object.assign(body, refilled);
   return body;
 }
 
@@ -192,7 +243,9 @@ export const contactFormRoutes = defineRoutes<AppContext>(CONTACT_FORM_NS, [
         permission: allowAll,
         handler: async (req, ctx) => {
           const form = await formOr404(req, ctx);
-          return buildSchema(scanFormTags(form.form), form.messages, form.locale);
+          // Messages are shown as plain text, as everywhere the original shows them.
+          const messages = Object.fromEntries(Object.entries(form.messages).map(([k, v]) => [k, wpStripAllTags(v)]));
+          return buildSchema(scanFormTags(form.form), messages, form.locale);
         },
       },
     ],

@@ -26,9 +26,12 @@ export const DEFAULT_FILE_LIMIT = 1_048_576;
 
 const TEXT_LIKE = new Set(['text', 'email', 'url', 'tel']);
 
+/** The original's `signed_num` option pattern: `5`, `-5`, `.5`, `1.5`. */
+const SIGNED_NUM = /^(-?(?:\d+|\d*\.\d+))$/;
+
 /** `limit:2mb` / `limit:500kb` / `limit:1024` in bytes. */
 function parseLimit(value: string | undefined): number {
-  const m = /^(\d+)(kb|mb)?$/i.exec(value ?? '');
+  const m = /^([1-9]\d*)(kb|mb)?$/i.exec(value ?? '');
   if (!m) return DEFAULT_FILE_LIMIT;
   const n = Number(m[1]);
   const unit = (m[2] ?? '').toLowerCase();
@@ -42,60 +45,98 @@ function acceptTypes(tag: FormTag): string[] {
   return [...new Set(raw.toLowerCase().split(/[\s|,]+/).filter(Boolean))].map((t) => (t.includes('/') ? t : `.${t.replace(/^\.+|\.+$/g, '')}`));
 }
 
-/** The rules of a form's tags, in the original's order (text-like, textarea, number, date, choices, files). */
+/** `maxlength:N`, else the `size/N` form; 0 or absent gives `fallback`, as the original's `get_maxlength_option`. */
+function maxLength(tag: FormTag, fallback: number): number {
+  const own = Number(tagOption(tag, 'maxlength', /^(\d+)$/) ?? 0);
+  if (own > 0) return own;
+  for (const o of tag.options) {
+    const m = /^(?:\d*x?\d*)?\/(\d+)$/.exec(o);
+    if (m && Number(m[1]) > 0) return Number(m[1]);
+  }
+  return fallback;
+}
+
+/** Values of the choice tags of `basetypes`, merged per field name in order of first appearance. */
+function choicesByField(tags: readonly FormTag[], basetypes: readonly string[], values: (tag: FormTag) => string[]): Map<string, string[] | 'free_text'> {
+  const byField = new Map<string, string[] | 'free_text'>();
+  for (const tag of tags.filter((t) => basetypes.includes(t.basetype))) {
+    if (hasOption(tag, 'free_text')) byField.set(tag.name, 'free_text');
+    const sofar = byField.get(tag.name) ?? [];
+    if (sofar !== 'free_text') byField.set(tag.name, [...sofar, ...values(tag)]);
+  }
+  return byField;
+}
+
+/**
+ * The rules of a form's tags in the original's order: each tag module adds its rules in turn, the
+ * modules in load order (checkbox/radio, date, file, number/range, select, text-like, textarea),
+ * then the `enum` rules of checkboxes/radios and of selects. That order decides which error a field
+ * reports and the order of `invalid_fields`.
+ */
 export function buildSchema(tags: readonly FormTag[], messages: Readonly<Record<string, string>>, locale: string): SwvSchema {
   const rules: SwvRule[] = [];
   const msg = (key: string) => messages[key] ?? '';
-  const num = (tag: FormTag, name: string) => tagOption(tag, name, /^(-?\d+(?:\.\d+)?)$/);
-  for (const tag of tags.filter((t) => TEXT_LIKE.has(t.basetype))) {
-    if (isRequired(tag)) rules.push({ rule: 'required', field: tag.name, error: msg('invalid_required') });
-    if (tag.basetype === 'email') rules.push({ rule: 'email', field: tag.name, error: msg('invalid_email') });
-    if (tag.basetype === 'url') rules.push({ rule: 'url', field: tag.name, error: msg('invalid_url') });
-    if (tag.basetype === 'tel') rules.push({ rule: 'tel', field: tag.name, error: msg('invalid_tel') });
-    const min = tagOption(tag, 'minlength', /^(\d+)$/);
-    if (min && Number(min) > 0) rules.push({ rule: 'minlength', field: tag.name, threshold: Number(min), error: msg('invalid_too_short') });
-    rules.push({ rule: 'maxlength', field: tag.name, threshold: Number(tagOption(tag, 'maxlength', /^(\d+)$/) ?? 400), error: msg('invalid_too_long') });
+  const of = (...basetypes: string[]) => tags.filter((t) => basetypes.includes(t.basetype));
+  const required = (tag: FormTag) => rules.push({ rule: 'required', field: tag.name, error: msg('invalid_required') });
+  const minLength = (tag: FormTag) => {
+    const min = Number(tagOption(tag, 'minlength', /^(\d+)$/) ?? 0);
+    if (min > 0) rules.push({ rule: 'minlength', field: tag.name, threshold: min, error: msg('invalid_too_short') });
+  };
+
+  for (const tag of of('checkbox', 'radio')) {
+    if (isRequired(tag) || tag.type === 'radio') required(tag);
+    if (tag.type === 'radio' || hasOption(tag, 'exclusive')) {
+      rules.push({ rule: 'maxitems', field: tag.name, threshold: 1, error: 'Too many items are selected.' });
+    }
   }
-  for (const tag of tags.filter((t) => t.basetype === 'textarea')) {
-    if (isRequired(tag)) rules.push({ rule: 'required', field: tag.name, error: msg('invalid_required') });
-    const min = tagOption(tag, 'minlength', /^(\d+)$/);
-    if (min && Number(min) > 0) rules.push({ rule: 'minlength', field: tag.name, threshold: Number(min), error: msg('invalid_too_short') });
-    rules.push({ rule: 'maxlength', field: tag.name, threshold: Number(tagOption(tag, 'maxlength', /^(\d+)$/) ?? 2000), error: msg('invalid_too_long') });
-  }
-  for (const tag of tags.filter((t) => t.basetype === 'number' || t.basetype === 'range')) {
-    if (isRequired(tag)) rules.push({ rule: 'required', field: tag.name, error: msg('invalid_required') });
-    rules.push({ rule: 'number', field: tag.name, error: msg('invalid_number') });
-    const min = num(tag, 'min');
-    const max = num(tag, 'max');
-    if (min !== undefined) rules.push({ rule: 'minnumber', field: tag.name, threshold: min, error: msg('number_too_small') });
-    if (max !== undefined) rules.push({ rule: 'maxnumber', field: tag.name, threshold: max, error: msg('number_too_large') });
-  }
-  for (const tag of tags.filter((t) => t.basetype === 'date')) {
-    if (isRequired(tag)) rules.push({ rule: 'required', field: tag.name, error: msg('invalid_required') });
+  for (const tag of of('date')) {
+    if (isRequired(tag)) required(tag);
     rules.push({ rule: 'date', field: tag.name, error: msg('invalid_date') });
     const min = tagOption(tag, 'min', /^(\d{4}-\d{2}-\d{2})$/);
     const max = tagOption(tag, 'max', /^(\d{4}-\d{2}-\d{2})$/);
     if (min) rules.push({ rule: 'mindate', field: tag.name, threshold: min, error: msg('date_too_early') });
     if (max) rules.push({ rule: 'maxdate', field: tag.name, threshold: max, error: msg('date_too_late') });
   }
-  const choices = tags.filter((t) => t.basetype === 'checkbox' || t.basetype === 'radio' || t.basetype === 'select');
-  for (const tag of choices) {
-    if (isRequired(tag) || tag.type === 'radio') rules.push({ rule: 'required', field: tag.name, error: msg('invalid_required') });
-    if (tag.basetype !== 'select' && (tag.type === 'radio' || hasOption(tag, 'exclusive'))) {
-      rules.push({ rule: 'maxitems', field: tag.name, threshold: 1, error: 'Too many items are selected.' });
-    }
-  }
-  for (const tag of choices) {
-    if (hasOption(tag, 'free_text')) continue;
-    const accept = [...new Set(tag.values)].filter((v) => v !== '');
-    if (tag.basetype === 'select' && hasOption(tag, 'include_blank')) accept.push('');
-    rules.push({ rule: 'enum', field: tag.name, accept, error: 'Undefined value was submitted through this field.' });
-  }
-  for (const tag of tags.filter((t) => t.basetype === 'file')) {
+  for (const tag of of('file')) {
     if (isRequired(tag)) rules.push({ rule: 'requiredfile', field: tag.name, error: msg('invalid_required') });
     rules.push({ rule: 'file', field: tag.name, accept: acceptTypes(tag), error: msg('upload_file_type_invalid') });
     rules.push({ rule: 'maxfilesize', field: tag.name, threshold: parseLimit(tagOption(tag, 'limit')), error: msg('upload_file_too_large') });
   }
+  for (const tag of of('number', 'range')) {
+    if (isRequired(tag)) required(tag);
+    rules.push({ rule: 'number', field: tag.name, error: msg('invalid_number') });
+    // A slider always has bounds: 0 to 100 unless the tag sets them.
+    const slider = tag.basetype === 'range';
+    const min = tagOption(tag, 'min', SIGNED_NUM) ?? (slider ? '0' : undefined);
+    const max = tagOption(tag, 'max', SIGNED_NUM) ?? (slider ? '100' : undefined);
+    if (min !== undefined) rules.push({ rule: 'minnumber', field: tag.name, threshold: min, error: msg('number_too_small') });
+    if (max !== undefined) rules.push({ rule: 'maxnumber', field: tag.name, threshold: max, error: msg('number_too_large') });
+  }
+  for (const tag of of('select')) if (isRequired(tag)) required(tag);
+  for (const tag of tags.filter((t) => TEXT_LIKE.has(t.basetype))) {
+    if (isRequired(tag)) required(tag);
+    if (tag.basetype === 'email') rules.push({ rule: 'email', field: tag.name, error: msg('invalid_email') });
+    if (tag.basetype === 'url') rules.push({ rule: 'url', field: tag.name, error: msg('invalid_url') });
+    if (tag.basetype === 'tel') rules.push({ rule: 'tel', field: tag.name, error: msg('invalid_tel') });
+    minLength(tag);
+    rules.push({ rule: 'maxlength', field: tag.name, threshold: maxLength(tag, 400), error: msg('invalid_too_long') });
+  }
+  for (const tag of of('textarea')) {
+    if (isRequired(tag)) required(tag);
+    minLength(tag);
+    rules.push({ rule: 'maxlength', field: tag.name, threshold: maxLength(tag, 2000), error: msg('invalid_too_long') });
+  }
+
+  // An empty value is never checked against `accept`, so the blank choice is not listed.
+  const enumRules = (byField: Map<string, string[] | 'free_text'>) => {
+    for (const [field, values] of byField) {
+      if (values === 'free_text') continue;
+      const accept = [...new Set(values)].filter((v) => v !== '');
+      rules.push({ rule: 'enum', field, accept, error: 'Undefined value was submitted through this field.' });
+    }
+  };
+  enumRules(choicesByField(tags, ['checkbox', 'radio'], (t) => t.values));
+  enumRules(choicesByField(tags, ['select'], (t) => (hasOption(t, 'first_as_label') ? t.values.slice(1) : t.values)));
   return { version: SWV_VERSION, locale, rules };
 }
 

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { scanFormTags } from './form-tags.js';
+import { buildSchema, validate } from './swv.js';
+import { DEFAULT_MESSAGES } from './template.js';
+
+const rulesOf = (form: string) => buildSchema(scanFormTags(form), DEFAULT_MESSAGES, 'en_US').rules;
+
+describe('buildSchema (GET /contact-form/v1/contact-forms/{id}/feedback/schema)', () => {
+  it('orders rules as the original: tag modules in load order, then checkbox and select enums', () => {
+    const rules = rulesOf('[textarea msg] [text* who] [select* pick "a" "b"] [number n] [file f] [date d] [radio r "x" "y"]');
+    expect(rules.map((r) => `${r.rule}:${r.field}`)).toEqual([
+      'required:r', 'maxitems:r',
+      'date:d',
+      'file:f', 'maxfilesize:f',
+      'number:n',
+      'required:pick',
+      'required:who', 'maxlength:who',
+      'maxlength:msg',
+      'enum:r',
+      'enum:pick',
+    ]);
+  });
+
+  it('gives a slider 0..100 unless set, and reads .5 as a number option', () => {
+    expect(rulesOf('[range r]').filter((r) => r.threshold !== undefined).map((r) => [r.rule, r.threshold])).toEqual([['minnumber', '0'], ['maxnumber', '100']]);
+    expect(rulesOf('[range r min:-5 max:.5]').filter((r) => r.threshold !== undefined).map((r) => r.threshold)).toEqual(['-5', '.5']);
+    expect(rulesOf('[number n]').some((r) => r.rule === 'minnumber')).toBe(false);
+  });
+
+  it('takes maxlength from maxlength:N or the size/N form; 0 means the default', () => {
+    const max = (form: string) => rulesOf(form).find((r) => r.rule === 'maxlength')?.threshold;
+    expect(max('[text t maxlength:0]')).toBe(400);
+    expect(max('[text t 40/80]')).toBe(80);
+    expect(max('[text t /12]')).toBe(12);
+    expect(max('[textarea t]')).toBe(2000);
+  });
+
+  it('lists no blank choice, drops a first_as_label value, merges same-named choices and skips free_text', () => {
+    const enums = (form: string) => rulesOf(form).filter((r) => r.rule === 'enum').map((r) => [r.field, r.accept]);
+    expect(enums('[select s include_blank "A" "B"]')).toEqual([['s', ['A', 'B']]]);
+    expect(enums('[select s first_as_label "Choose" "A"]')).toEqual([['s', ['A']]]);
+    expect(enums('[radio r "A"] [radio r "B" "A"]')).toEqual([['r', ['A', 'B']]]);
+    expect(enums('[checkbox c "A"] [checkbox c free_text "B"]')).toEqual([]);
+  });
+
+  it('accepts the blank choice of a select without listing it', () => {
+    const schema = buildSchema(scanFormTags('[select s include_blank "A"]'), DEFAULT_MESSAGES, 'en_US');
+    expect(validate(schema, { values: { s: '' }, files: {} }).size).toBe(0);
+    expect(validate(schema, { values: { s: 'Z' }, files: {} }).get('s')).toBe('Undefined value was submitted through this field.');
+  });
+});
