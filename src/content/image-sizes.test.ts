@@ -6,7 +6,7 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { constrainDimensions, decodeImage, planImage, renderImageSizes, resample, resizeDimensions, type Bitmap } from './image-sizes.js';
+import { constrainDimensions, decodeImage, jpegOrientation, orient, planImage, renderImageSizes, resample, resizeDimensions, type Bitmap } from './image-sizes.js';
 import { renderImageSizesOffThread } from './image-worker.js';
 
 /** [src_x, src_y, dst_w, dst_h, src_w, src_h] as `image_resize_dimensions` orders them (after its two zeros). */
@@ -59,7 +59,7 @@ describe('resizeDimensions (image_resize_dimensions)', () => {
 describe('planImage', () => {
   it('gives the registered sizes an image is larger than, in the order WordPress makes them', () => {
     const plan = planImage('image/jpeg', 1600, 900);
-    expect(plan.scaled).toBeUndefined();
+    expect(plan.main).toBeUndefined();
     expect(plan.sizes.map((s) => [s.name, s.width, s.height])).toEqual([
       ['medium', 300, 169],
       ['large', 1024, 576],
@@ -71,9 +71,12 @@ describe('planImage', () => {
   });
 
   it('scales JPEGs beyond 2,560 pixels a side, never PNGs; GIF, WebP and huge images get nothing', () => {
-    expect(planImage('image/jpeg', 3000, 2000).scaled).toMatchObject({ width: 2560, height: 1707 });
+    expect(planImage('image/jpeg', 3000, 2000).main).toMatchObject({ suffix: 'scaled', width: 2560, height: 1707 });
     expect(planImage('image/jpeg', 3000, 2000).sizes.map((s) => s.name)).toEqual(['medium', 'large', 'thumbnail', 'medium_large', '1536x1536', '2048x2048']);
-    expect(planImage('image/png', 3000, 2000).scaled).toBeUndefined();
+    expect(planImage('image/png', 3000, 2000).main).toBeUndefined();
+    // An image stored turned gets an upright copy of its full size (a large one: the scaled copy is upright).
+    expect(planImage('image/jpeg', 300, 400, true).main).toMatchObject({ suffix: 'rotated', width: 300, height: 400 });
+    expect(planImage('image/jpeg', 3000, 2000, true).main).toMatchObject({ suffix: 'scaled' });
     expect(planImage('image/gif', 1600, 900)).toEqual({ sizes: [] });
     expect(planImage('image/webp', 1600, 900)).toEqual({ sizes: [] });
     expect(planImage('image/jpeg', 10_000, 10_000)).toEqual({ sizes: [] });
@@ -101,13 +104,73 @@ describe('resample', () => {
   });
 });
 
+/** `jpeg` with an EXIF segment (APP1, big- or little-endian TIFF) giving `orientation`, right after its SOI. */
+export function withOrientation(jpegBytes: Uint8Array, orientation: number, little = false): Buffer {
+  const tiff = Buffer.alloc(26);
+  tiff.write(little ? 'II' : 'MM', 0, 'latin1');
+  const u16 = (v: number, at: number) => (little ? tiff.writeUInt16LE(v, at) : tiff.writeUInt16BE(v, at));
+  const u32 = (v: number, at: number) => (little ? tiff.writeUInt32LE(v, at) : tiff.writeUInt32BE(v, at));
+  u16(42, 2);
+  u32(8, 4); // IFD0 right after the header
+  u16(1, 8); // one entry
+  u16(0x0112, 10); // Orientation
+  u16(3, 12); // SHORT
+  u32(1, 14);
+  u16(orientation, 18);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const header = Buffer.from([0xff, 0xe1, 0, 0]);
+  header.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([jpegBytes.subarray(0, 2), header, payload, jpegBytes.subarray(2)]);
+}
+
+describe('EXIF orientation', () => {
+  const small = jpeg.encode({ width: 4, height: 2, data: Buffer.alloc(32, 200) }, 90).data;
+
+  it('is read from the JPEG\'s EXIF segment in either byte order; 1 without one', () => {
+    expect(jpegOrientation(withOrientation(small, 6))).toBe(6);
+    expect(jpegOrientation(withOrientation(small, 8, true))).toBe(8);
+    expect(jpegOrientation(small)).toBe(1);
+    expect(jpegOrientation(withOrientation(small, 9))).toBe(1);
+    expect(jpegOrientation(withOrientation(small, 6).subarray(0, 30))).toBe(1);
+  });
+
+  it('turns and flips the pixels as each orientation says', () => {
+    // 3 × 2 pixels numbered 1–6 row by row (in the red byte).
+    const src = bitmap(3, 2, (x, y) => [1 + x + 3 * y, 0, 0, 255]);
+    const shown = (o: number) => {
+      const out = orient(src, o);
+      return [out.width, out.height, [...out.data].filter((_, i) => i % 4 === 0).join('')];
+    };
+    expect(shown(1)).toEqual([3, 2, '123456']);
+    expect(shown(2)).toEqual([3, 2, '321654']);
+    expect(shown(3)).toEqual([3, 2, '654321']);
+    expect(shown(4)).toEqual([3, 2, '456123']);
+    expect(shown(5)).toEqual([2, 3, '142536']);
+    expect(shown(6)).toEqual([2, 3, '415263']);
+    expect(shown(7)).toEqual([2, 3, '635241']);
+    expect(shown(8)).toEqual([2, 3, '362514']);
+  });
+
+  it('makes the copies of an image stored turned upright, with an upright full-size copy as the main file', () => {
+    // Stored 400 × 300, to be shown turned a quarter clockwise: 300 × 400, left half red in storage → top half red shown.
+    const stored = bitmap(400, 300, (x) => (x < 200 ? [255, 0, 0, 255] : [0, 0, 255, 255]));
+    const file = withOrientation(jpeg.encode({ ...stored, data: Buffer.from(stored.data) }, 90).data, 6);
+    const rendered = renderImageSizes('image/jpeg', file, 400, 300);
+    expect(rendered.main).toMatchObject({ suffix: 'rotated', width: 300, height: 400 });
+    expect(rendered.sizes.map((s) => `${s.name} ${s.width}x${s.height}`)).toEqual(['medium 225x300', 'thumbnail 150x150']);
+    const medium = decodeImage('image/jpeg', rendered.sizes[0]!.bytes);
+    expect(medium.data[0]).toBeGreaterThan(200); // top left: red
+    expect(medium.data[(299 * 225) * 4 + 2]).toBeGreaterThan(200); // bottom left: blue
+  });
+});
+
 describe('renderImageSizes', () => {
   const source = gradient(800, 450);
   const file = jpeg.encode({ ...source, data: Buffer.from(source.data) }, 90).data;
 
   it('makes each planned size as a JPEG of that size, close to the original', () => {
     const rendered = renderImageSizes('image/jpeg', file, 800, 450);
-    expect(rendered.scaled).toBeUndefined();
+    expect(rendered.main).toBeUndefined();
     expect(rendered.sizes.map((s) => `${s.name} ${s.width}x${s.height}`)).toEqual(['medium 300x169', 'thumbnail 150x150', 'medium_large 768x432']);
     for (const size of rendered.sizes) {
       const copy = decodeImage('image/jpeg', size.bytes);
@@ -138,8 +201,8 @@ describe('renderImageSizes', () => {
     // A wide strip, so a JPEG beyond 2,560 pixels stays cheap to render.
     const wide = gradient(2700, 300);
     const rendered = await renderImageSizesOffThread('image/jpeg', jpeg.encode({ ...wide, data: Buffer.from(wide.data) }, 90).data, 2700, 300);
-    expect(rendered.scaled).toMatchObject({ width: 2560, height: 284 });
-    expect(decodeImage('image/jpeg', rendered.scaled!.bytes)).toMatchObject({ width: 2560, height: 284 });
+    expect(rendered.main).toMatchObject({ suffix: 'scaled', width: 2560, height: 284 });
+    expect(decodeImage('image/jpeg', rendered.main!.bytes)).toMatchObject({ width: 2560, height: 284 });
     expect(rendered.sizes.map((s) => `${s.name} ${s.width}x${s.height}`)).toEqual(['medium 300x33', 'large 1024x114', 'thumbnail 150x150', 'medium_large 768x85', '1536x1536 1536x171', '2048x2048 2048x228']);
     await expect(renderImageSizesOffThread('image/png', Buffer.from('broken'), 400, 400)).rejects.toThrow();
     // The worker survives a broken file.

@@ -4,7 +4,9 @@
  * an image gets, their pixel sizes and crops as WordPress computes them (`image_resize_dimensions`,
  * `wp_constrain_dimensions`), and the pixels themselves: decoded, resampled by area averaging (what
  * GD's `imagecopyresampled` does) and encoded again. JPEG and PNG files get sizes; GIF and WebP
- * files get none, as on a WordPress whose image editor cannot write them.
+ * files get none, as on a WordPress whose image editor cannot write them. A JPEG whose EXIF
+ * orientation says it is stored turned is turned upright first (`maybe_exif_rotate`), so its copies
+ * stand as browsers show the original.
  *
  * Rendering is CPU work of tenths of a second to seconds: it runs on a worker thread
  * (`content/image-worker.ts`), never on the thread that serves requests.
@@ -89,13 +91,17 @@ export function resizeDimensions(width: number, height: number, boxWidth: number
   return plan;
 }
 
-/** What an image of this type and size gets: a scaled-down main copy (large JPEGs) and its sizes. */
+/**
+ * What an image of this type and size gets: a main copy replacing it as the attachment's file (large
+ * JPEGs scaled down, `-scaled`; JPEGs stored turned, upright at full size, `-rotated`) and its sizes.
+ * `width` and `height` are the upright image's.
+ */
 export interface ImagePlan {
-  scaled?: SizePlan;
+  main?: SizePlan & { suffix: 'scaled' | 'rotated' };
   sizes: (SizePlan & { name: string })[];
 }
 
-export function planImage(mime: string, width: number, height: number): ImagePlan {
+export function planImage(mime: string, width: number, height: number, turned = false): ImagePlan {
   if (!RESIZABLE.has(mime) || width * height > MAX_RESIZE_PIXELS) return { sizes: [] };
   const sizes: ImagePlan['sizes'] = [];
   for (const size of IMAGE_SIZES) {
@@ -105,7 +111,43 @@ export function planImage(mime: string, width: number, height: number): ImagePla
   // PNGs are never scaled: their copies can be larger files than the original (WordPress #48736).
   const big = mime === 'image/jpeg' && (width > BIG_IMAGE_THRESHOLD || height > BIG_IMAGE_THRESHOLD);
   const scaled = big ? resizeDimensions(width, height, BIG_IMAGE_THRESHOLD, BIG_IMAGE_THRESHOLD, false) : undefined;
-  return scaled ? { scaled, sizes } : { sizes };
+  if (scaled) return { main: { ...scaled, suffix: 'scaled' }, sizes };
+  if (turned) return { main: { width, height, cropX: 0, cropY: 0, cropWidth: width, cropHeight: height, suffix: 'rotated' }, sizes };
+  return { sizes };
+}
+
+/**
+ * The EXIF orientation of a JPEG (1–8; 1 is upright), read from its APP1 segment's first IFD; 1 when
+ * it has none or it is unreadable.
+ */
+export function jpegOrientation(b: Uint8Array): number {
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  let i = 2;
+  while (i + 4 <= b.length && b[i] === 0xff) {
+    const marker = b[i + 1]!;
+    if (marker === 0xda || marker === 0xd9) break; // the image data starts: no EXIF before it
+    const length = view.getUint16(i + 2);
+    const start = i + 4;
+    if (marker === 0xe1 && start + 14 <= b.length && String.fromCharCode(...b.subarray(start, start + 6)) === 'Exif\0\0') {
+      const tiff = start + 6;
+      const little = b[tiff] === 0x49;
+      const u16 = (at: number) => (at + 2 <= b.length ? view.getUint16(at, little) : 0);
+      const u32 = (at: number) => (at + 4 <= b.length ? view.getUint32(at, little) : 0);
+      const ifd = tiff + u32(tiff + 4);
+      const entries = u16(ifd);
+      for (let e = 0; e < entries; e++) {
+        const entry = ifd + 2 + e * 12;
+        if (entry + 12 > b.length) break;
+        if (u16(entry) === 0x0112) {
+          const value = u16(entry + 8);
+          return value >= 1 && value <= 8 ? value : 1;
+        }
+      }
+      return 1;
+    }
+    i = start + length - 2;
+  }
+  return 1;
 }
 
 /** Pixels, 4 bytes (RGBA) each, row after row. */
@@ -113,6 +155,34 @@ export interface Bitmap {
   width: number;
   height: number;
   data: Uint8Array;
+}
+
+/** The bitmap turned and flipped as an EXIF orientation (2–8) says it is to be shown. */
+export function orient(src: Bitmap, orientation: number): Bitmap {
+  if (orientation < 2 || orientation > 8) return src;
+  const { width: w, height: h } = src;
+  const swaps = orientation >= 5;
+  const outW = swaps ? h : w;
+  const outH = swaps ? w : h;
+  const out = new Uint8Array(src.data.length);
+  const source = new Uint32Array(src.data.buffer, src.data.byteOffset, w * h);
+  const target = new Uint32Array(out.buffer, 0, outW * outH);
+  for (let y = 0; y < outH; y++) {
+    for (let x = 0; x < outW; x++) {
+      let sx: number, sy: number;
+      switch (orientation) {
+        case 2: sx = w - 1 - x; sy = y; break;
+        case 3: sx = w - 1 - x; sy = h - 1 - y; break;
+        case 4: sx = x; sy = h - 1 - y; break;
+        case 5: sx = y; sy = x; break;
+        case 6: sx = y; sy = h - 1 - x; break;
+        case 7: sx = w - 1 - y; sy = h - 1 - x; break;
+        default: sx = w - 1 - y; sy = x; break;
+      }
+      target[y * outW + x] = source[sy * w + sx]!;
+    }
+  }
+  return { width: outW, height: outH, data: out };
 }
 
 /** The filter taps of one axis: for each output pixel, the source pixels it covers and by how much. */
@@ -215,22 +285,26 @@ export interface RenderedCopy {
   bytes: Uint8Array;
 }
 
-/** What {@link renderImageSizes} made: the scaled-down main copy, if any, and each size by name. */
+/** What {@link renderImageSizes} made: the main copy replacing the file, if any, and each size by name. */
 export interface RenderedImage {
-  scaled?: RenderedCopy;
+  main?: RenderedCopy & { suffix: 'scaled' | 'rotated' };
   sizes: (RenderedCopy & { name: string })[];
 }
 
 /**
- * The copies WordPress would make of a `width` × `height` image of this type (none for types and
- * sizes that get none); throws on a file that cannot be decoded or is not the size its header gives.
+ * The copies WordPress would make of a `width` × `height` image (as stored) of this type (none for
+ * types and sizes that get none); throws on a file that cannot be decoded or is not the size its
+ * header gives.
  */
 export function renderImageSizes(mime: string, bytes: Uint8Array, width: number, height: number): RenderedImage {
-  const plan = planImage(mime, width, height);
-  if (!plan.scaled && plan.sizes.length === 0) return { sizes: [] };
-  const source = decodeImage(mime, bytes);
-  if (source.width !== width || source.height !== height) throw new Error('the decoded image is not the size its header gives');
+  const orientation = mime === 'image/jpeg' ? jpegOrientation(bytes) : 1;
+  const upright = orientation >= 5 ? [height, width] : [width, height];
+  const plan = planImage(mime, upright[0]!, upright[1]!, orientation !== 1);
+  if (!plan.main && plan.sizes.length === 0) return { sizes: [] };
+  const stored = decodeImage(mime, bytes);
+  if (stored.width !== width || stored.height !== height) throw new Error('the decoded image is not the size its header gives');
+  const source = orient(stored, orientation);
   const copy = (p: SizePlan): RenderedCopy => ({ width: p.width, height: p.height, bytes: encodeImage(mime, resample(source, p)) });
   const sizes = plan.sizes.map((p) => ({ name: p.name, ...copy(p) }));
-  return plan.scaled ? { scaled: copy(plan.scaled), sizes } : { sizes };
+  return plan.main ? { main: { suffix: plan.main.suffix, ...copy(plan.main) }, sizes } : { sizes };
 }

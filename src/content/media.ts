@@ -48,7 +48,7 @@ export interface MediaFacts {
   height: number;
   filesize: number;
   sizes: StoredSize[];
-  /** The original's file name when the attachment's file is a scaled-down copy; '' otherwise. */
+  /** The original's file name when the attachment's file is a copy of it (scaled down, or turned upright); '' otherwise. */
   originalFile: string;
 }
 
@@ -250,16 +250,18 @@ export async function sideloadImage(ctx: AppContext, url: string, author: number
   const folder = `${now.local.slice(0, 4)}/${now.local.slice(5, 7)}`;
   const ext = IMAGE_TYPES[facts.mime]!;
   const dir = path.join(ctx.config.uploadsDir, folder);
-  // A large JPEG's attachment is its scaled-down copy (`name-scaled.jpg`); the original stays beside it.
+  // A large JPEG's attachment is its scaled-down copy (`name-scaled.jpg`), a JPEG stored turned its
+  // upright copy (`name-rotated.jpg`); the original stays beside it.
+  const main = copies.main;
   const files: ImageFile[] = [
     { suffix: '', bytes },
-    ...(copies.scaled ? [{ suffix: '-scaled', bytes: copies.scaled.bytes }] : []),
+    ...(main ? [{ suffix: `-${main.suffix}`, bytes: main.bytes }] : []),
     ...copies.sizes.map((s) => ({ suffix: `-${s.width}x${s.height}`, bytes: s.bytes })),
   ];
   const base = await writeUnique(dir, baseName(new URL(source)), ext, files);
-  const main = copies.scaled ? { file: `${base}-scaled.${ext}`, width: copies.scaled.width, height: copies.scaled.height, filesize: copies.scaled.bytes.length } : { file: `${base}.${ext}`, width: facts.width, height: facts.height, filesize: bytes.length };
+  const file = main ? { name: `${base}-${main.suffix}.${ext}`, width: main.width, height: main.height, filesize: main.bytes.length } : { name: `${base}.${ext}`, width: facts.width, height: facts.height, filesize: bytes.length };
   const sizes: StoredSize[] = copies.sizes.map((s) => ({ name: s.name, file: `${base}-${s.width}x${s.height}.${ext}`, width: s.width, height: s.height, filesize: s.bytes.length }));
-  const fileUrl = `${ctx.urls.home}/wp-content/uploads/${folder}/${main.file}`;
+  const fileUrl = `${ctx.urls.home}/wp-content/uploads/${folder}/${file.name}`;
   try {
     return await withSlugRetry(() => ctx.db.transaction().execute(async (trx) => {
       const row = await trx
@@ -274,8 +276,8 @@ export async function sideloadImage(ctx: AppContext, url: string, author: number
       await trx
         .insertInto('media_files')
         .values({
-          post_id: id, path: `${folder}/${main.file}`, mime: facts.mime, width: main.width, height: main.height, filesize: main.filesize,
-          source_url: source, source_key: sourceKey(source), sizes: sizes.length > 0 ? JSON.stringify(sizes) : '', original_file: copies.scaled ? `${base}.${ext}` : '',
+          post_id: id, path: `${folder}/${file.name}`, mime: facts.mime, width: file.width, height: file.height, filesize: file.filesize,
+          source_url: source, source_key: sourceKey(source), sizes: sizes.length > 0 ? JSON.stringify(sizes) : '', original_file: main ? `${base}.${ext}` : '',
         })
         .execute();
       return { id, url: fileUrl };

@@ -11,6 +11,7 @@ import zlib from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageFacts, sourceKey } from '../../content/media.js';
+import { withOrientation } from '../../content/image-sizes.test.js';
 import { down as unkeySources, up as keySources } from '../../storage/migrations/2026-11-28T0700-media-sizes.js';
 import { insertAttachment } from './fixtures.case.js';
 import { freePort } from '../../test-support/net.js';
@@ -209,6 +210,18 @@ describe.each(DIALECTS)('featured images by URL on %s', (engine) => {
     }
     // Lists show the same object.
     expect((await t.request('GET', `${NS}/events/${res.body.id}`)).body.image).toEqual(image);
+  });
+
+  it('shows a photo stored turned upright: its upright copy is the file, the original beside it', async () => {
+    served.set('/photos/turned.jpg', { type: 'image/jpeg', body: withOrientation(stageJpeg, 6) });
+    const image = (await event({ image: `${origin}/photos/turned.jpg` })).body.image;
+    const folder = 'http://example.test/wp-content/uploads/2025/04/';
+    expect(image).toMatchObject({ url: `${folder}turned-rotated.jpg`, width: 300, height: 400, original_image: 'turned.jpg' });
+    expect(Object.keys(image.sizes)).toEqual(['medium', 'thumbnail']);
+    expect(image.sizes.medium).toMatchObject({ width: 225, height: 300, url: `${folder}turned-225x300.jpg` });
+    const file = await t.app.inject({ method: 'GET', url: new URL(image.url).pathname });
+    expect(jpeg.decode(file.rawPayload)).toMatchObject({ width: 300, height: 400 });
+    expect((await t.app.inject({ method: 'GET', url: '/wp-content/uploads/2025/04/turned.jpg' })).statusCode).toBe(200);
   });
 
   it('makes one attachment of one source loaded by concurrent requests', async () => {

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 /**
  * The media library's image sizes and one attachment per source:
  * - `sizes`: the smaller copies made of the image (`content/image-sizes.ts`), as JSON;
- * - `original_file`: the file name of the original when the attachment's file is a scaled-down copy;
+ * - `original_file`: the file name of the original when the attachment's file is a copy of it;
  * - `source_key`: the SHA-256 of the URL the file was side-loaded from, unique, so two concurrent
  *   side-loads of one URL make one attachment. (An index on the URL itself refuses URLs longer than
  *   about 2,700 bytes on PostgreSQL.) Attachments made twice from one URL before keep the first as

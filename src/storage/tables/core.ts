@@ -103,7 +103,7 @@ export interface MediaFilesTable {
   source_key: string;
   /** The smaller copies (`StoredSize[]` of content/media.ts) as JSON; '' for none. */
   sizes: string;
-  /** The original's file name when `path` is a scaled-down copy of it; '' otherwise. */
+  /** The original's file name when `path` is a copy of it (scaled down, or turned upright); '' otherwise. */
   original_file: string;
 }
 
