@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageFacts, sourceKey } from '../../content/media.js';
-import { withOrientation } from '../../content/image-sizes.test.js';
+import { withOrientation } from '../../test-support/images.js';
 import { down as unkeySources, up as keySources } from '../../storage/migrations/2026-11-28T0700-media-sizes.js';
 import { insertAttachment } from './fixtures.case.js';
 import { freePort } from '../../test-support/net.js';
