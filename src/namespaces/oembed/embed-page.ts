@@ -5,6 +5,7 @@
  * excerpt, site) that other sites may frame, with the class names of WordPress's embed template; a URL
  * naming nothing embeddable gets the template's "cannot be found" card with a 404.
  */
+import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { esc } from '../../admin/html.js';
@@ -22,6 +23,41 @@ const STYLE =
   'body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d2327}.wp-embed{border:1px solid #dcdcde;padding:1.25rem;max-width:600px;box-sizing:border-box}' +
   '.wp-embed-heading{font-size:1.25rem;font-weight:600;margin:0 0 .5rem}a{color:#2271b1}img{max-width:100%;height:auto}' +
   '.wp-embed-footer{margin-top:1rem;font-size:.85rem;color:#50575e}.screen-reader-text{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}';
+
+/**
+ * The framed page's side of the embed protocol (the embedding page's is `EMBED_SCRIPT` of
+ * embed.present.ts, or WordPress's own): it posts `{message, value, secret}` to the parent, with the
+ * secret of its URL's `#?secret=` — `height` when loaded, resized or asked (`ready`), so the parent
+ * shows the frame at the card's height, and `link` for a click on a link, which the sandbox keeps the
+ * frame from following itself.
+ */
+const FRAME_SCRIPT = [
+  '(function (w, d) {',
+  "  'use strict';",
+  '  if (w.self === w.top || !w.addEventListener || !d.querySelector) return;',
+  "  var secret = '';",
+  '  var readSecret = function () { var m = /[#&?]secret=([a-zA-Z0-9]{10})/.exec(w.location.hash); if (m) secret = m[1]; };',
+  '  var send = function (message, value) { readSecret(); if (secret) w.parent.postMessage({ message: message, value: value, secret: secret }, \'*\'); };',
+  "  var sendHeight = function () { if (d.body) send('height', Math.ceil(d.body.getBoundingClientRect().height)); };",
+  "  d.addEventListener('click', function (e) {",
+  '    if (e.button !== 0 || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;',
+  "    var a = e.target && e.target.closest ? e.target.closest('a[href]') : null;",
+  '    if (!a) return;',
+  '    e.preventDefault();',
+  "    send('link', a.href);",
+  '  }, false);',
+  "  w.addEventListener('message', function (e) {",
+  "    if (e.source === w.parent && e.data && e.data.message === 'ready' && e.data.secret === secret) sendHeight();",
+  '  }, false);',
+  "  d.addEventListener('DOMContentLoaded', sendHeight, false);",
+  "  w.addEventListener('load', sendHeight, false);",
+  "  w.addEventListener('resize', sendHeight, false);",
+  '  readSecret();',
+  '})(window, document);',
+].join('\n');
+
+/** The page's one script, allowed by its hash. */
+const FRAME_SCRIPT_CSP = `'sha256-${crypto.createHash('sha256').update(FRAME_SCRIPT).digest('base64')}'`;
 
 /** Plain text of stored HTML, cut to a number of words; `cut` tells whether anything was left out. */
 function excerptOf(html: string, words: number): { text: string; cut: boolean } {
@@ -65,14 +101,15 @@ export async function sendEmbedPage(ctx: AppContext, url: string, reply: Fastify
 <style>${STYLE}</style>
 </head><body>
 ${card}
+<script>${FRAME_SCRIPT}</script>
 </body></html>`;
   return reply
     .code(post ? 200 : 404)
     .header('Content-Type', 'text/html; charset=UTF-8')
     .header('X-WP-embed', 'true')
     .header('X-Content-Type-Options', 'nosniff')
-    // Meant to be framed by other sites, but runs no script and loads only images.
-    .header('Content-Security-Policy', "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; base-uri 'none'")
+    // Meant to be framed by other sites: runs its one script (by hash) and loads only images.
+    .header('Content-Security-Policy', `default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; script-src ${FRAME_SCRIPT_CSP}; base-uri 'none'`)
     .send(html);
 }
 
