@@ -58,6 +58,11 @@ export async function uniquePostSlug(db: Db, type: string, desired: string, excl
   return nextFreeSlug(base, new Set(rows.map((r) => r.slug)));
 }
 
+/** An ID a post can have: a positive 32-bit integer (PostgreSQL refuses larger ones in a comparison). */
+export function isPostId(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1;
+}
+
 /** True for the unique-slug violation of `posts` (either engine). */
 export function isSlugConflict(error: unknown): boolean {
   const e = error as { message?: string; code?: string; constraint?: string } | undefined;

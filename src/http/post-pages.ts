@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { esc } from '../admin/html.js';
-import { renderContent } from '../content/posts.js';
+import { isPostId, renderContent } from '../content/posts.js';
 import { sendSitePage } from './site-page.js';
 
 const PER_PAGE = 20;
@@ -49,7 +49,7 @@ export async function servePostById(ctx: AppContext, request: FastifyRequest, re
   const raw = typeof q.p === 'string' ? q.p : typeof q.page_id === 'string' ? q.page_id : undefined;
   if (raw === undefined) return undefined;
   const id = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  const post = Number.isSafeInteger(id) && id > 0
+  const post = isPostId(id)
     ? await ctx.db.selectFrom('posts').select(['id', 'type', 'slug', 'title', 'content', 'password']).where('id', '=', id).where('status', '=', 'publish').executeTakeFirst()
     : undefined;
   const def = post ? ctx.areas.postTypes.get(post.type) : undefined;

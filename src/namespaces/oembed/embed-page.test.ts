@@ -33,12 +33,20 @@ describe.each(DIALECTS)('embed pages on %s', (engine) => {
     expect(res.headers['content-security-policy']).toContain(`script-src 'sha256-${hash}';`);
   });
 
+  it('answers an ID beyond 32 bits as naming nothing: 404 for the page and for oEmbed', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/?p=3000000000' })).statusCode).toBe(404);
+    const oembed = await t.request('GET', '/oembed/1.0/embed', { query: { url: 'http://example.test/?p=3000000000' } });
+    expect(oembed.status).toBe(404);
+    expect(oembed.body.code).toBe('oembed_invalid_url');
+  });
+
   it('answers drafts and unknown slugs with the embed template\'s not-found card and a 404', async () => {
     const draft = await t.request('POST', '/eventsuite/events/v1/events', {
       as: t.admin,
       json: { title: 'Hidden', status: 'draft', start_date: '2030-04-02 19:00', end_date: '2030-04-02 23:00' },
     });
-    for (const url of [`/event/${draft.body.slug}/embed/`, '/event/no-such-event/embed/', '/?p=987654&embed=true']) {
+    // An ID beyond a 32-bit post ID names nothing on either engine (PostgreSQL refuses it in a query).
+    for (const url of [`/event/${draft.body.slug}/embed/`, '/event/no-such-event/embed/', '/?p=987654&embed=true', '/?p=3000000000&embed=true']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=UTF-8');

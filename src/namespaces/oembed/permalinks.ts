@@ -11,7 +11,7 @@
 import type { AppContext } from '../../app-context.js';
 import { pathSegment, type PermalinkTarget } from '../../config.js';
 import type { PostTypes } from '../../content/post-types.js';
-import type { PostRecord } from '../../content/posts.js';
+import { isPostId, type PostRecord } from '../../content/posts.js';
 import { pathSlug } from '../../content/slugs.js';
 
 export type { PermalinkTarget };
@@ -64,7 +64,7 @@ export function parsePermalink(home: string, types: PostTypes, raw: string): Per
 
   for (const name of ['p', 'page_id']) {
     const v = url.searchParams.get(name);
-    if (v !== null && /^\d+$/.test(v) && Number(v) > 0) return { kind: 'id', id: Number(v) };
+    if (v !== null && /^\d+$/.test(v) && isPostId(Number(v))) return { kind: 'id', id: Number(v) };
   }
   if (path === '' || path === '/') {
     // CASE: a custom type's query var is its name; the core types' are not (`?page=` is pagination).
