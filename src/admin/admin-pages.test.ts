@@ -305,8 +305,10 @@ describe.each(DIALECTS)('authorize-application.php redirect rules in production 
   it.each([
     ['success_url', 'https://app.example/cb', 200, ''],
     ['success_url', 'myapp://auth/callback', 200, ''],
-    ['success_url', 'http://127.0.0.1:3000/cb', 200, ''],
-    ['success_url', 'http://[::1]:8080/cb', 200, ''],
+    ['success_url', 'http://127.0.0.1:3000/cb', 400, 'The URL must be served over a secure connection.'],
+    ['success_url', 'http://[::1]:8080/cb', 400, 'The URL must be served over a secure connection.'],
+    ['success_url', 'https://app.example@evil.example/capture', 400, 'Credentials are not allowed in the URL.'],
+    ['reject_url', 'https://user:pass@evil.example/capture', 400, 'Credentials are not allowed in the URL.'],
     ['success_url', 'http://example.org/cb', 400, 'The URL must be served over a secure connection.'],
     ['reject_url', 'http://localhost/cb', 400, 'The URL must be served over a secure connection.'],
     ['success_url', 'javascript://example.org/%0Aalert(1)', 400, 'Invalid URL format.'],

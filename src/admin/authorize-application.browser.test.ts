@@ -143,7 +143,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
     await page.close();
   }, 60_000);
 
-  it('refuses a plain-http success_url outside a local environment, except on a loopback address', async () => {
+  it('refuses a plain-http success_url outside a local environment, on a loopback address too', async () => {
     const prod = await startSite(engine, { environment: 'production' });
     const ctx2 = await browser.newContext();
     try {
@@ -158,11 +158,15 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
       expect(refused?.status()).toBe(400);
       await expect(page.locator('body').textContent()).resolves.toContain('The URL must be served over a secure connection.');
 
-      // A loopback callback passes the URL rules; this http site in production then has no
-      // application passwords to give (501, with a way back to the application).
       const loopback = await page.goto(`${prod.base}/wp-admin/authorize-application.php?success_url=${encodeURIComponent(`${callback.base}/cb`)}`);
-      expect(loopback?.status()).toBe(501);
-      await expect(page.getByRole('link', { name: 'Go Back' }).getAttribute('href')).resolves.toBe(`${callback.base}/cb?success=false&error=disabled`);
+      expect(loopback?.status()).toBe(400);
+      await expect(page.locator('body').textContent()).resolves.toContain('The URL must be served over a secure connection.');
+
+      // An https callback passes the URL rules; this http site in production then has no
+      // application passwords to give (501, with a way back to the application).
+      const unavailable = await page.goto(`${prod.base}/wp-admin/authorize-application.php?success_url=${encodeURIComponent('https://app.example/cb')}`);
+      expect(unavailable?.status()).toBe(501);
+      await expect(page.getByRole('link', { name: 'Go Back' }).getAttribute('href')).resolves.toBe('https://app.example/cb?success=false&error=disabled');
     } finally {
       await ctx2.close();
       await prod.app.close();
