@@ -240,7 +240,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       expect(res.body).toContain('Each application name should be unique.');
     });
 
-    it('rejects: to reject_url or success_url with success=false, else to the dashboard', async () => {
+    it('rejects: to reject_url as given, else to success_url with success=false, else to the dashboard', async () => {
       const b = browser(t);
       await signIn(b, 'admin', 'admin-password');
       const page = await b.get(AUTHORIZE);
@@ -248,7 +248,8 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       const base = { _wpnonce: nonce, action: 'authorize_application_password', app_name: 'R', reject: '1' };
       const cases: [Record<string, string>, string][] = [
         [{ success_url: 'https://app.example/ok' }, 'https://app.example/ok?success=false'],
-        [{ success_url: 'https://app.example/ok', reject_url: 'https://app.example/no?x=1' }, 'https://app.example/no?x=1&success=false'],
+        [{ success_url: 'https://app.example/ok', reject_url: 'https://app.example/no?x=1' }, 'https://app.example/no?x=1'],
+        [{ reject_url: 'myapp://declined' }, 'myapp://declined'],
         [{}, 'http://example.test/wp-admin/'],
       ];
       for (const [extra, expected] of cases) {
@@ -288,6 +289,9 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       expect(res.status).toBe(501);
       expect(res.body).toContain('not available for your account');
       expect(res.body).toContain('href="https://app.example/cb?success=false&#38;error=disabled"');
+      const withReject = await b.get(`${AUTHORIZE}?success_url=${encodeURIComponent('https://app.example/cb')}&reject_url=${encodeURIComponent('https://app.example/no')}`);
+      expect(withReject.status).toBe(501);
+      expect(withReject.body).toContain('href="https://app.example/no?error=disabled"');
     });
   });
 });

@@ -111,12 +111,17 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
     await page.close();
   }, 60_000);
 
-  it('rejects: the browser goes to reject_url with success=false and nothing is created', async () => {
+  it('rejects: the browser goes to reject_url as given (else success_url with success=false) and nothing is created', async () => {
     const page = await context.newPage();
-    await page.goto(authorizeUrl({ app_name: 'Declined App', success_url: `${callback.base}/ok`, reject_url: `${callback.base}/declined` }));
+    await page.goto(authorizeUrl({ app_name: 'Declined App', success_url: `${callback.base}/ok`, reject_url: `${callback.base}/declined?state=s1` }));
     await page.getByRole('button', { name: 'No, I do not approve of this connection' }).click();
     await page.waitForURL((u) => u.href.startsWith(`${callback.base}/declined`));
-    expect(callback.last('/declined')!.searchParams.get('success')).toBe('false');
+    expect(callback.last('/declined')!.search).toBe('?state=s1');
+
+    await page.goto(authorizeUrl({ app_name: 'Declined App', success_url: `${callback.base}/ok?state=s2` }));
+    await page.getByRole('button', { name: 'No, I do not approve of this connection' }).click();
+    await page.waitForURL((u) => u.href.startsWith(`${callback.base}/ok`));
+    expect(callback.last('/ok')!.search).toBe('?state=s2&success=false');
     const names = (await site.app.ctx.db.selectFrom('application_passwords').select('name').execute()).map((r) => r.name);
     expect(names).not.toContain('Declined App');
     await page.close();

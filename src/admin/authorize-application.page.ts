@@ -4,14 +4,14 @@
  *
  * - Signed out → redirect to the sign-in page, which returns here.
  * - Query (or form) parameters, all optional: `app_name` (pre-fills the editable name), `app_id` (a
- *   lower-case UUID), `success_url`, `reject_url` (defaults to `success_url`).
+ *   lower-case UUID), `success_url`, `reject_url` (defaults to `success_url` with `success=false`).
  * - A request that breaks the rules (`invalid_redirect_url_format`, `invalid_redirect_scheme`,
  *   `invalid_app_id`) gets an HTML error page (400); application passwords unavailable for the site or
  *   the user → 501 page with a "Go Back" link to `reject_url` + `error=disabled`.
  * - Approve (form POST with a nonce): creates the password for the signed-in user; with a
  *   `success_url` the browser goes there with `site_url`, `user_login` and `password` (the raw 24
  *   characters) added, otherwise the password is shown once on the page.
- * - Reject: to `reject_url` with `success=false`, or to the dashboard.
+ * - Reject: to `reject_url` as given (else `success_url` with `success=false`), or to the dashboard.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
@@ -74,10 +74,10 @@ function validate(ctx: AppContext, req: AuthorizeRequest): string[] {
   return messages;
 }
 
-/** Where "reject" leads: `reject_url` (else `success_url`) with `success=false`; undefined = dashboard. */
+/** Where "reject" leads: `reject_url` as given, else `success_url` with `success=false`; undefined = dashboard. */
 function rejectTarget(req: AuthorizeRequest): string | undefined {
-  const base = req.rejectUrl || req.successUrl;
-  return base ? addQueryArgs(base, { success: 'false' }) : undefined;
+  if (req.rejectUrl) return req.rejectUrl;
+  return req.successUrl ? addQueryArgs(req.successUrl, { success: 'false' }) : undefined;
 }
 
 async function renderForm(
@@ -153,7 +153,7 @@ export async function authorizeApplication(ctx: AppContext, request: FastifyRequ
   // ---- Availability for the site and the user
   const user = await getUser(ctx, session.user.id);
   if (!applicationPasswordsAvailable(ctx.config) || !user?.appPasswordsEnabled) {
-    const reject = req.rejectUrl || (req.successUrl ? addQueryArgs(req.successUrl, { success: 'false' }) : '');
+    const reject = rejectTarget(req);
     return sendPage(
       reply,
       501,
