@@ -280,6 +280,20 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       }
     });
 
+    it('501 on a site behind HTTP Basic auth (the browser sends Basic credentials), with a Go Back link', async () => {
+      const b = browser(t);
+      await signIn(b, 'admin', 'admin-password');
+      const cookie = Object.entries(b.jar).map(([k, v]) => `${k}=${v}`).join('; ');
+      const get = (authorization: string) =>
+        t.app.inject({ method: 'GET', url: `${AUTHORIZE}?success_url=${encodeURIComponent('https://app.example/cb')}`, headers: { cookie, authorization } });
+      const res = await get(`Basic ${Buffer.from('staging:letmein').toString('base64')}`);
+      expect(res.statusCode).toBe(501);
+      expect(res.body).toContain('Your website appears to use Basic Authentication, which is not currently compatible with application passwords.');
+      expect(res.body).toContain('href="https://app.example/cb?success=false&#38;error=disabled"');
+      // Another scheme, or Basic without credentials, is no sign of it.
+      for (const other of ['Bearer abc', `Basic ${Buffer.from(':').toString('base64')}`]) expect((await get(other)).statusCode, other).toBe(200);
+    });
+
     it('501 for a user without application passwords, with a Go Back link to reject_url + error=disabled', async () => {
       const user = await t.createUser('author');
       await setApplicationPasswordsEnabled(t.ctx, user.id, false);
