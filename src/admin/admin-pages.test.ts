@@ -240,7 +240,7 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       expect(res.body).toContain('Each application name should be unique.');
     });
 
-    it('rejects: to reject_url or success_url with success=false, else to the dashboard', async () => {
+    it('rejects: to reject_url as given, else to success_url with success=false, else to the dashboard', async () => {
       const b = browser(t);
       await signIn(b, 'admin', 'admin-password');
       const page = await b.get(AUTHORIZE);
@@ -248,7 +248,8 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       const base = { _wpnonce: nonce, action: 'authorize_application_password', app_name: 'R', reject: '1' };
       const cases: [Record<string, string>, string][] = [
         [{ success_url: 'https://app.example/ok' }, 'https://app.example/ok?success=false'],
-        [{ success_url: 'https://app.example/ok', reject_url: 'https://app.example/no?x=1' }, 'https://app.example/no?x=1&success=false'],
+        [{ success_url: 'https://app.example/ok', reject_url: 'https://app.example/no?x=1' }, 'https://app.example/no?x=1'],
+        [{ reject_url: 'myapp://declined' }, 'myapp://declined'],
         [{}, 'http://example.test/wp-admin/'],
       ];
       for (const [extra, expected] of cases) {
@@ -279,6 +280,20 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       }
     });
 
+    it('501 on a site behind HTTP Basic auth (the browser sends Basic credentials), with a Go Back link', async () => {
+      const b = browser(t);
+      await signIn(b, 'admin', 'admin-password');
+      const cookie = Object.entries(b.jar).map(([k, v]) => `${k}=${v}`).join('; ');
+      const get = (authorization: string) =>
+        t.app.inject({ method: 'GET', url: `${AUTHORIZE}?success_url=${encodeURIComponent('https://app.example/cb')}`, headers: { cookie, authorization } });
+      const res = await get(`Basic ${Buffer.from('staging:letmein').toString('base64')}`);
+      expect(res.statusCode).toBe(501);
+      expect(res.body).toContain('Your website appears to use Basic Authentication, which is not currently compatible with application passwords.');
+      expect(res.body).toContain('href="https://app.example/cb?success=false&#38;error=disabled"');
+      // Another scheme, or Basic without credentials, is no sign of it.
+      for (const other of ['Bearer abc', `Basic ${Buffer.from(':').toString('base64')}`]) expect((await get(other)).statusCode, other).toBe(200);
+    });
+
     it('501 for a user without application passwords, with a Go Back link to reject_url + error=disabled', async () => {
       const user = await t.createUser('author');
       await setApplicationPasswordsEnabled(t.ctx, user.id, false);
@@ -288,6 +303,9 @@ describe.each(DIALECTS)('admin pages on %s', (engine) => {
       expect(res.status).toBe(501);
       expect(res.body).toContain('not available for your account');
       expect(res.body).toContain('href="https://app.example/cb?success=false&#38;error=disabled"');
+      const withReject = await b.get(`${AUTHORIZE}?success_url=${encodeURIComponent('https://app.example/cb')}&reject_url=${encodeURIComponent('https://app.example/no')}`);
+      expect(withReject.status).toBe(501);
+      expect(withReject.body).toContain('href="https://app.example/no?error=disabled"');
     });
   });
 });
@@ -305,8 +323,10 @@ describe.each(DIALECTS)('authorize-application.php redirect rules in production 
   it.each([
     ['success_url', 'https://app.example/cb', 200, ''],
     ['success_url', 'myapp://auth/callback', 200, ''],
-    ['success_url', 'http://127.0.0.1:3000/cb', 200, ''],
-    ['success_url', 'http://[::1]:8080/cb', 200, ''],
+    ['success_url', 'http://127.0.0.1:3000/cb', 400, 'The URL must be served over a secure connection.'],
+    ['success_url', 'http://[::1]:8080/cb', 400, 'The URL must be served over a secure connection.'],
+    ['success_url', 'https://app.example@evil.example/capture', 400, 'Credentials are not allowed in the URL.'],
+    ['reject_url', 'https://user:pass@evil.example/capture', 400, 'Credentials are not allowed in the URL.'],
     ['success_url', 'http://example.org/cb', 400, 'The URL must be served over a secure connection.'],
     ['reject_url', 'http://localhost/cb', 400, 'The URL must be served over a secure connection.'],
     ['success_url', 'javascript://example.org/%0Aalert(1)', 400, 'Invalid URL format.'],

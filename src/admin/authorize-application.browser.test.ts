@@ -111,12 +111,17 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
     await page.close();
   }, 60_000);
 
-  it('rejects: the browser goes to reject_url with success=false and nothing is created', async () => {
+  it('rejects: the browser goes to reject_url as given (else success_url with success=false) and nothing is created', async () => {
     const page = await context.newPage();
-    await page.goto(authorizeUrl({ app_name: 'Declined App', success_url: `${callback.base}/ok`, reject_url: `${callback.base}/declined` }));
+    await page.goto(authorizeUrl({ app_name: 'Declined App', success_url: `${callback.base}/ok`, reject_url: `${callback.base}/declined?state=s1` }));
     await page.getByRole('button', { name: 'No, I do not approve of this connection' }).click();
     await page.waitForURL((u) => u.href.startsWith(`${callback.base}/declined`));
-    expect(callback.last('/declined')!.searchParams.get('success')).toBe('false');
+    expect(callback.last('/declined')!.search).toBe('?state=s1');
+
+    await page.goto(authorizeUrl({ app_name: 'Declined App', success_url: `${callback.base}/ok?state=s2` }));
+    await page.getByRole('button', { name: 'No, I do not approve of this connection' }).click();
+    await page.waitForURL((u) => u.href.startsWith(`${callback.base}/ok`));
+    expect(callback.last('/ok')!.search).toBe('?state=s2&success=false');
     const names = (await site.app.ctx.db.selectFrom('application_passwords').select('name').execute()).map((r) => r.name);
     expect(names).not.toContain('Declined App');
     await page.close();
@@ -143,7 +148,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
     await page.close();
   }, 60_000);
 
-  it('refuses a plain-http success_url outside a local environment, except on a loopback address', async () => {
+  it('refuses a plain-http success_url outside a local environment, on a loopback address too', async () => {
     const prod = await startSite(engine, { environment: 'production' });
     const ctx2 = await browser.newContext();
     try {
@@ -158,11 +163,15 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(title, (engine) => {
       expect(refused?.status()).toBe(400);
       await expect(page.locator('body').textContent()).resolves.toContain('The URL must be served over a secure connection.');
 
-      // A loopback callback passes the URL rules; this http site in production then has no
-      // application passwords to give (501, with a way back to the application).
       const loopback = await page.goto(`${prod.base}/wp-admin/authorize-application.php?success_url=${encodeURIComponent(`${callback.base}/cb`)}`);
-      expect(loopback?.status()).toBe(501);
-      await expect(page.getByRole('link', { name: 'Go Back' }).getAttribute('href')).resolves.toBe(`${callback.base}/cb?success=false&error=disabled`);
+      expect(loopback?.status()).toBe(400);
+      await expect(page.locator('body').textContent()).resolves.toContain('The URL must be served over a secure connection.');
+
+      // An https callback passes the URL rules; this http site in production then has no
+      // application passwords to give (501, with a way back to the application).
+      const unavailable = await page.goto(`${prod.base}/wp-admin/authorize-application.php?success_url=${encodeURIComponent('https://app.example/cb')}`);
+      expect(unavailable?.status()).toBe(501);
+      await expect(page.getByRole('link', { name: 'Go Back' }).getAttribute('href')).resolves.toBe('https://app.example/cb?success=false&error=disabled');
     } finally {
       await ctx2.close();
       await prod.app.close();

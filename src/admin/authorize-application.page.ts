@@ -4,18 +4,20 @@
  *
  * - Signed out → redirect to the sign-in page, which returns here.
  * - Query (or form) parameters, all optional: `app_name` (pre-fills the editable name), `app_id` (a
- *   lower-case UUID), `success_url`, `reject_url` (defaults to `success_url`).
+ *   lower-case UUID), `success_url`, `reject_url` (defaults to `success_url` with `success=false`).
  * - A request that breaks the rules (`invalid_redirect_url_format`, `invalid_redirect_scheme`,
- *   `invalid_app_id`) gets an HTML error page (400); application passwords unavailable for the site or
- *   the user → 501 page with a "Go Back" link to `reject_url` + `error=disabled`.
+ *   `invalid_app_id`) gets an HTML error page (400); a site behind HTTP Basic auth, or application
+ *   passwords unavailable for the site or the user → 501 page with a "Go Back" link to `reject_url` +
+ *   `error=disabled`.
  * - Approve (form POST with a nonce): creates the password for the signed-in user; with a
  *   `success_url` the browser goes there with `site_url`, `user_login` and `password` (the raw 24
  *   characters) added, otherwise the password is shown once on the page.
- * - Reject: to `reject_url` with `success=false`, or to the dashboard.
+ * - Reject: to `reject_url` as given (else `success_url` with `success=false`), or to the dashboard.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { createApplicationPassword, isUuid, normalizePassword } from '../auth/app-passwords.js';
+import { parseBasicAuthorization } from '../auth/authenticator.js';
 import { applicationPasswordsAvailable } from '../auth/availability.js';
 import { createNonce, verifyNonce } from '../auth/nonces.js';
 import type { Session } from '../auth/session.js';
@@ -35,6 +37,7 @@ const MESSAGES = {
   invalidRedirect: 'Invalid URL format.',
   disabled: 'Application passwords are not available.',
   disabledForUser: 'Application passwords are not available for your account. Please contact the site administrator for assistance.',
+  basicAuthSite: 'Your website appears to use Basic Authentication, which is not currently compatible with application passwords.',
   noAccess: 'Sorry, you are not allowed to access this page.',
   expired: 'The link you followed has expired. Please go back and try again.',
   goBack: 'Go Back',
@@ -74,10 +77,19 @@ function validate(ctx: AppContext, req: AuthorizeRequest): string[] {
   return messages;
 }
 
-/** Where "reject" leads: `reject_url` (else `success_url`) with `success=false`; undefined = dashboard. */
+/**
+ * `wp_is_site_protected_by_basic_auth`: a site behind HTTP Basic auth makes the browser send its
+ * credentials with every request, and those would collide with the application's own Basic credentials.
+ */
+function sendsBasicCredentials(request: FastifyRequest): boolean {
+  const basic = parseBasicAuthorization(request.headers.authorization?.trim());
+  return basic !== undefined && (basic.username !== '' || basic.password !== '');
+}
+
+/** Where "reject" leads: `reject_url` as given, else `success_url` with `success=false`; undefined = dashboard. */
 function rejectTarget(req: AuthorizeRequest): string | undefined {
-  const base = req.rejectUrl || req.successUrl;
-  return base ? addQueryArgs(base, { success: 'false' }) : undefined;
+  if (req.rejectUrl) return req.rejectUrl;
+  return req.successUrl ? addQueryArgs(req.successUrl, { success: 'false' }) : undefined;
 }
 
 async function renderForm(
@@ -150,19 +162,16 @@ export async function authorizeApplication(ctx: AppContext, request: FastifyRequ
     return sendPage(reply, 400, diePage(MESSAGES.cannot, site, `${MESSAGES.notAllowed} ${[...new Set(messages)].join(' ')}`));
   }
 
-  // ---- Availability for the site and the user
+  // ---- Availability: not behind HTTP Basic auth (the browser sends Basic credentials), for the site, for the user
+  const unavailable = (message: string) => {
+    const reject = rejectTarget(req);
+    const back = { text: MESSAGES.goBack, url: reject ? addQueryArgs(reject, { error: 'disabled' }) : adminUrl(ctx) };
+    return sendPage(reply, 501, diePage(MESSAGES.cannot, site, message, back));
+  };
+  if (sendsBasicCredentials(request)) return unavailable(MESSAGES.basicAuthSite);
   const user = await getUser(ctx, session.user.id);
-  if (!applicationPasswordsAvailable(ctx.config) || !user?.appPasswordsEnabled) {
-    const reject = req.rejectUrl || (req.successUrl ? addQueryArgs(req.successUrl, { success: 'false' }) : '');
-    return sendPage(
-      reply,
-      501,
-      diePage(MESSAGES.cannot, site, applicationPasswordsAvailable(ctx.config) ? MESSAGES.disabledForUser : MESSAGES.disabled, {
-        text: MESSAGES.goBack,
-        url: reject ? addQueryArgs(reject, { error: 'disabled' }) : adminUrl(ctx),
-      }),
-    );
-  }
+  if (!applicationPasswordsAvailable(ctx.config)) return unavailable(MESSAGES.disabled);
+  if (!user?.appPasswordsEnabled) return unavailable(MESSAGES.disabledForUser);
 
   if (!posted) return renderForm(ctx, reply, session, req);
 

@@ -12,28 +12,37 @@ export interface RedirectUrlError {
   message: string;
 }
 
+export const REDIRECT_URL_MESSAGES = {
+  format: 'Invalid URL format.',
+  credentials: 'Credentials are not allowed in the URL.',
+  insecure: 'The URL must be served over a secure connection.',
+} as const;
+
 const BAD_PROTOCOLS = new Set(['javascript', 'data']);
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
-const AUTHORITY = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[^\]/?#]*\]|[^:/?#]*)/;
+/** scheme, userinfo (when an `@` ends it), host. */
+const AUTHORITY = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/(?:([^@/?#]*)@)?(\[[^\]/?#]*\]|[^:/?#]*)/;
 // Whitespace and control characters have no place in a URL and could split the Location header.
 const UNSAFE = /[\u0000-\u0020\u007f]/;
 
 /**
  * Whether an application may be sent to `url`: empty is fine (no redirect); otherwise it needs a
- * scheme and a host, `javascript:` and `data:` are refused, and plain `http:` is accepted only on a
- * `local` environment or for a loopback address (`127.0.0.1`, `[::1]`). App schemes (`myapp://cb`) pass.
+ * scheme and a host, `javascript:` and `data:` are refused, so is a user name or password before the
+ * host (`https://google.com@evil.example` goes to evil.example), and plain `http:` is accepted only on
+ * a `local` environment. App schemes (`myapp://cb`) pass.
  */
 export function validateRedirectUrl(url: string, environment: Config['environment']): RedirectUrlError | undefined {
   if (url === '') return undefined;
-  const format: RedirectUrlError = { code: 'invalid_redirect_url_format', message: 'Invalid URL format.' };
+  const format: RedirectUrlError = { code: 'invalid_redirect_url_format', message: REDIRECT_URL_MESSAGES.format };
   if (!SCHEME.test(url) || UNSAFE.test(url)) return format;
   const m = AUTHORITY.exec(url);
-  if (!m || m[2] === '' || m[2] === '[]') return format;
+  if (!m || m[3] === '' || m[3] === '[]') return format;
   const scheme = m[1]!.toLowerCase();
   if (BAD_PROTOCOLS.has(scheme)) return format;
-  if (scheme === 'http' && environment !== 'local' && !LOOPBACK_HOSTS.has(m[2]!.toLowerCase())) {
-    return { code: 'invalid_redirect_scheme', message: 'The URL must be served over a secure connection.' };
+  if (m[2] !== undefined) return { code: 'invalid_redirect_url_format', message: REDIRECT_URL_MESSAGES.credentials };
+  // CASE: the original compares the scheme case-sensitively, so `HTTP://` slips through; we refuse it.
+  if (scheme === 'http' && environment !== 'local') {
+    return { code: 'invalid_redirect_scheme', message: REDIRECT_URL_MESSAGES.insecure };
   }
   return undefined;
 }

@@ -58,6 +58,25 @@ describe.each(DIALECTS)('Basic application-password authentication on %s', (engi
     }
   });
 
+  it('refuses the account password as Basic credentials: 401 incorrect_password, with no WWW-Authenticate challenge', async () => {
+    const res = await t.request('GET', ME, { headers: { authorization: basic(t.admin.login, 'admin-password'), 'x-forwarded-for': '192.0.2.13' } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } });
+    // A challenge would make browsers prompt for credentials the site does not take that way.
+    expect(res.headers['www-authenticate']).toBeUndefined();
+  });
+
+  it('splits user and password at the first colon; an empty password is checked (and refused)', async () => {
+    // The later colon belongs to the password, where, like any non-alphanumeric, it is ignored.
+    const raw = t.admin.appPassword.replace(/ /g, '');
+    const colon = await t.request('GET', ME, { headers: { authorization: basic(t.admin.login, `${raw.slice(0, 12)}:${raw.slice(12)}`) } });
+    expect(colon.status).toBe(200);
+    expect(colon.body.id).toBe(t.admin.id);
+    const empty = await t.request('GET', ME, { headers: { authorization: basic(t.admin.login, ''), 'x-forwarded-for': '192.0.2.14' } });
+    expect(empty.status).toBe(401);
+    expect(empty.body.code).toBe('incorrect_password');
+  });
+
   it('answers 401 invalid_username / invalid_email for unknown users, with the HTML prefix', async () => {
     const headers = { 'x-forwarded-for': '192.0.2.11' };
     const user = await t.request('GET', '/', { headers: { ...headers, authorization: basic('nobody', 'x') } });
@@ -122,6 +141,23 @@ describe.each(DIALECTS)('Basic application-password authentication on %s', (engi
     const ctx = { ...t.ctx, config: { ...t.ctx.config, environment: 'production' as const } };
     const result = await verifyApplicationPassword(ctx, t.admin.login, t.admin.appPassword);
     expect(result).toMatchObject({ code: 'application_passwords_disabled', status: 401 });
+  });
+});
+
+describe.each(DIALECTS)('Basic credentials where application passwords are unavailable (http, not local) on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine, { environment: 'production', baseUrl: 'http://example.test' });
+  });
+  afterAll(() => t.close());
+
+  it('ignores them, right or wrong: the request runs anonymously', async () => {
+    for (const authorization of [t.admin.authorization, basic(t.admin.login, 'wrong password')]) {
+      expect((await t.request('GET', '/', { headers: { authorization } })).status).toBe(200);
+      const me = await t.request('GET', ME, { headers: { authorization } });
+      expect(me.status).toBe(401);
+      expect(me.body.code).toBe('rest_not_logged_in');
+    }
   });
 });
 
