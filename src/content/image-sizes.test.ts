@@ -6,7 +6,7 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { constrainDimensions, decodeImage, jpegOrientation, orient, planImage, renderImageSizes, resample, resizeDimensions, type Bitmap } from './image-sizes.js';
+import { constrainDimensions, decodeImage, jpegOrientation, orient, planImage, planImageFile, renderImageSizes, resample, resizeDimensions, type Bitmap } from './image-sizes.js';
 import { renderImageSizesOffThread } from './image-worker.js';
 import { withOrientation } from '../test-support/images.js';
 
@@ -81,6 +81,19 @@ describe('planImage', () => {
     expect(planImage('image/gif', 1600, 900)).toEqual({ sizes: [] });
     expect(planImage('image/webp', 1600, 900)).toEqual({ sizes: [] });
     expect(planImage('image/jpeg', 10_000, 10_000)).toEqual({ sizes: [] });
+    // A thin strip is few pixels but a long side, which the decoder pays for row by row.
+    expect(planImage('image/png', 1, 2_000_000)).toEqual({ sizes: [] });
+    expect(planImage('image/jpeg', 20_000, 1_000)).toEqual({ sizes: [] });
+  });
+
+  it('gives an interlaced PNG nothing, without decoding it (its decoder inflates without a bound)', () => {
+    const flat = bitmap(400, 200, () => [1, 2, 3, 255]);
+    const file = PNG.sync.write({ width: 400, height: 200, data: Buffer.from(flat.data) } as PNG);
+    expect(planImageFile('image/png', file, 400, 200).plan.sizes.map((s) => s.name)).toEqual(['medium', 'thumbnail']);
+    const interlaced = Buffer.from(file);
+    interlaced[28] = 1; // the header's interlace method: Adam7
+    expect(planImageFile('image/png', interlaced, 400, 200).plan).toEqual({ sizes: [] });
+    expect(renderImageSizes('image/png', interlaced, 400, 200)).toEqual({ sizes: [] });
   });
 });
 
@@ -96,6 +109,13 @@ describe('resample', () => {
     const src = bitmap(3, 1, (x) => (x === 0 ? [255, 0, 0, 255] : x === 1 ? [0, 0, 255, 0] : [0, 255, 0, 255]));
     expect([...resample(src, { width: 1, height: 1, cropX: 1, cropY: 0, cropWidth: 2, cropHeight: 1 }).data]).toEqual([0, 255, 0, 128]);
     expect([...resample(src, { width: 1, height: 1, cropX: 0, cropY: 0, cropWidth: 2, cropHeight: 1 }).data]).toEqual([255, 0, 0, 128]);
+  });
+
+  it('averages across bands of rows as within one', () => {
+    // 1 × 1000, row y of value y / 5: each of the 100 copy rows is the mean of ten source rows (2i + 0.9).
+    const src = bitmap(1, 1000, (_x, y) => [y / 5, 0, 0, 255]);
+    const out = resample(src, { width: 1, height: 100, cropX: 0, cropY: 0, cropWidth: 1, cropHeight: 1000 });
+    expect([...out.data].filter((_, i) => i % 4 === 0)).toEqual(Array.from({ length: 100 }, (_, i) => Math.round(i * 2 + 0.9)));
   });
 
   it('keeps a flat colour flat at any ratio', () => {
@@ -186,7 +206,12 @@ describe('renderImageSizes', () => {
     expect(rendered.main).toMatchObject({ suffix: 'scaled', width: 2560, height: 284 });
     expect(decodeImage('image/jpeg', rendered.main!.bytes)).toMatchObject({ width: 2560, height: 284 });
     expect(rendered.sizes.map((s) => `${s.name} ${s.width}x${s.height}`)).toEqual(['medium 300x33', 'large 1024x114', 'thumbnail 150x150', 'medium_large 768x85', '1536x1536 1536x171', '2048x2048 2048x228']);
-    await expect(renderImageSizesOffThread('image/png', Buffer.from('broken'), 400, 400)).rejects.toThrow();
+    const small = PNG.sync.write({ width: 200, height: 100, data: Buffer.alloc(200 * 100 * 4, 255) } as PNG);
+    await expect(renderImageSizesOffThread('image/png', Buffer.concat([small.subarray(0, 40), Buffer.alloc(30)]), 400, 400)).rejects.toThrow();
+    // At most eight renders wait behind the running one; more are refused.
+    const burst = await Promise.allSettled(Array.from({ length: 10 }, () => renderImageSizesOffThread('image/png', small, 200, 100)));
+    expect(burst.map((r) => r.status)).toEqual([...Array(9).fill('fulfilled'), 'rejected']);
+    expect(String((burst[9] as PromiseRejectedResult).reason)).toMatch(/too many images/);
     // The worker survives a broken file.
     expect((await renderImageSizesOffThread('image/jpeg', file, 800, 450)).sizes).toHaveLength(3);
   }, 60_000);

@@ -27,8 +27,12 @@ export const IMAGE_SIZES: readonly { name: string; width: number; height: number
 /** Larger JPEGs are replaced by a copy of at most this many pixels a side (`big_image_size_threshold`). */
 export const BIG_IMAGE_THRESHOLD = 2560;
 
-/** Images with more pixels than this get no sizes: decoding them would take gigabytes. */
-export const MAX_RESIZE_PIXELS = 50_000_000;
+/** Images with more pixels, or a longer side, than these get no sizes (decoding them costs too much memory). */
+export const MAX_RESIZE_PIXELS = 25_000_000;
+export const MAX_RESIZE_SIDE = 16_384;
+
+/** Output rows resampled together: the intermediate rows then stay a small band whatever the image's height. */
+const BAND_ROWS = 32;
 
 /** JPEG quality of the copies (`wp_editor_set_quality`'s default). */
 const JPEG_QUALITY = 82;
@@ -102,7 +106,7 @@ export interface ImagePlan {
 }
 
 export function planImage(mime: string, width: number, height: number, turned = false): ImagePlan {
-  if (!RESIZABLE.has(mime) || width * height > MAX_RESIZE_PIXELS) return { sizes: [] };
+  if (!RESIZABLE.has(mime) || width * height > MAX_RESIZE_PIXELS || width > MAX_RESIZE_SIDE || height > MAX_RESIZE_SIDE) return { sizes: [] };
   const sizes: ImagePlan['sizes'] = [];
   for (const size of IMAGE_SIZES) {
     const plan = resizeDimensions(width, height, size.width, size.height, size.crop);
@@ -213,50 +217,59 @@ export function resample(src: Bitmap, plan: SizePlan): Bitmap {
   const { width: outW, height: outH } = plan;
   const xs = taps(plan.cropX, plan.cropWidth, outW);
   const ys = taps(plan.cropY, plan.cropHeight, outH);
-  const rows = plan.cropHeight;
-  // Horizontal pass over the crop's rows, into premultiplied floats.
-  const mid = new Float32Array(outW * rows * 4);
-  for (let y = 0; y < rows; y++) {
-    const rowStart = (plan.cropY + y) * src.width * 4;
-    for (let x = 0; x < outW; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
-      const base = x * xs.stride;
-      for (let k = 0, s = xs.first[x]!; k < xs.count[x]!; k++, s++) {
-        const i = rowStart + s * 4;
-        const w = xs.weights[base + k]!;
-        const alpha = src.data[i + 3]! * w;
-        r += src.data[i]! * alpha;
-        g += src.data[i + 1]! * alpha;
-        b += src.data[i + 2]! * alpha;
-        a += alpha;
-      }
-      const o = (y * outW + x) * 4;
-      mid[o] = r;
-      mid[o + 1] = g;
-      mid[o + 2] = b;
-      mid[o + 3] = a;
-    }
-  }
   const out = new Uint8Array(outW * outH * 4);
-  for (let y = 0; y < outH; y++) {
-    const base = y * ys.stride;
-    for (let x = 0; x < outW; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
-      for (let k = 0, s = ys.first[y]! - plan.cropY; k < ys.count[y]!; k++, s++) {
-        const i = (s * outW + x) * 4;
-        const w = ys.weights[base + k]!;
-        r += mid[i]! * w;
-        g += mid[i + 1]! * w;
-        b += mid[i + 2]! * w;
-        a += mid[i + 3]! * w;
+  // The source rows one band of output rows reads, at most.
+  const bandSpan = (first: number, last: number) => ys.first[last]! + ys.count[last]! - ys.first[first]!;
+  let widest = 0;
+  for (let y0 = 0; y0 < outH; y0 += BAND_ROWS) widest = Math.max(widest, bandSpan(y0, Math.min(outH, y0 + BAND_ROWS) - 1));
+  const mid = new Float32Array(outW * widest * 4);
+  for (let y0 = 0; y0 < outH; y0 += BAND_ROWS) {
+    const y1 = Math.min(outH, y0 + BAND_ROWS);
+    const top = ys.first[y0]!;
+    const rows = bandSpan(y0, y1 - 1);
+    // Horizontal pass over the band's source rows, into premultiplied floats.
+    for (let y = 0; y < rows; y++) {
+      const rowStart = (top + y) * src.width * 4;
+      for (let x = 0; x < outW; x++) {
+        let r = 0, g = 0, b = 0, a = 0;
+        const base = x * xs.stride;
+        for (let k = 0, s = xs.first[x]!; k < xs.count[x]!; k++, s++) {
+          const i = rowStart + s * 4;
+          const w = xs.weights[base + k]!;
+          const alpha = src.data[i + 3]! * w;
+          r += src.data[i]! * alpha;
+          g += src.data[i + 1]! * alpha;
+          b += src.data[i + 2]! * alpha;
+          a += alpha;
+        }
+        const o = (y * outW + x) * 4;
+        mid[o] = r;
+        mid[o + 1] = g;
+        mid[o + 2] = b;
+        mid[o + 3] = a;
       }
-      const o = (y * outW + x) * 4;
-      if (a > 0) {
-        out[o] = Math.min(255, Math.round(r / a));
-        out[o + 1] = Math.min(255, Math.round(g / a));
-        out[o + 2] = Math.min(255, Math.round(b / a));
+    }
+    // Vertical pass: the band's output rows.
+    for (let y = y0; y < y1; y++) {
+      const base = y * ys.stride;
+      for (let x = 0; x < outW; x++) {
+        let r = 0, g = 0, b = 0, a = 0;
+        for (let k = 0, s = ys.first[y]! - top; k < ys.count[y]!; k++, s++) {
+          const i = (s * outW + x) * 4;
+          const w = ys.weights[base + k]!;
+          r += mid[i]! * w;
+          g += mid[i + 1]! * w;
+          b += mid[i + 2]! * w;
+          a += mid[i + 3]! * w;
+        }
+        const o = (y * outW + x) * 4;
+        if (a > 0) {
+          out[o] = Math.min(255, Math.round(r / a));
+          out[o + 1] = Math.min(255, Math.round(g / a));
+          out[o + 2] = Math.min(255, Math.round(b / a));
+        }
+        out[o + 3] = Math.min(255, Math.round(a));
       }
-      out[o + 3] = Math.min(255, Math.round(a));
     }
   }
   return { width: outW, height: outH, data: out };
@@ -265,7 +278,7 @@ export function resample(src: Bitmap, plan: SizePlan): Bitmap {
 /** The pixels of a JPEG or PNG file (throws on a broken one). */
 export function decodeImage(mime: string, bytes: Uint8Array): Bitmap {
   if (mime === 'image/jpeg') {
-    const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_RESIZE_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
+    const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_RESIZE_PIXELS / 1e6, maxMemoryUsageInMB: 512 });
     return { width: image.width, height: image.height, data: image.data };
   }
   const image = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -297,9 +310,7 @@ export interface RenderedImage {
  * header gives.
  */
 export function renderImageSizes(mime: string, bytes: Uint8Array, width: number, height: number): RenderedImage {
-  const orientation = mime === 'image/jpeg' ? jpegOrientation(bytes) : 1;
-  const upright = orientation >= 5 ? [height, width] : [width, height];
-  const plan = planImage(mime, upright[0]!, upright[1]!, orientation !== 1);
+  const { plan, orientation } = planImageFile(mime, bytes, width, height);
   if (!plan.main && plan.sizes.length === 0) return { sizes: [] };
   const stored = decodeImage(mime, bytes);
   if (stored.width !== width || stored.height !== height) throw new Error('the decoded image is not the size its header gives');
@@ -307,4 +318,16 @@ export function renderImageSizes(mime: string, bytes: Uint8Array, width: number,
   const copy = (p: SizePlan): RenderedCopy => ({ width: p.width, height: p.height, bytes: encodeImage(mime, resample(source, p)) });
   const sizes = plan.sizes.map((p) => ({ name: p.name, ...copy(p) }));
   return plan.main ? { main: { suffix: plan.main.suffix, ...copy(plan.main) }, sizes } : { sizes };
+}
+
+/**
+ * The plan of a file as stored (`width` × `height` as its header gives them), with its EXIF orientation;
+ * cheap: the file is not decoded. Interlaced PNGs get nothing: their decoder inflates the pixel data
+ * without a bound, so a small file could take gigabytes.
+ */
+export function planImageFile(mime: string, bytes: Uint8Array, width: number, height: number): { plan: ImagePlan; orientation: number } {
+  if (mime === 'image/png' && (bytes.length < 29 || bytes[28] !== 0)) return { plan: { sizes: [] }, orientation: 1 };
+  const orientation = mime === 'image/jpeg' ? jpegOrientation(bytes) : 1;
+  const [w, h] = orientation >= 5 ? [height, width] : [width, height];
+  return { plan: planImage(mime, w, h, orientation !== 1), orientation };
 }

@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { AppContext } from '../app-context.js';
 import type { Db } from '../storage/db.js';
 import { RemoteRequestError, safeHttpGet } from '../remote/http.js';
-import type { RenderedImage } from './image-sizes.js';
+import { planImageFile, type RenderedImage } from './image-sizes.js';
 import { renderImageSizesOffThread } from './image-worker.js';
 import { postDatePair, siteTimeZone, uniquePostSlug, withSlugRetry } from './posts.js';
 
@@ -213,6 +213,8 @@ function isSourceConflict(error: unknown): boolean {
 
 /** The copies of an image (none when it gets none or they cannot be made: the image is kept as it is). */
 async function imageCopies(ctx: AppContext, bytes: Buffer, facts: ImageFacts): Promise<RenderedImage> {
+  const { plan } = planImageFile(facts.mime, bytes, facts.width, facts.height);
+  if (!plan.main && plan.sizes.length === 0) return { sizes: [] };
   try {
     return await renderImageSizesOffThread(facts.mime, bytes, facts.width, facts.height);
   } catch (e) {

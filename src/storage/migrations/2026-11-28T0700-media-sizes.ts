@@ -22,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     seen.add(key);
     await db.updateTable('media_files').set({ source_key: key }).where('post_id', '=', row.post_id).execute();
   }
-  await db.schema.dropIndex('media_files_source').execute();
+  await db.schema.dropIndex('media_files_source').ifExists().execute();
   await db.schema.createIndex('media_files_source_key').on('media_files').column('source_key').unique().where('source_key', '<>', '').execute();
 }
 
@@ -33,6 +33,7 @@ function sourceKey(url: string): string {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('media_files_source_key').execute();
-  await db.schema.createIndex('media_files_source').on('media_files').column('source_url').execute();
+  // The plain index on `source_url` is not made again: PostgreSQL refuses it once a URL longer than
+  // about 2,700 bytes is stored, which this version allows. Lookups by source then scan the table.
   for (const column of ['source_key', 'original_file', 'sizes']) await db.schema.alterTable('media_files').dropColumn(column).execute();
 }
