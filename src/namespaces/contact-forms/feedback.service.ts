@@ -9,7 +9,7 @@ import { phpTruthy } from '../../rest/php-builtins.js';
 import type { RestRequest } from '../../rest/route.js';
 import { wpStripAllTags } from '../../rest/wp-sanitize.js';
 import { spamfilterService } from '../spamfilter/index.js';
-import { gmtNow } from './clock.js';
+import { gmtNow, siteToday } from './clock.js';
 import { hasOption, scanFormTags, tagOption, type FormTag } from './form-tags.js';
 import type { ContactForm } from './forms.repo.js';
 import { settingIsTrue } from './forms.present.js';
@@ -119,7 +119,7 @@ export async function submitFeedback(ctx: AppContext, form: ContactForm, req: Re
 
   // Validation: the schema rules, then each tag's own check in form order (quiz answers, and
   // acceptance boxes when `acceptance_as_validation` is on).
-  const schema = buildSchema(tags, messages, form.locale);
+  const schema = buildSchema(tags, messages, form.locale, await siteToday(ctx));
   const invalid = validate(schema, {
     values,
     files: Object.fromEntries(Object.entries(files).map(([k, f]) => [k, { filename: f.filename, mimetype: f.mimetype, size: f.data.length }])),

@@ -17,6 +17,7 @@ import { presentForm } from './forms.present.js';
 import { refill } from './refill.js';
 import { FEEDBACK_PER_MINUTE, SubmissionLimiter } from './rate-limit.js';
 import { buildSchema } from './swv.js';
+import { siteToday } from './clock.js';
 import type { MailProps } from './template.js';
 
 export const CONTACT_FORM_NS = 'contact-form/v1';
@@ -245,7 +246,7 @@ export const contactFormRoutes = defineRoutes<AppContext>(CONTACT_FORM_NS, [
           const form = await formOr404(req, ctx);
           // Messages are shown as plain text, as everywhere the original shows them.
           const messages = Object.fromEntries(Object.entries(form.messages).map(([k, v]) => [k, wpStripAllTags(v)]));
-          return buildSchema(scanFormTags(form.form), messages, form.locale);
+          return buildSchema(scanFormTags(form.form), messages, form.locale, await siteToday(ctx));
         },
       },
     ],

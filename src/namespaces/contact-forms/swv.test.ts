@@ -1,9 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { scanFormTags } from './form-tags.js';
-import { buildSchema, validate } from './swv.js';
+import { buildSchema, dateOption, validate } from './swv.js';
 import { DEFAULT_MESSAGES } from './template.js';
 
-const rulesOf = (form: string) => buildSchema(scanFormTags(form), DEFAULT_MESSAGES, 'en_US').rules;
+const rulesOf = (form: string) => buildSchema(scanFormTags(form), DEFAULT_MESSAGES, 'en_US', '2030-01-31').rules;
+
+describe('dateOption (the original\'s get_date_option)', () => {
+  const option = (value: string, today = '2030-01-31') => dateOption(scanFormTags(`[date d min:${value}]`)[0]!, 'min', today);
+
+  it('takes a real Y-m-d as it is and refuses an impossible one', () => {
+    expect(option('2030-02-28')).toBe('2030-02-28');
+    expect(option('2030-02-30')).toBeUndefined();
+    expect(option('tomorrow')).toBeUndefined();
+  });
+
+  it('reads today, moved by days, weeks, months or years (other units count as days), overflowing months as PHP', () => {
+    expect(option('today')).toBe('2030-01-31');
+    expect(option('today+1day')).toBe('2030-02-01');
+    expect(option('today-3days')).toBe('2030-01-28');
+    expect(option('today+2weeks')).toBe('2030-02-14');
+    expect(option('today+1month')).toBe('2030-03-03');
+    expect(option('today+1year', '2028-02-29')).toBe('2029-03-01');
+    expect(option('today+5fortnights')).toBe('2030-02-05');
+    expect(option('today+7')).toBe('2030-02-07');
+  });
+
+  it('makes the schema\'s date bounds from them', () => {
+    const rules = buildSchema(scanFormTags('[date d min:today max:today+1month]'), DEFAULT_MESSAGES, 'en_US', '2030-01-31').rules;
+    expect(rules.filter((r) => r.threshold !== undefined).map((r) => [r.rule, r.threshold])).toEqual([['mindate', '2030-01-31'], ['maxdate', '2030-03-03']]);
+  });
+});
 
 describe('buildSchema (GET /contact-form/v1/contact-forms/{id}/feedback/schema)', () => {
   it('orders rules as the original: tag modules in load order, then checkbox and select enums', () => {
@@ -44,7 +70,7 @@ describe('buildSchema (GET /contact-form/v1/contact-forms/{id}/feedback/schema)'
   });
 
   it('accepts the blank choice of a select without listing it', () => {
-    const schema = buildSchema(scanFormTags('[select s include_blank "A"]'), DEFAULT_MESSAGES, 'en_US');
+    const schema = buildSchema(scanFormTags('[select s include_blank "A"]'), DEFAULT_MESSAGES, 'en_US', '2030-01-31');
     expect(validate(schema, { values: { s: '' }, files: {} }).size).toBe(0);
     expect(validate(schema, { values: { s: 'Z' }, files: {} }).get('s')).toBe('Undefined value was submitted through this field.');
   });

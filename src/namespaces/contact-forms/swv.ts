@@ -67,13 +67,34 @@ function choicesByField(tags: readonly FormTag[], basetypes: readonly string[], 
   return byField;
 }
 
+const RELATIVE_UNITS: Readonly<Record<string, 'day' | 'week' | 'month' | 'year'>> = { day: 'day', days: 'day', week: 'week', weeks: 'week', month: 'month', months: 'month', year: 'year', years: 'year' };
+
+/**
+ * A date option of a date tag (`min:2030-01-31`, `min:today`, `max:today+2weeks`), as the original's
+ * `get_date_option` reads it: a valid `Y-m-d` as it is, or `today` (the site's local date, `today` here)
+ * moved by a number of days, weeks, months or years (another unit counts as days); months and years
+ * overflow as PHP's `strtotime` does (January 31 + 1 month is March 3). Anything else: none.
+ */
+export function dateOption(tag: FormTag, name: string, today: string): string | undefined {
+  const value = tagOption(tag, name);
+  if (value === undefined) return undefined;
+  if (/^\d{4,}-\d{2}-\d{2}$/.test(value)) return isDate(value) ? value : undefined;
+  const m = /^today(?:([+-][0-9]+)([a-z]*))?/.exec(value);
+  if (!m) return undefined;
+  const n = m[1] === undefined ? 0 : Number.parseInt(m[1], 10);
+  const unit = RELATIVE_UNITS[m[2] ?? ''] ?? 'day';
+  const [y, mo, d] = today.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y + (unit === 'year' ? n : 0), mo - 1 + (unit === 'month' ? n : 0), d + (unit === 'day' ? n : unit === 'week' ? 7 * n : 0)));
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10);
+}
+
 /**
  * The rules of a form's tags in the original's order: each tag module adds its rules in turn, the
  * modules in load order (checkbox/radio, date, file, number/range, select, text-like, textarea),
  * then the `enum` rules of checkboxes/radios and of selects. That order decides which error a field
  * reports and the order of `invalid_fields`.
  */
-export function buildSchema(tags: readonly FormTag[], messages: Readonly<Record<string, string>>, locale: string): SwvSchema {
+export function buildSchema(tags: readonly FormTag[], messages: Readonly<Record<string, string>>, locale: string, today: string): SwvSchema {
   const rules: SwvRule[] = [];
   const msg = (key: string) => messages[key] ?? '';
   const of = (...basetypes: string[]) => tags.filter((t) => basetypes.includes(t.basetype));
@@ -92,8 +113,8 @@ export function buildSchema(tags: readonly FormTag[], messages: Readonly<Record<
   for (const tag of of('date')) {
     if (isRequired(tag)) required(tag);
     rules.push({ rule: 'date', field: tag.name, error: msg('invalid_date') });
-    const min = tagOption(tag, 'min', /^(\d{4}-\d{2}-\d{2})$/);
-    const max = tagOption(tag, 'max', /^(\d{4}-\d{2}-\d{2})$/);
+    const min = dateOption(tag, 'min', today);
+    const max = dateOption(tag, 'max', today);
     if (min) rules.push({ rule: 'mindate', field: tag.name, threshold: min, error: msg('date_too_early') });
     if (max) rules.push({ rule: 'maxdate', field: tag.name, threshold: max, error: msg('date_too_late') });
   }
