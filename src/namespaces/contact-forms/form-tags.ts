@@ -64,18 +64,28 @@ export function scanFormTags(template: string): FormTag[] {
   return tags;
 }
 
-/** The value of option `name:value` (first match), or undefined. */
+/**
+ * The value of option `name:value` (the first matching `pattern`), or undefined. Names and patterns
+ * match case-insensitively, as the original's `get_option` (`/^name:pattern$/i`).
+ */
 export function tagOption(tag: FormTag, name: string, pattern = /^(.+)$/): string | undefined {
+  const prefix = `${name.toLowerCase()}:`;
+  const caseless = pattern.flags.includes('i') ? pattern : new RegExp(pattern.source, `${pattern.flags}i`);
   for (const o of tag.options) {
-    if (!o.startsWith(`${name}:`)) continue;
-    const m = pattern.exec(o.slice(name.length + 1));
+    if (o.slice(0, prefix.length).toLowerCase() !== prefix) continue;
+    const m = caseless.exec(o.slice(prefix.length));
     if (m) return m[1];
   }
   return undefined;
 }
 
+/** Whether the tag has option `name`, alone or with a value, in any case (the original's `has_option`). */
 export function hasOption(tag: FormTag, name: string): boolean {
-  return tag.options.includes(name);
+  const lower = name.toLowerCase();
+  return tag.options.some((o) => {
+    const l = o.toLowerCase();
+    return l === lower || (l.startsWith(`${lower}:`) && l.length > lower.length + 1);
+  });
 }
 
 export function isRequired(tag: FormTag): boolean {

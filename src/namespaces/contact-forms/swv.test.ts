@@ -25,6 +25,12 @@ describe('dateOption (the original\'s get_date_option)', () => {
     expect(option('today+7')).toBe('2030-02-07');
   });
 
+  it('reads option names in any case, as the original', () => {
+    expect(option('TODAY')).toBeUndefined(); // the value `TODAY` is no date
+    const rules = buildSchema(scanFormTags('[date d MIN:today] [text t MaxLength:5] [checkbox c Exclusive "a" "b"]'), DEFAULT_MESSAGES, 'en_US', '2030-01-31').rules;
+    expect(rules.filter((r) => r.threshold !== undefined).map((r) => `${r.rule}:${r.threshold}`)).toEqual(['maxitems:1', 'mindate:2030-01-31', 'maxlength:5']);
+  });
+
   it('makes the schema\'s date bounds from them', () => {
     const rules = buildSchema(scanFormTags('[date d min:today max:today+1month]'), DEFAULT_MESSAGES, 'en_US', '2030-01-31').rules;
     expect(rules.filter((r) => r.threshold !== undefined).map((r) => [r.rule, r.threshold])).toEqual([['mindate', '2030-01-31'], ['maxdate', '2030-03-03']]);
