@@ -90,6 +90,11 @@ export async function eventSlice(ctx: AppContext, caller: Caller, query: Record<
   return { events: out, total };
 }
 
+/** The first event of the query's ascending order, if any. */
+export async function firstEvent(ctx: AppContext, caller: Caller, query: Record<string, unknown>): Promise<CalEvent | undefined> {
+  return (await archivePage(ctx, caller, query, 1, 1)).events[0];
+}
+
 /** How many events the query matches. */
 export async function countEvents(ctx: AppContext, caller: Caller, query: Record<string, unknown>): Promise<number> {
   return (await archivePage(ctx, caller, query, 1, 1)).total;

@@ -8,7 +8,7 @@
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../app-context.js';
 import { siteTimeZone } from '../../content/posts.js';
-import { allEvents, countEvents, eventSlice, type CalEvent, type Caller } from './events-source.js';
+import { allEvents, countEvents, eventSlice, firstEvent, type CalEvent, type Caller } from './events-source.js';
 import { archiveFilter, type ViewRequest } from './view-url.js';
 
 export interface MonthDay {
@@ -96,14 +96,18 @@ const day = (s: string) => s.slice(0, 10);
 export interface EmptyFacts {
   /** Whether any event starts from today on (`upcoming_events_count`). */
   upcoming: boolean;
-  /** Whether an event of the archive starts after the view's date (the fast-forward link's next event). */
-  later: boolean;
+  /**
+   * The start (`YYYY-MM-DD HH:MM:SS`) of the first event after the view's date, which the original's
+   * fast-forward link leads to; none on a term archive, where it offers no such link.
+   */
+  next?: string;
 }
 
 async function emptyFacts(ctx: AppContext, caller: Caller, req: ViewRequest, today: DateTime, from: DateTime): Promise<EmptyFacts> {
   const upcoming = (await countEvents(ctx, caller, { starts_after: today.toFormat('yyyy-MM-dd 00:00:00'), strict_dates: 'true' })) > 0;
-  const later = (await countEvents(ctx, caller, { ...archiveFilter(req.archive), starts_after: from.toFormat('yyyy-MM-dd HH:mm:ss'), strict_dates: 'true' })) > 0;
-  return { upcoming, later };
+  if (req.archive !== '') return { upcoming };
+  const next = await firstEvent(ctx, caller, { starts_after: from.toFormat('yyyy-MM-dd HH:mm:ss'), strict_dates: 'true' });
+  return next ? { upcoming, next: next.start_date } : { upcoming };
 }
 const isMultiday = (e: CalEvent) => e.all_day || day(e.start_date) !== day(e.end_date);
 const order = (a: CalEvent, b: CalEvent) => Number(b.sticky || b.featured) - Number(a.sticky || a.featured) || a.start_date.localeCompare(b.start_date) || a.id - b.id;

@@ -125,17 +125,27 @@ interface Nav {
   prevLabel: string;
   nextLabel: string;
   todayUrl: string;
+  /** HTML, as the original's (a keyword is escaped in them, a fast-forward link is markup). */
   messages: string[];
 }
 
-/**
- * An empty month or day without a keyword, as the original: `whenLater` (its fast-forward message,
- * whose link we do not add) when an event starts after the view's date, else `whenUpcoming` when any
- * starts from today on, else "no upcoming events".
- */
-function emptyMessage(facts: EmptyFacts | undefined, whenLater: string, whenUpcoming: string): string {
-  return facts?.later ? whenLater : facts?.upcoming ? whenUpcoming : 'There are no upcoming events.';
+/** The original's fast-forward link (`get_fast_forward_link`), to the view of the next event's date. */
+function fastForward(url: string): string {
+  return `Jump to the <a href="${esc(url)}" class="tribe-events-c-messages__message-list-item-link tribe-common-anchor-thin-alt" data-js="tribe-events-view-link">next upcoming events</a>.`;
 }
+
+/**
+ * The message (HTML) of an empty month or day without a keyword, as the original: `none` and the
+ * fast-forward link when an event starts after the view's date, else `noneUpcoming` when any starts
+ * from today on, else "no upcoming events".
+ */
+function emptyMessage(facts: EmptyFacts | undefined, none: string, ffUrl: (next: string) => string, noneUpcoming: string): string {
+  if (facts?.next) return `${esc(none)} ${fastForward(ffUrl(facts.next))}`;
+  return esc(facts?.upcoming ? noneUpcoming : 'There are no upcoming events.');
+}
+
+/** The keyword message (HTML): the keyword, escaped, in bold quotes. */
+const noResultsFor = (search: string, after = '') => `There were no results found for <strong>"${esc(search)}"</strong>${after}.`;
 
 export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): Nav {
   const search = req.search;
@@ -146,7 +156,9 @@ export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): 
       prevUrl: viewUrl(env, { view: 'month', date: model.prevMonth, search }), nextUrl: viewUrl(env, { view: 'month', date: model.nextMonth, search }),
       prevLabel: dt(`${model.prevMonth}-01 00:00:00`).toFormat('LLLL'), nextLabel: dt(`${model.nextMonth}-01 00:00:00`).toFormat('LLLL'),
       todayUrl: viewUrl(env, { view: 'month', search }),
-      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}" this month.` : emptyMessage(model.empty, 'There were no results found for this view.', 'There were no results found.')] : [],
+      messages: model.events.length === 0
+        ? [search ? noResultsFor(search, ' this month') : emptyMessage(model.empty, 'There were no results found for this view.', (next) => viewUrl(env, { view: 'month', date: next.slice(0, 7) }), 'There were no results found.')]
+        : [],
     };
   }
   if (model.kind === 'day') {
@@ -155,7 +167,7 @@ export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): 
       title: phpDate(env.dateFormat, dt(`${model.date} 00:00:00`)), url: viewUrl(env, { view: 'day', date: model.date, search }),
       prevUrl: viewUrl(env, { view: 'day', date: model.prevDate, search }), nextUrl: viewUrl(env, { view: 'day', date: model.nextDate, search }),
       prevLabel: 'Previous Day', nextLabel: 'Next Day', todayUrl: viewUrl(env, { view: 'day', search }),
-      messages: model.events.length === 0 ? [search ? `There were no results found for "${search}".` : emptyMessage(model.empty, none, none)] : [],
+      messages: model.events.length === 0 ? [search ? noResultsFor(search) : emptyMessage(model.empty, none, (next) => viewUrl(env, { view: 'day', date: next.slice(0, 10) }), none)] : [],
     };
   }
   const upcoming = !model.past;
@@ -168,7 +180,7 @@ export function navigation(model: ViewModel, req: ViewRequest, env: RenderEnv): 
   return {
     title: upcoming ? 'Upcoming' : 'Past Events', url: viewUrl(env, { view: 'list', page: model.page, past: model.past, search, date: req.date }),
     prevUrl, nextUrl, prevLabel: 'Previous Events', nextLabel: 'Next Events', todayUrl: viewUrl(env, { view: 'list', search }),
-    messages: model.events.length === 0 ? [search ? `There were no results found for "${search}".` : upcoming ? 'There are no upcoming events.' : 'There are no past events.'] : [],
+    messages: model.events.length === 0 ? [search ? noResultsFor(search) : upcoming ? 'There are no upcoming events.' : 'There are no past events.'] : [],
   };
 }
 
@@ -237,7 +249,7 @@ ${nav.nextUrl ? link(nav.nextUrl, `${nav.nextLabel} ›`, 'tribe-events-c-top-ba
 <h1 class="tribe-events-c-top-bar__datepicker-time">${esc(nav.title)}</h1>
 </nav>
 </header>
-${nav.messages.map((m) => `<div class="tribe-events-c-messages__message tribe-events-c-messages__message--notice" role="alert">${esc(m)}</div>`).join('\n')}
+${nav.messages.map((m) => `<div class="tribe-events-c-messages__message tribe-events-c-messages__message--notice" role="alert">${m}</div>`).join('\n')}
 ${body}
 <div class="tribe-events-c-ical"><a class="tribe-events-c-ical__link" href="${esc(icalUrl(env))}">Export Events</a></div>
 </div>

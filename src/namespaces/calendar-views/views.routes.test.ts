@@ -138,7 +138,7 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
     const search = await page('/events/list/?tribe-bar-date=2026-05-01&tribe-bar-search=jazz');
     expect(viewDataOf(search.body).events).toEqual([ids.jazz]);
     const none = await page('/events/list/?tribe-bar-date=2026-05-01&tribe-bar-search=zzz');
-    expect(none.body).toContain('There were no results found for &#34;zzz&#34;.');
+    expect(none.body).toContain('There were no results found for <strong>"zzz"</strong>.');
     const past = await page('/events/list/?eventDisplay=past&tribe-bar-date=2026-07-01');
     expect(viewDataOf(past.body)).toMatchObject({ past: true, events: [ids.market, ids.jazz, ids.fest] });
     const day = await page('/events/2026-05-30/');
@@ -159,15 +159,24 @@ describe.each(DIALECTS)('calendar views on %s', (engine) => {
       expect(await messages('/events/2026-05-20/')).toEqual({ notice: ['There are no upcoming events.'] });
       const created = await clocked.request('POST', '/eventsuite/events/v1/events', { as: clocked.admin, json: { title: 'Picnic', start_date: '2026-07-04 12:00:00', end_date: '2026-07-04 15:00:00' } });
       expect(created.status).toBe(201);
-      // An event after the view's date: the original's fast-forward message (we add no link).
-      expect(await messages('/events/month/2026-05/')).toEqual({ notice: ['There were no results found for this view.'] });
-      expect(await messages('/events/2026-05-20/')).toEqual({ notice: ['No events scheduled for May 20, 2026.'] });
+      // An event after the view's date: the original's fast-forward message, linking the view of that event's month or day.
+      const ff = (url: string) => `Jump to the <a href="${url}" class="tribe-events-c-messages__message-list-item-link tribe-common-anchor-thin-alt" data-js="tribe-events-view-link">next upcoming events</a>.`;
+      expect(await messages('/events/month/2026-05/')).toEqual({ notice: [`There were no results found for this view. ${ff('http://example.test/events/month/2026-07/')}`] });
+      expect(await messages('/events/2026-05-20/')).toEqual({ notice: [`No events scheduled for May 20, 2026. ${ff('http://example.test/events/2026-07-04/')}`] });
+      const ffPage = (await clocked.app.inject({ method: 'GET', url: '/events/month/2026-05/' })).body;
+      expect(ffPage).toContain(`role="alert">There were no results found for this view. ${ff('http://example.test/events/month/2026-07/')}</div>`);
+      expect((await clocked.app.inject({ method: 'GET', url: '/events/month/2026-07/' })).statusCode).toBe(200);
+      // A term archive offers no fast-forward link.
+      await clocked.request('POST', '/eventsuite/events/v1/categories', { as: clocked.admin, json: { name: 'Empty' } });
+      expect(await messages('/events/category/empty/month/2026-05/')).toEqual({ notice: ['There were no results found.'] });
       // Upcoming events, none after the view's date.
       expect(await messages('/events/month/2026-08/')).toEqual({ notice: ['There were no results found.'] });
       expect(await messages('/events/2026-08-20/')).toEqual({ notice: ['No events scheduled for August 20, 2026.'] });
       // A keyword: the keyword message, the same for day and list.
-      expect(await messages('/events/2026-05-20/?tribe-bar-search=zzz')).toEqual({ notice: ['There were no results found for "zzz".'] });
-      expect(await messages('/events/month/2026-05/?tribe-bar-search=zzz')).toEqual({ notice: ['There were no results found for "zzz" this month.'] });
+      expect(await messages('/events/2026-05-20/?tribe-bar-search=zzz')).toEqual({ notice: ['There were no results found for <strong>"zzz"</strong>.'] });
+      expect(await messages('/events/month/2026-05/?tribe-bar-search=zzz')).toEqual({ notice: ['There were no results found for <strong>"zzz"</strong> this month.'] });
+      // The keyword is escaped in the message's HTML.
+      expect(await messages('/events/month/2026-05/?tribe-bar-search=%3Cb%3Ex')).toEqual({ notice: ['There were no results found for <strong>"&#60;b&#62;x"</strong> this month.'] });
     } finally {
       await clocked.close();
     }
