@@ -79,6 +79,20 @@ export async function mediaFactsOf(db: Db, ids: Iterable<number>): Promise<Map<n
   return out;
 }
 
+/** The file facts of the library's image whose file URL is `url` (a post's `image_url`), if any. */
+export async function mediaFactsByUrl(db: Db, url: string): Promise<MediaFacts | undefined> {
+  if (url === '') return undefined;
+  const row = await db
+    .selectFrom('posts as p')
+    .innerJoin('media_files as m', 'm.post_id', 'p.id')
+    .select(['m.post_id'])
+    .where('p.type', '=', 'attachment')
+    .where('p.image_url', '=', url)
+    .orderBy('p.id')
+    .executeTakeFirst();
+  return row ? (await mediaFactsOf(db, [Number(row.post_id)])).get(Number(row.post_id)) : undefined;
+}
+
 const MAX_SIDE = 2 ** 31 - 1;
 
 /** JPEG start-of-frame markers (baseline, progressive, …), which carry the image size. */

@@ -65,6 +65,20 @@ describe.each(DIALECTS)('embedDataForUrl on %s', (engine) => {
     expect(data).toMatchObject({ thumbnail_url: 'https://cdn.test/hall.jpg', thumbnail_width: 300, thumbnail_height: 200 });
   });
 
+  it('sizes the thumbnail of a library image as the original: its own file fitted to the width, never enlarged', async () => {
+    const file = async (url: string, width: number, height: number) => {
+      const id = await insertPost(t.db, { type: 'attachment', status: 'inherit', slug: `a-${width}`, title: 'a', image_url: url });
+      await t.db.insertInto('media_files').values({ post_id: id, path: `2030/01/a-${width}.jpg`, mime: 'image/jpeg', width, height, filesize: 1, source_url: '', source_key: '', sizes: '', original_file: '' }).execute();
+    };
+    await file('http://example.test/wp-content/uploads/2030/01/wide.jpg', 1600, 900);
+    await file('http://example.test/wp-content/uploads/2030/01/small.jpg', 400, 300);
+    await insertPost(t.db, { type: 'tribe_venue', slug: 'wide', title: 'Wide', image_url: 'http://example.test/wp-content/uploads/2030/01/wide.jpg' });
+    await insertPost(t.db, { type: 'tribe_venue', slug: 'small', title: 'Small', image_url: 'http://example.test/wp-content/uploads/2030/01/small.jpg' });
+    expect(await embedDataForUrl(ctx, 'http://example.test/venue/wide/', 600)).toMatchObject({ thumbnail_url: 'http://example.test/wp-content/uploads/2030/01/wide.jpg', thumbnail_width: 600, thumbnail_height: 338 });
+    expect(await embedDataForUrl(ctx, 'http://example.test/venue/wide/', 300)).toMatchObject({ thumbnail_width: 300, thumbnail_height: 169 });
+    expect(await embedDataForUrl(ctx, 'http://example.test/venue/small/', 600)).toMatchObject({ thumbnail_width: 400, thumbnail_height: 300 });
+  });
+
   it('treats an author that no longer exists as no author', async () => {
     const data = await embedDataForUrl(ctx, 'http://example.test/organizer/ghost/', 600);
     expect(data).toMatchObject({ author_name: 'Example Events', author_url: 'http://example.test' });

@@ -4,6 +4,8 @@
  * `get_oembed_response_data_rich` filter): sizing, author, provider, embed HTML, thumbnail.
  */
 import type { AppContext } from '../../app-context.js';
+import { constrainDimensions } from '../../content/image-sizes.js';
+import { mediaFactsByUrl } from '../../content/media.js';
 import { absint } from '../../rest/php-query.js';
 import { embedHtml } from './embed.present.js';
 import { authorArchiveUrl, permalinkFor, resolvePermalink, type PostRow } from './permalinks.js';
@@ -60,11 +62,14 @@ export async function embedDataForPost(ctx: AppContext, post: PostRow, maxwidth:
     html: embedHtml({ permalink, title: post.title, siteName, width, height }),
   };
   if (post.image_url !== '') {
+    // The original asks for the featured image at `width` × any height: no smaller size is that tall,
+    // so it is the image's own file, its size fitted to `width` (never enlarged).
+    const facts = await mediaFactsByUrl(ctx.db, post.image_url);
+    const [thumbWidth, thumbHeight] = facts ? constrainDimensions(facts.width, facts.height, width, 99999) : [width, height];
     data.thumbnail_url = post.image_url;
-    // CASE: the original reports the stored size of the featured image that fits `width`; we store no
-    // image dimensions, so we report the frame the image is requested for.
-    data.thumbnail_width = width;
-    data.thumbnail_height = height;
+    // CASE: an image URL that is not in the media library has no known size: the frame's is reported.
+    data.thumbnail_width = thumbWidth;
+    data.thumbnail_height = thumbHeight;
   }
   return data;
 }
