@@ -144,6 +144,23 @@ describe.each(DIALECTS)('cart and orders on %s', (engine) => {
       expect(emptied.body).toEqual({ tickets: [], meta: [], cart_url: '', checkout_url: '' });
     });
 
+    // CartUpdateCest::should_allow_updating_cart_for_post, sent form-encoded as the original's test does.
+    it('takes a form-encoded cart (nested tickets, string quantities and optout)', async () => {
+      const form = [
+        'provider=tribe-commerce',
+        `tickets[0][ticket_id]=${paid.id}`, 'tickets[0][quantity]=15', 'tickets[0][optout]=1',
+        `tickets[1][ticket_id]=${second.id}`, 'tickets[1][quantity]=5', 'tickets[1][optout]=0',
+        `post_id=${event}`,
+      ].join('&');
+      const res = await t.request('POST', `${NS}/cart`, { form });
+      expect(res.status).toBe(200);
+      expect(res.body.tickets).toEqual([
+        { ticket_id: paid.id, quantity: 15, post_id: event, optout: 1, iac: 'none', provider: 'tribe-commerce' },
+        { ticket_id: second.id, quantity: 5, post_id: event, optout: 0, iac: 'required', provider: 'tribe-commerce' },
+      ]);
+      expect(res.body.meta).toEqual([]);
+    });
+
     it('answers the lines of every post, whatever post_id names (it does not narrow the cart)', async () => {
       const key = cookieOf(await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }, { ticket_id: elsewhere.id, quantity: 2 }] }))!;
       const res = await t.request('GET', `${NS}/cart`, { query: { provider: 'tribe-commerce', post_id: event }, headers: asCookie(key) });
