@@ -117,6 +117,148 @@ describe.each(DIALECTS)('cart and orders on %s', (engine) => {
     });
   });
 
+  describe('POST|PUT|PATCH /eventsuite/tickets/v1/cart: what a write changes', () => {
+    let second: any;
+    let other: number;
+    let elsewhere: any;
+    beforeAll(async () => {
+      second = await addTicket(t, event, { name: 'Balcony', price: '8', iac: 'required', ticket: { mode: 'own', capacity: 50 } });
+      other = await makePost(t, { title: 'Recital' });
+      elsewhere = await addTicket(t, other, { name: 'Stalls', price: '5', ticket: { mode: 'own', capacity: 50 } });
+    });
+    const write = (key: string | undefined, json: Record<string, unknown>) =>
+      t.request('POST', `${NS}/cart`, { json, ...(key ? { headers: asCookie(key) } : {}) });
+    const lines = (res: { body: any }) => res.body.tickets.map((l: any) => [l.ticket_id, l.quantity]);
+
+    // CartUpdateCest: a line sent replaces that ticket's line (PayPal's non-additive add_ticket_to_cart);
+    // lines not sent stay; quantity 0 removes one and an emptied cart has no URLs.
+    it('sets the lines it names and keeps the others; quantity 0 or none removes a line', async () => {
+      const first = await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 2 }, { ticket_id: second.id, quantity: 1 }] });
+      const key = cookieOf(first)!;
+      expect(lines(first)).toEqual([[paid.id, 2], [second.id, 1]]);
+      expect(lines(await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }] }))).toEqual([[paid.id, 1], [second.id, 1]]);
+      expect(lines(await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: second.id }] }))).toEqual([[paid.id, 1]]);
+      expect(lines(await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: 0, quantity: 3 }, { ticket_id: 'none', quantity: 3 }] }))).toEqual([[paid.id, 1]]);
+      const emptied = await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 0 }, { ticket_id: second.id, quantity: 0 }], meta: [] });
+      expect(emptied.status).toBe(200);
+      expect(emptied.body).toEqual({ tickets: [], meta: [], cart_url: '', checkout_url: '' });
+    });
+
+    // CartUpdateCest::should_allow_updating_cart_for_post, sent form-encoded as the original's test does.
+    it('takes a form-encoded cart (nested tickets, string quantities and optout)', async () => {
+      const form = [
+        'provider=tribe-commerce',
+        `tickets[0][ticket_id]=${paid.id}`, 'tickets[0][quantity]=15', 'tickets[0][optout]=1',
+        `tickets[1][ticket_id]=${second.id}`, 'tickets[1][quantity]=5', 'tickets[1][optout]=0',
+        `post_id=${event}`,
+      ].join('&');
+      const res = await t.request('POST', `${NS}/cart`, { form });
+      expect(res.status).toBe(200);
+      expect(res.body.tickets).toEqual([
+        { ticket_id: paid.id, quantity: 15, post_id: event, optout: 1, iac: 'none', provider: 'tribe-commerce' },
+        { ticket_id: second.id, quantity: 5, post_id: event, optout: 0, iac: 'required', provider: 'tribe-commerce' },
+      ]);
+      expect(res.body.meta).toEqual([]);
+    });
+
+    it('answers the lines of every post, whatever post_id names (it does not narrow the cart)', async () => {
+      const key = cookieOf(await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }, { ticket_id: elsewhere.id, quantity: 2 }] }))!;
+      const res = await t.request('GET', `${NS}/cart`, { query: { provider: 'tribe-commerce', post_id: event }, headers: asCookie(key) });
+      expect(res.body.tickets.map((l: any) => [l.ticket_id, l.post_id])).toEqual([[paid.id, event], [elsewhere.id, other]]);
+      const posted = await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 3 }], post_id: other });
+      expect(lines(posted)).toEqual([[paid.id, 3], [elsewhere.id, 2]]);
+    });
+
+    it('filters by provider key, alias, class name or attendee type; an empty filter means every provider', async () => {
+      const key = cookieOf(await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }] }))!;
+      await write(key, { provider: 'rsvp', tickets: [{ ticket_id: free.id, quantity: 1 }] });
+      const get = async (provider: string) => lines(await t.request('GET', `${NS}/cart`, { query: { provider }, headers: asCookie(key) }));
+      expect(await get('tribe_tpp_attendees')).toEqual([[paid.id, 1]]);
+      expect(await get('tpp')).toEqual([[paid.id, 1]]);
+      expect(await get('Tribe__Tickets__Commerce__PayPal__Main')).toEqual([[paid.id, 1]]);
+      expect(await get('tribe_rsvp_attendees,woo')).toEqual([[free.id, 1]]);
+      expect(await get('')).toEqual([[paid.id, 1], [free.id, 1]]);
+      expect(await get('woo')).toEqual([]);
+    });
+
+    // Event Tickets Plus fills a cart line's `iac` from the ticket's setting; the client's value is not kept.
+    it("answers the ticket's attendee collection setting as iac, not the client's (any length, both engines)", async () => {
+      const res = await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: second.id, quantity: 1, iac: 'x'.repeat(40) }, { ticket_id: paid.id, quantity: 1, iac: 'required' }] });
+      expect(res.status).toBe(200);
+      expect(res.body.tickets.map((l: any) => [l.ticket_id, l.iac])).toEqual([[paid.id, 'none'], [second.id, 'required']]);
+    });
+
+    // Event Tickets Plus (update_ticket_meta, not additive through REST): the answers sent become the
+    // cart's answers; several entries of one ticket add up; a write without `meta` keeps them.
+    it('replaces the registration answers of the whole cart when meta is sent', async () => {
+      const res = await write(undefined, {
+        provider: 'tribe-commerce',
+        tickets: [{ ticket_id: paid.id, quantity: 2 }, { ticket_id: second.id, quantity: 1 }],
+        meta: [{ ticket_id: paid.id, items: [{ n: 'A' }] }, { ticket_id: paid.id, items: [{ n: 'B' }] }, { ticket_id: second.id, items: [{ n: 'C' }] }],
+      });
+      const key = cookieOf(res)!;
+      expect(res.body.meta).toEqual([
+        { ticket_id: paid.id, provider: 'tribe-commerce', items: [{ n: 'A' }, { n: 'B' }] },
+        { ticket_id: second.id, provider: 'tribe-commerce', items: [{ n: 'C' }] },
+      ]);
+      const kept = await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }] });
+      expect(kept.body.meta.map((m: any) => m.ticket_id)).toEqual([paid.id, second.id]);
+      const replaced = await write(key, { provider: 'tribe-commerce', meta: [{ ticket_id: second.id, items: [{ n: 'D' }] }] });
+      expect(lines(replaced)).toEqual([[paid.id, 1], [second.id, 1]]);
+      expect(replaced.body.meta).toEqual([{ ticket_id: second.id, provider: 'tribe-commerce', items: [{ n: 'D' }] }]);
+      expect((await write(key, { provider: 'tribe-commerce', meta: [] })).body.meta).toEqual([]);
+    });
+
+    // Cart::update hands each entry to the provider it names (`provider`, else the request's).
+    it("writes an entry to its own provider's cart; entries of providers not offered here do nothing", async () => {
+      const res = await write(undefined, { provider: 'woo', tickets: [{ ticket_id: free.id, quantity: 2, provider: 'rsvp' }, { ticket_id: paid.id, quantity: 1, provider: 'edd' }] });
+      expect(res.status).toBe(200);
+      expect(res.body.tickets).toEqual([]); // the answer is the cart of the provider named
+      const key = cookieOf(res)!;
+      expect(lines(await t.request('GET', `${NS}/cart`, { headers: asCookie(key) }))).toEqual([[free.id, 2]]);
+      const nothing = await write(undefined, { provider: 'edd', tickets: [{ ticket_id: paid.id, quantity: 1 }] });
+      expect(nothing.headers['set-cookie']).toBeUndefined();
+    });
+
+    // PayPal's cart refuses a ticket outside its sale dates with the capacity code (a 500 upstream).
+    it('answers 409 ticket-capacity-not-available for a ticket not on sale, leaving the cart as it was', async () => {
+      const later = await addTicket(t, event, { name: 'Next season', price: '9', start_date: '2090-01-01' });
+      const key = cookieOf(await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }] }))!;
+      const res = await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 4 }, { ticket_id: later.id, quantity: 1 }] });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ code: 'ticket-capacity-not-available', message: 'The ticket "Next season" is not on sale at this time.', data: { status: 409, ticket_id: later.id } });
+      expect(lines(await t.request('GET', `${NS}/cart`, { headers: asCookie(key) }))).toEqual([[paid.id, 1]]);
+    });
+
+    it('refuses (400 tickets-quantity-too-large) a write that would leave more in the cart than an order may hold', async () => {
+      await t.ctx.options.set(MAX_PER_ORDER_OPTION, 5);
+      try {
+        const key = cookieOf(await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 3 }] }))!;
+        const res = await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: second.id, quantity: 3 }] });
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('tickets-quantity-too-large');
+        expect(lines(await t.request('GET', `${NS}/cart`, { headers: asCookie(key) }))).toEqual([[paid.id, 3]]);
+        expect(lines(await write(key, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }, { ticket_id: second.id, quantity: 4 }] }))).toEqual([[paid.id, 1], [second.id, 4]]);
+      } finally {
+        await t.ctx.options.delete(MAX_PER_ORDER_OPTION);
+      }
+    });
+
+    it("never lets one visitor read or change another's cart", async () => {
+      const mine = cookieOf(await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }] }))!;
+      const signedIn = await t.createUser('subscriber');
+      await t.request('POST', `${NS}/cart`, { json: { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 2 }] }, as: signedIn });
+      for (const cookie of ['', `user-${signedIn.id}`, mine.toUpperCase(), `${mine}0`, '%zz']) {
+        const res = await t.request('GET', `${NS}/cart`, { headers: { cookie: `event-tickets-tpp-invoice=${cookie}` } });
+        expect(res.body.tickets).toEqual([]);
+      }
+      const theirs = await write(undefined, { provider: 'tribe-commerce', tickets: [{ ticket_id: second.id, quantity: 1 }] });
+      expect(cookieOf(theirs)).not.toBe(mine);
+      expect(lines(await t.request('GET', `${NS}/cart`, { headers: asCookie(mine) }))).toEqual([[paid.id, 1]]);
+      expect(lines(await t.request('GET', `${NS}/cart`, { as: signedIn }))).toEqual([[paid.id, 2]]);
+    });
+  });
+
   describe('POST /eventsuite/tickets/v1/orders (checkout)', () => {
     it('checks the cart out offline: pending order; a manager marks it paid: attendees, seats, an e-mail with QR codes, cart emptied', async () => {
       const cart = await t.request('POST', `${NS}/cart`, {
@@ -287,5 +429,21 @@ describe.each(DIALECTS)('cart and orders on %s', (engine) => {
       expect(res.body.status).toBe('cancelled');
       expect(res.body.attendees[0]).toMatchObject({ checked_in: false });
     });
+  });
+});
+
+// The original's invoice cookie is `secure` when the home URL is https (PayPal Gateway::set_invoice_number).
+describe.each(DIALECTS)('cart cookie on an https site, %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine, { baseUrl: 'https://example.test' });
+  });
+  afterAll(async () => t.close());
+
+  it('marks the cart cookie Secure', async () => {
+    const event = await makePost(t, { title: 'Gala' });
+    const rsvp = await addTicket(t, event, { provider: 'rsvp', name: 'Guests' });
+    const res = await t.request('POST', `${NS}/cart`, { json: { provider: 'rsvp', tickets: [{ ticket_id: rsvp.id, quantity: 1 }] } });
+    expect(res.headers['set-cookie']).toMatch(/^event-tickets-tpp-invoice=[a-f0-9]{32}; Path=\/; Max-Age=172800; HttpOnly; SameSite=Lax; Secure$/);
   });
 });

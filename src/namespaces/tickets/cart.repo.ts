@@ -1,7 +1,7 @@
 /**
  * @module namespaces/tickets/cart.repo
- * Cart lines of a visitor's cart (keyed by the cart cookie). Writes replace one provider's lines in a
- * single transaction; lines untouched for {@link CART_TTL_HOURS} hours are purged on write.
+ * Cart lines of a visitor's cart (keyed by the cart cookie). A write sets or removes the lines it names
+ * in one transaction; lines untouched for {@link CART_TTL_HOURS} hours are purged on write.
  */
 import type { Db } from '../../storage/db.js';
 import type { ProviderSlug } from './providers.js';
@@ -44,51 +44,79 @@ export async function cartLines(db: Db, cartKey: string): Promise<CartLine[]> {
   }));
 }
 
-/**
- * Replaces the lines of `provider` in a cart with `lines` (an empty list empties that provider's
- * part). Expired lines of every cart are purged in the same transaction.
- */
-export async function replaceCartLines(db: Db, cartKey: string, provider: ProviderSlug, lines: readonly CartLine[], nowGmt: string, cutoffGmt: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('ticket_cart_items').where('updated_gmt', '<', cutoffGmt).execute();
-    await trx.deleteFrom('ticket_cart_items').where('cart_key', '=', cartKey).where('provider', '=', provider).execute();
-    if (lines.length === 0) return;
-    await trx
-      .insertInto('ticket_cart_items')
-      .values(lines.map((l) => ({
-        cart_key: cartKey,
-        ticket_id: l.ticketId,
-        provider: l.provider,
-        post_id: l.postId,
-        quantity: l.quantity,
-        optout: l.optout ? 1 : 0,
-        iac: l.iac,
-        extra: JSON.stringify(l.extra),
-        meta: JSON.stringify(l.meta),
-        updated_gmt: nowGmt,
-      })))
-      .onConflict((oc) => oc.columns(['cart_key', 'ticket_id']).doUpdateSet((eb) => ({
-        provider: eb.ref('excluded.provider'),
-        post_id: eb.ref('excluded.post_id'),
-        quantity: eb.ref('excluded.quantity'),
-        optout: eb.ref('excluded.optout'),
-        iac: eb.ref('excluded.iac'),
-        extra: eb.ref('excluded.extra'),
-        meta: eb.ref('excluded.meta'),
-        updated_gmt: eb.ref('excluded.updated_gmt'),
-      })))
-      .execute();
-  });
+/** One write to a cart: lines to set, tickets to take out, and (when sent) every line's registration answers. */
+export interface CartChanges {
+  /** Lines set as given (a line of the same ticket is replaced, not added to, and keeps its answers). */
+  set: readonly CartLine[];
+  /** Lines that go: a ticket's line, when it is of that provider. */
+  remove: readonly { ticketId: number; provider: ProviderSlug }[];
+  /** When present, the registration answers of the whole cart: lines it does not name keep none. */
+  meta?: ReadonlyMap<number, readonly Record<string, unknown>[]>;
 }
 
-/** Sets registration answers of existing lines (meta sent without tickets). */
-export async function setCartMeta(db: Db, cartKey: string, ticketId: number, meta: readonly Record<string, unknown>[], nowGmt: string): Promise<void> {
-  await db
-    .updateTable('ticket_cart_items')
-    .set({ meta: JSON.stringify(meta), updated_gmt: nowGmt })
-    .where('cart_key', '=', cartKey)
-    .where('ticket_id', '=', ticketId)
-    .execute();
+/** Thrown inside the transaction to undo a write that would leave the cart over its size. */
+class CartTooLarge extends Error {}
+
+/**
+ * Applies `changes` to a cart in one transaction; lines the write does not name stay as they were.
+ * Nothing is written, and false is answered, when the cart would then hold more than `maxTickets`
+ * tickets. Expired lines of every cart are purged in the same transaction.
+ */
+export async function changeCartLines(db: Db, cartKey: string, changes: CartChanges, maxTickets: number, nowGmt: string, cutoffGmt: string): Promise<boolean> {
+  try {
+    await applyCartChanges(db, cartKey, changes, maxTickets, nowGmt, cutoffGmt);
+    return true;
+  } catch (error) {
+    if (error instanceof CartTooLarge) return false;
+    throw error;
+  }
+}
+
+async function applyCartChanges(db: Db, cartKey: string, changes: CartChanges, maxTickets: number, nowGmt: string, cutoffGmt: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('ticket_cart_items').where('updated_gmt', '<', cutoffGmt).execute();
+    for (const provider of new Set(changes.remove.map((r) => r.provider))) {
+      const ids = changes.remove.filter((r) => r.provider === provider).map((r) => r.ticketId);
+      await trx.deleteFrom('ticket_cart_items').where('cart_key', '=', cartKey).where('provider', '=', provider).where('ticket_id', 'in', ids).execute();
+    }
+    if (changes.set.length > 0) {
+      await trx
+        .insertInto('ticket_cart_items')
+        .values(changes.set.map((l) => ({
+          cart_key: cartKey,
+          ticket_id: l.ticketId,
+          provider: l.provider,
+          post_id: l.postId,
+          quantity: l.quantity,
+          optout: l.optout ? 1 : 0,
+          iac: l.iac,
+          extra: JSON.stringify(l.extra),
+          meta: JSON.stringify(l.meta),
+          updated_gmt: nowGmt,
+        })))
+        .onConflict((oc) => oc.columns(['cart_key', 'ticket_id']).doUpdateSet((eb) => ({
+          provider: eb.ref('excluded.provider'),
+          post_id: eb.ref('excluded.post_id'),
+          quantity: eb.ref('excluded.quantity'),
+          optout: eb.ref('excluded.optout'),
+          iac: eb.ref('excluded.iac'),
+          extra: eb.ref('excluded.extra'),
+          updated_gmt: eb.ref('excluded.updated_gmt'),
+        })))
+        .execute();
+    }
+    const held = await trx.selectFrom('ticket_cart_items').select(['ticket_id', 'quantity']).where('cart_key', '=', cartKey).execute();
+    if (held.reduce((sum, r) => sum + Number(r.quantity), 0) > maxTickets) throw new CartTooLarge();
+    if (changes.meta) {
+      await trx.updateTable('ticket_cart_items').set({ meta: '[]', updated_gmt: nowGmt }).where('cart_key', '=', cartKey).execute();
+      // Only the cart's own lines (at most `maxTickets` of them) take answers.
+      for (const { ticket_id } of held) {
+        const items = changes.meta.get(Number(ticket_id));
+        if (!items) continue;
+        await trx.updateTable('ticket_cart_items').set({ meta: JSON.stringify(items) }).where('cart_key', '=', cartKey).where('ticket_id', '=', ticket_id).execute();
+      }
+    }
+  });
 }
 
 /** Removes the given tickets from a cart (after they were checked out). */

@@ -1,14 +1,13 @@
 /**
  * @module namespaces/tickets/cart.routes
- * `/cart` (ET `REST/V1/Endpoints/Cart.php`): anyone reads and replaces their own cart. The cart is
+ * `/cart` (ET `REST/V1/Endpoints/Cart.php`): anyone reads and changes their own cart. The cart is
  * found by the cart cookie (or the signed-in user); a first write without one sets the cookie.
  */
 import type { AppContext } from '../../app-context.js';
 import { allowAll } from '../../rest/permissions.js';
 import { EDITABLE, READABLE, respond, type RestRequest, type RouteDef } from '../../rest/route.js';
-import { cartKeyOf, newCartKey, readCart, writeCart } from './cart.service.js';
+import { cartKeyOf, cartProviders, newCartKey, readCart, writeCart } from './cart.service.js';
 import { TicketErrors } from './errors.js';
-import { providerFilter, resolveProvider } from './providers.js';
 import { csvArg, isPostId } from './ticket-args.js';
 import { ticketCountsByPost } from './tickets.repo.js';
 import { expireStaleReservationsNow } from './orders.service.js';
@@ -24,28 +23,23 @@ async function postWithoutTickets(req: RestRequest, ctx: AppContext): Promise<bo
 async function getCart(req: RestRequest, ctx: AppContext) {
   if (await postWithoutTickets(req, ctx)) return TicketErrors.postHasNoTickets();
   await expireStaleReservationsNow(ctx);
-  const providers = req.has('provider') ? providerFilter(req.params.provider as string[]) : undefined;
-  return readCart(ctx, req.user, cartKeyOf(req), providers, req.has('post_id') ? (req.params.post_id as number) : undefined);
+  const providers = req.has('provider') ? cartProviders(req.params.provider as string[]) : undefined;
+  return readCart(ctx, req.user, cartKeyOf(req), providers);
 }
 
-/** `POST|PUT|PATCH /cart`: replaces the provider's lines; 200 with the cart. */
+/** `POST|PUT|PATCH /cart`: sets the lines sent; 200 with the cart of the provider named. */
 async function updateCart(req: RestRequest, ctx: AppContext) {
   if (await postWithoutTickets(req, ctx)) return TicketErrors.postHasNoTickets();
   await expireStaleReservationsNow(ctx);
-  const provider = resolveProvider(req.params.provider);
-  let key = cartKeyOf(req);
   const headers: Record<string, string> = {};
-  // Providers of the originals not offered here (WooCommerce, EDD, Tickets Commerce) have no cart to write.
-  if (provider) {
-    if (!key) {
-      const fresh = newCartKey();
-      key = fresh.key;
-      headers['Set-Cookie'] = fresh.setCookie;
-    }
-    const error = await writeCart(ctx, req.user, key, provider, req.params.tickets, req.params.meta);
-    if (error) return error;
-  }
-  const body = await readCart(ctx, req.user, key, provider ? [provider.slug] : [], req.has('post_id') ? (req.params.post_id as number) : undefined);
+  const existing = cartKeyOf(req);
+  const fresh = existing ? undefined : newCartKey(ctx.config.baseUrl.startsWith('https://'));
+  const key = existing ?? fresh!.key;
+  const written = await writeCart(ctx, req.user, key, req.params.provider, req.params.tickets, req.params.meta);
+  if (typeof written !== 'boolean') return written;
+  if (written && fresh) headers['Set-Cookie'] = fresh.setCookie;
+  // The original answers with its GET for the same request: the `provider` sent is the filter.
+  const body = await readCart(ctx, req.user, existing ?? (written ? key : undefined), cartProviders([req.params.provider as string]));
   return respond(body, { headers });
 }
 

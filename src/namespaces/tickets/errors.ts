@@ -70,8 +70,10 @@ export const TicketErrors = {
   ticketDoesNotExist: (id: number | string) => new RestError('ticket-does-not-exist', TICKET_MESSAGES.ticketDoesNotExist(id), 400),
   ticketCapacityNotAvailable: (title: string, ticketId: number) =>
     new RestError('ticket-capacity-not-available', TICKET_MESSAGES.ticketCapacityNotAvailable(title), 409, { ticket_id: ticketId }),
+  // CASE: the legacy PayPal cart answers a ticket outside its sale dates with the capacity code; we keep
+  // the code (clients match on it) and say why.
   ticketNotOnSale: (title: string, ticketId: number) =>
-    new RestError('ticket-not-on-sale', TICKET_MESSAGES.ticketNotOnSale(title), 409, { ticket_id: ticketId }),
+    new RestError('ticket-capacity-not-available', TICKET_MESSAGES.ticketNotOnSale(title), 409, { ticket_id: ticketId }),
   /** Upstream: 403 with an empty message (no catalogue entry). */
   postHasNoTickets: () => new RestError('post-has-no-tickets', '', 403),
   emptyCart: () => new RestError('tickets-cart-empty', TICKET_MESSAGES.emptyCart, 400),
