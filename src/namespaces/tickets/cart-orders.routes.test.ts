@@ -380,6 +380,31 @@ describe.each(DIALECTS)('cart and orders on %s', (engine) => {
       gateway.next = { status: 201, body: { status: 'succeeded' } };
     });
 
+    it('makes one order of one cart checked out twice at once (a double click); the other answers tickets-cart-empty', async () => {
+      const key = cookieOf(await t.request('POST', `${NS}/cart`, { json: { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 1 }] } }))!;
+      const checkout = () => t.request('POST', `${NS}/orders`, { json: { purchaser_name: 'Twice', purchaser_email: 'twice@example.test', gateway: 'offline' }, headers: asCookie(key) });
+      const both = await Promise.all([checkout(), checkout()]);
+      expect(both.map((r) => r.status).sort()).toEqual([201, 400]);
+      expect(both.find((r) => r.status === 400)!.body.code).toBe('tickets-cart-empty');
+      const orders = await t.db.selectFrom('ticket_orders').select('order_id').where('customer_email', '=', 'twice@example.test').execute();
+      expect(orders).toHaveLength(1);
+      expect((await t.request('GET', `${NS}/cart`, { headers: asCookie(key) })).body.tickets).toEqual([]);
+      // Paid at the door, so later tests find no pending order of this one.
+      expect((await t.request('POST', `${NS}/orders/${both.find((r) => r.status === 201)!.body.id}`, { json: { status: 'completed' }, as: t.admin })).status).toBe(200);
+    });
+
+    it('puts the cart back when the payment of its checkout fails', async () => {
+      const key = cookieOf(await t.request('POST', `${NS}/cart`, { json: { provider: 'tribe-commerce', tickets: [{ ticket_id: paid.id, quantity: 2 }] } }))!;
+      gateway.next = { status: 201, body: { status: 'declined' } };
+      const declined = await t.request('POST', `${NS}/orders`, { json: { purchaser_name: 'F', purchaser_email: 'f@example.test' }, headers: asCookie(key) });
+      expect(declined.status).toBe(402);
+      expect((await t.request('GET', `${NS}/cart`, { headers: asCookie(key) })).body.tickets).toMatchObject([{ ticket_id: paid.id, quantity: 2 }]);
+      gateway.next = { status: 201, body: { status: 'succeeded' } };
+      const paidNow = await t.request('POST', `${NS}/orders`, { json: { purchaser_name: 'F', purchaser_email: 'f@example.test' }, headers: asCookie(key) });
+      expect(paidNow.status).toBe(201);
+      expect((await t.request('GET', `${NS}/cart`, { headers: asCookie(key) })).body.tickets).toEqual([]);
+    });
+
     it('refunds through the gateway (managers), and lets buyers cancel only pending orders', async () => {
       const res = await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: paid.id, quantity: 1 }], purchaser_name: 'R', purchaser_email: 'r@example.test' } });
       const o = res.body;

@@ -119,8 +119,25 @@ async function applyCartChanges(db: Db, cartKey: string, changes: CartChanges, m
   });
 }
 
-/** Removes the given tickets from a cart (after they were checked out). */
-export async function removeCartTickets(db: Db, cartKey: string, ticketIds: readonly number[]): Promise<void> {
-  if (ticketIds.length === 0) return;
-  await db.deleteFrom('ticket_cart_items').where('cart_key', '=', cartKey).where('ticket_id', 'in', [...ticketIds]).execute();
+/**
+ * Takes the lines of the given tickets out of a cart, inside a checkout's transaction; false when some
+ * are no longer there (a concurrent checkout of the same cart took them first).
+ */
+export async function claimCartTickets(trx: Db, cartKey: string, ticketIds: readonly number[]): Promise<boolean> {
+  if (ticketIds.length === 0) return true;
+  const taken = await trx.deleteFrom('ticket_cart_items').where('cart_key', '=', cartKey).where('ticket_id', 'in', [...ticketIds]).returning('ticket_id').execute();
+  return taken.length === new Set(ticketIds).size;
+}
+
+/** Puts claimed lines back (their checkout's payment failed); a line of the same ticket added since stays. */
+export async function restoreCartLines(db: Db, cartKey: string, lines: readonly CartLine[], nowGmt: string): Promise<void> {
+  if (lines.length === 0) return;
+  await db
+    .insertInto('ticket_cart_items')
+    .values(lines.map((l) => ({
+      cart_key: cartKey, ticket_id: l.ticketId, provider: l.provider, post_id: l.postId, quantity: l.quantity, optout: l.optout ? 1 : 0,
+      iac: l.iac, extra: JSON.stringify(l.extra), meta: JSON.stringify(l.meta), updated_gmt: nowGmt,
+    })))
+    .onConflict((oc) => oc.columns(['cart_key', 'ticket_id']).doNothing())
+    .execute();
 }

@@ -9,7 +9,7 @@ import { respond, type RestRequest } from '../../rest/route.js';
 import { defaultGatewayName, type GatewayName } from '../../remote/payment-gateway.js';
 import { hasManageAccess, keysMatch } from './access.js';
 import { attendeeIdsOfOrder, loadAttendees } from './attendees.repo.js';
-import { cartLines, removeCartTickets } from './cart.repo.js';
+import { cartLines } from './cart.repo.js';
 import { cartKeyOf, checkLines, checkQuantities, metaByTicket } from './cart.service.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { getOrder, type OrderRecord } from './orders.repo.js';
@@ -54,10 +54,10 @@ export async function createOrder(req: RestRequest, ctx: AppContext) {
   const fromCart = !req.has('tickets');
   let entries: unknown = req.params.tickets;
   let meta = metaByTicket(req.params.meta);
+  const inCart = fromCart && cartKey ? (await cartLines(ctx.db, cartKey)).filter((l) => l.provider === provider.slug) : [];
   if (fromCart) {
-    const lines = cartKey ? (await cartLines(ctx.db, cartKey)).filter((l) => l.provider === provider.slug) : [];
-    entries = lines.map((l) => ({ ticket_id: l.ticketId, quantity: l.quantity, optout: l.optout }));
-    if (!req.has('meta')) meta = new Map(lines.map((l) => [l.ticketId, l.meta]));
+    entries = inCart.map((l) => ({ ticket_id: l.ticketId, quantity: l.quantity, optout: l.optout }));
+    if (!req.has('meta')) meta = new Map(inCart.map((l) => [l.ticketId, l.meta]));
   }
   const lines = await checkLines(ctx, req.user, provider, entries, meta);
   if (!Array.isArray(lines)) return lines;
@@ -83,11 +83,11 @@ export async function createOrder(req: RestRequest, ctx: AppContext) {
     gateway,
     rsvpGoing: req.params.rsvp_going !== false,
     cartKey,
+    ...(fromCart ? { fromCart: inCart.filter((l) => lines.some((c) => c.ticket.id === l.ticketId)) } : {}),
     returnUrl: req.has('return_url') ? String(req.params.return_url) : '',
     coupon,
   });
   if (isRestError(result)) return result;
-  if (fromCart && cartKey) await removeCartTickets(ctx.db, cartKey, lines.map((l) => l.ticket.id));
   if (result.placed) {
     // Shown as written, with the tickets already loaded: nothing is read back.
     const { order, attendees } = result.placed;

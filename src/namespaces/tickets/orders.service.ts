@@ -13,6 +13,7 @@ import type { RestError } from '../../rest/errors.js';
 import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
 import { attendeeIdsOfOrder, insertAttendeeDetails, parseInformation, setOrderAttendeesStatus, touchAttendees, type AttendeeRecord, type NewAttendee } from './attendees.repo.js';
+import { claimCartTickets, restoreCartLines, type CartLine } from './cart.repo.js';
 import { newSecurityCode } from './attendees.service.js';
 import { gmtText, nowGmt, nowPair, randomHex, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
@@ -47,6 +48,12 @@ export interface CheckoutInput {
   /** RSVP: the guests are going (`yes`) or not (`no`). */
   rsvpGoing: boolean;
   cartKey: string;
+  /**
+   * The cart lines being checked out, when the order comes from the cart: they are taken out of it in
+   * the order's transaction (so two checkouts of one cart make one order) and put back when the
+   * payment then fails.
+   */
+  fromCart?: readonly CartLine[];
   /** Where a remote gateway sends the buyer back. */
   returnUrl: string;
   /** A coupon to apply (checked by the caller; its use is claimed with the seats). */
@@ -85,6 +92,9 @@ export interface CheckoutResult {
   id: number;
   placed?: PlacedOrder;
 }
+
+/** Thrown inside checkout's transaction when a concurrent checkout took the cart's lines first. */
+class CartTakenError extends Error {}
 
 /** True when `n` has no more than cents, so a `numeric(14, 2)` column gives it back unchanged. */
 function cents(n: number): boolean {
@@ -139,6 +149,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
   let written: PlacedOrder & { payment: PaymentResult | undefined };
   try {
     written = await ctx.db.transaction().execute(async (trx) => {
+      if (input.fromCart && !(await claimCartTickets(trx, input.cartKey, input.fromCart.map((l) => l.ticketId)))) throw new CartTakenError();
       const post = await insertPostRecord(trx, {
         type: provider.orderType,
         status: 'publish',
@@ -246,8 +257,14 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
       return TicketErrors.ticketCapacityNotAvailable(t?.post.title ?? String(e.ticketId), e.ticketId);
     }
     if (e instanceof CouponError) return TicketErrors.invalidCoupon(e.message);
+    if (e instanceof CartTakenError) return TicketErrors.emptyCart();
     throw e;
   }
+  /** The payment failed after the order was written: the cart's lines go back for another try. */
+  const failed = async (error: RestError) => {
+    if (input.fromCart) await restoreCartLines(ctx.db, input.cartKey, input.fromCart, nowGmt(ctx));
+    return error;
+  };
   const orderId = written.order.id;
   // Amounts with more than cents come back rounded from some engines: those orders are read back.
   const exact = [subtotal, total, discount, ...items.flatMap((i) => [i.unitPrice, i.total]), ...written.attendees.map((a) => a.price)].every(cents);
@@ -257,7 +274,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
   if (!gateway || settled) return { id: orderId, ...(placed ? { placed } : {}) };
   if (written.payment) {
     const outcome = await applyPaymentStatus(ctx, orderId, 'pending', written.payment);
-    if (outcome === 'cancelled') return TicketErrors.paymentFailed();
+    if (outcome === 'cancelled') return failed(TicketErrors.paymentFailed());
     return { id: orderId, ...(placed && outcome === 'pending' ? { placed } : {}) };
   }
 
@@ -267,12 +284,12 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
     result = await gateway.createPayment(paymentRequest(orderId));
   } catch (e) {
     await closeOrder(ctx, orderId, 'pending', 'cancelled');
-    if (e instanceof PaymentGatewayError) return TicketErrors.gatewayError(e.message);
+    if (e instanceof PaymentGatewayError) return failed(TicketErrors.gatewayError(e.message));
     throw e;
   }
   await setOrderPayment(ctx.db, orderId, result.ref, result.redirectUrl, nowGmt(ctx));
   const outcome = await applyPaymentStatus(ctx, orderId, 'pending', result);
-  if (outcome === 'cancelled') return TicketErrors.paymentFailed();
+  if (outcome === 'cancelled') return failed(TicketErrors.paymentFailed());
   return { id: orderId };
 }
 
