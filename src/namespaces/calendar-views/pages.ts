@@ -14,16 +14,18 @@ import { esc } from '../../admin/html.js';
 import type { AppContext } from '../../app-context.js';
 import { createNonce } from '../../auth/index.js';
 import { readSession } from '../../auth/session.js';
+import { siteTimeZone } from '../../content/posts.js';
 import { RestError } from '../../rest/errors.js';
 import { createRestRequest } from '../../rest/request.js';
 import { valueOf } from '../../rest/serve.js';
-import { pageApiRoot, type CalendarPageHandlers } from '../events/index.js';
+import { feedCaller, feedCount, feedEvents, isFeedRequest, pageApiRoot, sendEventsFeed, sendFeed, sendFeedError, type CalendarPageHandlers } from '../events/index.js';
 import { allEvents, useDispatcher, type CalEvent, type Caller } from './events-source.js';
 import './event-page-sections.js';
 import { sendPage } from './page-shell.js';
 import { jsonLd } from './render.js';
 import { phpDate } from './php-date.js';
-import { renderView } from './views.service.js';
+import { viewFeedSpec } from './view-feed.js';
+import { renderView, viewRequestFor } from './views.service.js';
 import { archiveFilter } from './view-url.js';
 import { VIEW_NONCE_ACTION } from './views.routes.js';
 
@@ -66,8 +68,26 @@ async function nonces(ctx: AppContext, caller: Caller): Promise<Record<string, s
   };
 }
 
+/** `?ical=1` on a view's URL: the view's events as a feed (see {@link viewFeedSpec}); 404 for a URL that is no view. */
+async function viewFeed(host: PageHost, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { ctx } = host;
+  const req = await viewRequestFor(ctx, { url: `${ctx.urls.home}${request.url}` });
+  if (!req) return notFound(reply);
+  const count = feedCount((request.query as Record<string, unknown>).per_page);
+  if (count instanceof RestError) return sendFeedError(reply, count);
+  const caller = await feedCaller(host, request);
+  if (caller instanceof RestError) return sendFeedError(reply, caller);
+  const now = DateTime.fromJSDate(ctx.now()).setZone(await siteTimeZone(ctx.options));
+  const spec = viewFeedSpec(req, now, ctx.urls.home, count);
+  const events = await feedEvents(host, request, caller, spec);
+  // A term that does not exist is no page (the view's own answer), not a bad request.
+  if (events instanceof RestError) return events.status === 400 ? notFound(reply) : sendFeedError(reply, events);
+  return sendFeed(ctx, request, reply, events, spec.url, spec.fileSuffix);
+}
+
 async function viewPage(host: PageHost, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { ctx } = host;
+  if (isFeedRequest(request)) return viewFeed(host, request, reply);
   const caller = await viewCallerOf(host, request);
   let out;
   try {
@@ -139,6 +159,13 @@ async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: 
   const item = await restGet(host, caller, `/eventsuite/events/v1/${kind}s/by-slug/${encodeURIComponent(request.params.slug)}`);
   if (!item) return notFound(reply);
   const now = DateTime.fromJSDate(ctx.now()).toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+  if (isFeedRequest(request)) {
+    // The original's venue and organizer feeds: their upcoming events, as the page lists them.
+    const count = feedCount((request.query as Record<string, unknown>).per_page);
+    if (count instanceof RestError) return sendFeedError(reply, count);
+    const query = { [kind]: item.id, ends_after: now, strict_dates: 'true' };
+    return sendEventsFeed(host, request, reply, { query, count, url: String(item.url), fileSuffix: `${kind}-${Number(item.id)}` });
+  }
   const events = (await allEvents(ctx, caller, { [kind]: item.id, ends_after: now, strict_dates: 'true' })).slice(0, 100);
   const name = String(item[kind]);
   const details = kind === 'venue'

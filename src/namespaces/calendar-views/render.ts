@@ -10,7 +10,7 @@ import { esc } from '../../admin/html.js';
 import type { CalEvent } from './events-source.js';
 import type { DayModel, EmptyFacts, ListModel, MonthModel, ViewModel } from './models.js';
 import { phpDate } from './php-date.js';
-import { archiveFilter, viewUrl, type ViewRequest, type ViewSlug } from './view-url.js';
+import { viewUrl, type ViewRequest, type ViewSlug } from './view-url.js';
 
 export interface RenderEnv {
   home: string;
@@ -33,9 +33,11 @@ export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** The iCalendar export of what the view shows: every event, or the term archive's. */
-function icalUrl(env: RenderEnv): string {
-  return `${env.home}/events/?${new URLSearchParams({ ical: '1', ...archiveFilter(env.archive) }).toString()}`;
+/** The iCalendar export of what the view shows: the view's own URL with `ical=1`, as the original's. */
+function icalUrl(pageUrl: string): string {
+  const url = new URL(pageUrl);
+  url.searchParams.set('ical', '1');
+  return url.toString();
 }
 
 const dt = (s: string) => DateTime.fromFormat(s.slice(0, 19), 'yyyy-MM-dd HH:mm:ss');
@@ -200,7 +202,7 @@ export function viewData(model: ViewModel, req: ViewRequest, env: RenderEnv, nav
     date_formats: { compact: 'n/j/Y', month_and_year_compact: 'n/Y', month_and_year: 'F Y', time_range_separator: ' - ', date_time_separator: ' @ ' },
     messages: nav.messages.length > 0 ? { notice: nav.messages } : [], start_of_week: String(env.startOfWeek), header_title: '', content_title: '',
     breadcrumbs: [], before_events: '', after_events: '', display_events_bar: true, disable_event_search: false, live_refresh: true,
-    ical: { display_link: true, link: { url: icalUrl(env), text: 'Export Events', title: 'Use this to share calendar data with Google Calendar, Apple iCal and other compatible apps' } },
+    ical: { display_link: true, link: { url: icalUrl(nav.url), text: 'Export Events', title: 'Use this to share calendar data with Google Calendar, Apple iCal and other compatible apps' } },
     container_classes: ['tribe-common', 'tribe-events', 'tribe-events-view', `tribe-events-view--${req.view}`], container_data: [],
     is_past: model.kind === 'list' && model.past, breakpoints: { xsmall: 500, medium: 768, full: 960 }, is_initial_load: env.isInitialLoad,
     public_views: publicViews, show_latest_past: true, past: model.kind === 'list' && model.past,
@@ -251,7 +253,7 @@ ${nav.nextUrl ? link(nav.nextUrl, `${nav.nextLabel} ›`, 'tribe-events-c-top-ba
 </header>
 ${nav.messages.map((m) => `<div class="tribe-events-c-messages__message tribe-events-c-messages__message--notice" role="alert">${m}</div>`).join('\n')}
 ${body}
-<div class="tribe-events-c-ical"><a class="tribe-events-c-ical__link" href="${esc(icalUrl(env))}">Export Events</a></div>
+<div class="tribe-events-c-ical"><a class="tribe-events-c-ical__link" href="${esc(icalUrl(nav.url))}">Export Events</a></div>
 </div>
 </div>`;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../../test-support/harness.js';
 import { insertAttachment } from '../fixtures.case.js';
 import { seedEvents } from '../index.js';
-import { buildIcalFeed, buildVtimezone, decodeEntities, offsetTransitions, plainText, type FeedEvent } from './ical-feed.js';
+import { buildIcalFeed, buildVtimezone, decodeEntities, foldLines, offsetTransitions, plainText, type FeedEvent } from './ical-feed.js';
 
 const NS = '/eventsuite/events/v1';
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -130,6 +130,51 @@ describe('iCalendar building', () => {
     expect(String(zoneless.getFirstPropertyValue('dtstart'))).toBe('2026-02-01T10:00:00Z');
     expect(zoneless.hasProperty('location')).toBe(false);
     expect(zoneless.hasProperty('attach')).toBe(false);
+  });
+});
+
+describe('iCalendar text', () => {
+  const CAL = { name: 'Site', url: 'https://example.test/events/', home: 'https://example.test' };
+  const physicalLines = (text: string) => text.split('\r\n').slice(0, -1);
+
+  it('folds lines at 75 octets, the continuation space included, never inside a character', () => {
+    const title = `Ünïcödé ${'日本語'.repeat(20)} ${'€'.repeat(40)} ${'😀'.repeat(30)}`;
+    const text = buildIcalFeed([{ ...BASE_EVENT, title, description: `<p>${'x'.repeat(300)}</p>` }], CAL, NOW);
+    const lines = physicalLines(text);
+    expect(lines.every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+    expect(lines.some((line) => Buffer.byteLength(line) === 75)).toBe(true);
+    expect(lines.every((line) => !line.includes('\uFFFD'))).toBe(true);
+    expect(new ICAL.Event(vevents(parse(text))[0]!).summary).toBe(title);
+    expect(foldLines(`A:${'b'.repeat(73)}\r\n`)).toBe(`A:${'b'.repeat(73)}\r\n`);
+    expect(foldLines(`A:${'b'.repeat(74)}\r\n`)).toBe(`A:${'b'.repeat(73)}\r\n b\r\n`);
+  });
+
+  it('escapes commas, semicolons, backslashes and line breaks, and drops control characters', () => {
+    const text = buildIcalFeed([{
+      ...BASE_EVENT, title: 'Bell\u0007 a,b; c\\d', description: 'one\r\ntwo\u0000',
+      categories: [{ name: 'Food, Drink' }, { name: 'x;y' }], organizer: [{ organizer: 'The "Best"; Org: x,y', email: 'org@example.test' }],
+    }], CAL, NOW);
+    expect(text).toContain('SUMMARY:Bell a\\,b\\; c\\\\d\r\n');
+    expect(text).toContain('DESCRIPTION:one\\ntwo\r\n');
+    expect(text).toContain('CATEGORIES:Food\\, Drink,x\\;y\r\n');
+    // No double quote inside a quoted parameter value: the original turns it into a single quote.
+    expect(text).toContain('ORGANIZER;CN="The \'Best\'; Org: x,y":mailto:org@example.test\r\n');
+    expect(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)).toBe(false);
+    const ev = vevents(parse(text))[0]!;
+    expect(ev.getFirstPropertyValue('summary')).toBe('Bell a,b; c\\d');
+    expect(ev.getFirstProperty('categories')!.getValues()).toEqual(['Food, Drink', 'x;y']);
+  });
+
+  it('says the content of a password-protected event is protected and leaves its image out', () => {
+    const text = buildIcalFeed([{ ...BASE_EVENT, description: '', protected: true, image: { url: 'https://example.test/a.png' } }], CAL, NOW);
+    const ev = vevents(parse(text))[0]!;
+    expect(ev.getFirstPropertyValue('description')).toBe('Content is protected.');
+    expect(ev.hasProperty('attach')).toBe(false);
+  });
+
+  it('leaves X-WR-CALNAME out of the Outlook export', () => {
+    expect(parse(buildIcalFeed([BASE_EVENT], CAL, NOW)).getFirstPropertyValue('x-wr-calname')).toBe('Site');
+    expect(parse(buildIcalFeed([BASE_EVENT], { ...CAL, outlook: true }, NOW)).hasProperty('x-wr-calname')).toBe(false);
   });
 });
 
@@ -262,6 +307,42 @@ describe.each(DIALECTS)('iCalendar feed pages on %s', (engine) => {
     const subscriber = await t.createUser('subscriber');
     expect(await feedTitles('', { authorization: subscriber.authorization })).not.toContain('Private Rehearsal');
     expect((await feed('/events/?ical=1', { authorization: 'Basic bm9ib2R5Ondyb25n' })).status).toBe(401);
+  });
+
+  it('exports a password-protected event with its dates and no content, its day as all-day', async () => {
+    const created = await t.request('POST', `${NS}/events`, { as: t.admin, json: { title: 'Secret Gala', description: 'The secret menu.', all_day: true, start_date: '2026-06-25', end_date: '2026-06-25', image: 'https://example.test/img/jazz.jpg' } });
+    await t.db.updateTable('posts').set({ password: 'pw' }).where('id', '=', created.body.id).execute();
+    try {
+      const text = (await feed('/events/?ical=1')).text;
+      expect(text).not.toContain('secret menu');
+      const gala = vevents(parse(text)).find((e) => e.getFirstPropertyValue('summary') === 'Secret Gala')!;
+      expect(gala.getFirstPropertyValue('description')).toBe('Content is protected.');
+      expect(gala.hasProperty('attach')).toBe(false);
+      expect(gala.getFirstProperty('dtstart')!.type).toBe('date');
+      expect(String(gala.getFirstPropertyValue('dtstart'))).toBe('2026-06-25');
+      expect(String(gala.getFirstPropertyValue('dtend'))).toBe('2026-06-26');
+      // With its password, the single event's feed has the content.
+      const unlocked = vevents(parse((await feed(`/event/${created.body.slug}/?ical=1&password=pw`)).text))[0]!;
+      expect(unlocked.getFirstPropertyValue('description')).toBe('The secret menu.');
+      expect(vevents(parse((await feed(`/event/${created.body.slug}/?ical=1&password=nope`)).text))[0]!.getFirstPropertyValue('description')).toBe('Content is protected.');
+    } finally {
+      await t.request('DELETE', `${NS}/events/${created.body.id}`, { as: t.admin, query: { force: true } });
+    }
+  });
+
+  it('exports the events event_ids names, those the caller may read only', async () => {
+    expect((await feedTitles(`&event_ids=${ids.talk},${ids.past},${ids.draft},${ids.private}`)).sort()).toEqual(['Old Market', 'Tokyo Talk']);
+  });
+
+  it('serves the Outlook export at outlook-ical, without X-WR-CALNAME', async () => {
+    const res = await feed('/events/?outlook-ical=1');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="leeds-events-events-outlook.ics"');
+    const cal = parse(res.text);
+    expect(cal.hasProperty('x-wr-calname')).toBe(false);
+    expect(summaries(cal)).toEqual(['Jazz & Blues Night', 'Summer Fair', 'Tokyo Talk', 'Offset Meetup']);
+    expect(summaries(parse((await feed(`/event/${slugs.jazz}/?outlook-ical=1`)).text))).toEqual(['Jazz & Blues Night']);
   });
 
   it('keeps the UID of an event when it is rescheduled', async () => {

@@ -4,9 +4,11 @@
  * objects as the REST archive presents them: a VCALENDAR with PRODID, X-WR-CALNAME, X-ORIGINAL-URL and
  * X-WR-CALDESC, one VTIMEZONE per zone the timed events use (the zone's real offset transitions over
  * the years the events cover), and one VEVENT per event — DTSTART/DTEND in TZID form (all-day events
- * as VALUE=DATE with an exclusive DTEND), DTSTAMP, CREATED, LAST-MODIFIED, the original's UID
- * `<id>-<start epoch>-<end epoch>@<host>`, SUMMARY, plain-text DESCRIPTION, URL, LOCATION, GEO,
- * ORGANIZER, CATEGORIES and ATTACH for the image.
+ * as VALUE=DATE with an exclusive DTEND), DTSTAMP, CREATED, LAST-MODIFIED, UID `<id>@<host>` (the
+ * original's `<id>-<start epoch>-<end epoch>@<host>` changes when an event is rescheduled, so a
+ * subscriber's calendar would keep the old occurrence beside the new one), SUMMARY, plain-text
+ * DESCRIPTION, URL, LOCATION, GEO, ORGANIZER, CATEGORIES and ATTACH for the image. Lines end in CRLF
+ * and are folded at 75 octets, as RFC 5545 3.1 asks.
  *
  * @example
  * const text = buildIcalFeed(events, { name: 'My site', url: 'https://example.org/events/', home: 'https://example.org' }, new Date());
@@ -34,6 +36,11 @@ export interface FeedEvent {
   date_utc: string;
   modified_utc: string;
   image: false | { url: string; extension?: string };
+  /**
+   * Password-protected and shown without its password: the REST object is blanked, so DESCRIPTION
+   * says so instead, as the original's feed does.
+   */
+  protected?: boolean;
   /** One venue object, a list of them, or `[]`. */
   venue: FeedVenue | FeedVenue[];
   organizer: FeedOrganizer[];
@@ -69,7 +76,12 @@ export interface FeedCalendar {
   home: string;
   /** Zone of events whose own `timezone` is empty (the site's setting). */
   defaultTimezone?: string;
+  /** The Outlook export (`?outlook-ical=1`): the original leaves X-WR-CALNAME out of it. */
+  outlook?: boolean;
 }
+
+/** DESCRIPTION of a password-protected event seen without its password (the original's wording). */
+export const PROTECTED_DESCRIPTION = 'Content is protected.';
 
 const DB_DATE = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
 
@@ -119,6 +131,12 @@ export function decodeEntities(text: string): string {
   });
 }
 
+/**
+ * Control characters other than tab and line feed are no TEXT in iCalendar (RFC 5545 3.3.11); clients
+ * refuse or cut the feed at them. Line feeds are written escaped (`\n`).
+ */
+const NON_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
 /** Text of rendered HTML as the original writes DESCRIPTION: line and paragraph breaks kept, tags dropped, entities decoded. */
 export function plainText(html: string): string {
   const text = html
@@ -127,6 +145,8 @@ export function plainText(html: string): string {
     .replace(/<\/(p|div|li|h[1-6]|blockquote|tr)>\s*/gi, '\n\n')
     .replace(/<[^>]*>/g, '');
   return decodeEntities(text)
+    .replace(/\r\n?/g, '\n')
+    .replace(NON_TEXT, '')
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -279,7 +299,7 @@ function buildVevent(ev: FeedEvent, calendar: FeedCalendar, host: string, stamp:
   // The event's identity only (not its times), so a rescheduled event updates in subscribers' calendars.
   comp.addPropertyWithValue('uid', `${ev.id}@${host}`);
   comp.addPropertyWithValue('summary', plainText(ev.title));
-  const description = plainText(ev.description ?? '');
+  const description = ev.protected ? PROTECTED_DESCRIPTION : plainText(ev.description ?? '');
   if (description !== '') comp.addPropertyWithValue('description', description);
   if (ev.url) comp.addPropertyWithValue('url', ev.url);
 
@@ -293,7 +313,8 @@ function buildVevent(ev: FeedEvent, calendar: FeedCalendar, host: string, stamp:
   const organizer = ev.organizer?.[0];
   if (organizer && (organizer.organizer || organizer.email)) {
     const prop = new ICAL.Property('organizer');
-    if (organizer.organizer) prop.setParameter('cn', plainText(organizer.organizer));
+    // A parameter value cannot hold a double quote (RFC 5545 3.2); the original turns it into a single one.
+    if (organizer.organizer) prop.setParameter('cn', plainText(organizer.organizer).replace(/"/g, "'").replace(/\n/g, ' '));
     const url = organizer.url !== undefined && hasControlCharacter(organizer.url) ? calendar.home : (organizer.url ?? calendar.home);
     prop.setValue(organizer.email ? `mailto:${organizer.email}` : url);
     comp.addProperty(prop);
@@ -308,7 +329,7 @@ function buildVevent(ev: FeedEvent, calendar: FeedCalendar, host: string, stamp:
 
   // A URL value is written as it is (no escaping in iCalendar): one with a line break would end the
   // VEVENT. Imports and the REST routes refuse such URLs; rows stored before that are left out here.
-  if (ev.image && ev.image.url && !hasControlCharacter(ev.image.url)) {
+  if (!ev.protected && ev.image && ev.image.url && !hasControlCharacter(ev.image.url)) {
     const prop = new ICAL.Property('attach');
     const ext = (ev.image.extension ?? /\.([a-z0-9]+)(?:[?#]|$)/i.exec(ev.image.url)?.[1] ?? '').toLowerCase();
     const type = IMAGE_TYPES[ext];
@@ -330,7 +351,7 @@ export function buildIcalFeed(events: readonly FeedEvent[], calendar: FeedCalend
   cal.addPropertyWithValue('prodid', `-//${name} - eventsuite//NONSGML v1.0//EN`);
   cal.addPropertyWithValue('calscale', 'GREGORIAN');
   cal.addPropertyWithValue('method', 'PUBLISH');
-  cal.addPropertyWithValue('x-wr-calname', name);
+  if (!calendar.outlook && name !== '') cal.addPropertyWithValue('x-wr-calname', name);
   cal.addPropertyWithValue('x-original-url', calendar.url);
   cal.addPropertyWithValue('x-wr-caldesc', `Events for ${name}`);
 
@@ -355,5 +376,36 @@ export function buildIcalFeed(events: readonly FeedEvent[], calendar: FeedCalend
   const host = hostOf(calendar.home);
   const stamp = utcTime(Math.floor(now.getTime() / 1000) * 1000);
   for (const ev of events) cal.addSubcomponent(buildVevent(ev, calendar, host, stamp));
-  return `${cal.toString()}\r\n`;
+  return foldLines(cal.toString());
+}
+
+/** Octets of a code point in UTF-8. */
+function utf8Length(codePoint: number): number {
+  return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
+}
+
+/**
+ * `text` with every content line folded so that no physical line, its leading space included, is
+ * longer than 75 octets, never inside a character (RFC 5545 3.1), each ending in CRLF. ical.js folds
+ * 75 octets after the leading space (76 in all), so its folds are undone first.
+ */
+export function foldLines(text: string): string {
+  const out: string[] = [];
+  for (const line of text.replace(/\r\n[ \t]/g, '').split('\r\n')) {
+    if (line === '') continue;
+    let current = '';
+    let octets = 0;
+    for (const ch of line) {
+      const size = utf8Length(ch.codePointAt(0)!);
+      if (octets + size > 75) {
+        out.push(current);
+        current = ' ';
+        octets = 1;
+      }
+      current += ch;
+      octets += size;
+    }
+    out.push(current);
+  }
+  return `${out.join('\r\n')}\r\n`;
 }

@@ -4,5 +4,6 @@
  * the `.ics` import behind `eventsuite import ics`.
  */
 export { registerIcalRoutes, type IcalRouteDeps } from './ical.routes.js';
+export { FEED_DEFAULT_COUNT, feedCaller, feedCount, feedEvents, isFeedRequest, sendEventsFeed, sendFeed, sendFeedError, type FeedSpec } from './ical-response.js';
 export { buildIcalFeed, type FeedCalendar, type FeedEvent } from './ical-feed.js';
 export { importIcs, parseIcs, IcsImportError, type IcsImportOptions, type IcsImportResult } from './ical-import.js';
