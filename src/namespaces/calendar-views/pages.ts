@@ -158,15 +158,16 @@ async function linkedPage(host: PageHost, kind: 'venue' | 'organizer', request: 
   const caller = await callerOf(host, request);
   const item = await restGet(host, caller, `/eventsuite/events/v1/${kind}s/by-slug/${encodeURIComponent(request.params.slug)}`);
   if (!item) return notFound(reply);
-  const now = DateTime.fromJSDate(ctx.now()).toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+  // The archive reads dates in the site's zone.
+  const now = DateTime.fromJSDate(ctx.now()).setZone(await siteTimeZone(ctx.options)).toFormat('yyyy-MM-dd HH:mm:ss');
+  const upcoming = { [kind]: item.id, ends_after: now, strict_dates: 'true' };
   if (isFeedRequest(request)) {
     // The original's venue and organizer feeds: their upcoming events, as the page lists them.
     const count = feedCount((request.query as Record<string, unknown>).per_page);
     if (count instanceof RestError) return sendFeedError(reply, count);
-    const query = { [kind]: item.id, ends_after: now, strict_dates: 'true' };
-    return sendEventsFeed(host, request, reply, { query, count, url: String(item.url), fileSuffix: `${kind}-${Number(item.id)}` });
+    return sendEventsFeed(host, request, reply, { query: upcoming, count, url: String(item.url), fileSuffix: `${kind}-${Number(item.id)}` });
   }
-  const events = (await allEvents(ctx, caller, { [kind]: item.id, ends_after: now, strict_dates: 'true' })).slice(0, 100);
+  const events = (await allEvents(ctx, caller, upcoming)).slice(0, 100);
   const name = String(item[kind]);
   const details = kind === 'venue'
     ? [item.address, item.city, item.state || item.province, item.zip, item.country].filter(Boolean).join(', ')

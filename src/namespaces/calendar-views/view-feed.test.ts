@@ -85,6 +85,13 @@ describe.each(DIALECTS)('a view URL with ?ical=1 exports the view\'s events, on 
     const organizer = new URL(made.jazz!.organizer[0].url).pathname;
     expect(await titles(`${venue}?ical=1`)).toEqual(['Jazz Night']);
     expect(await titles(`${organizer}?ical=1`)).toEqual(['Jazz Night']);
+    // "Upcoming" is in the site's zone: a set that ended at 12:30 in London (11:30 UTC) has ended at 13:00 there.
+    const ended = await t.request('POST', `${NS}/events`, { as: t.admin, json: { title: 'Lunch Set', start_date: '2026-06-10 11:00', end_date: '2026-06-10 12:30', venue: made.jazz!.venue.id } });
+    expect(ended.status).toBe(201);
+    expect(await titles(`${venue}?ical=1`)).toEqual(['Jazz Night']);
+    const page = (await t.app.inject({ method: 'GET', url: venue })).body;
+    expect(page).not.toContain('Lunch Set');
+    await t.request('DELETE', `${NS}/events/${ended.body.id}`, { as: t.admin, query: { force: true } });
   });
 
   it('never exports drafts; private events only to their readers', async () => {

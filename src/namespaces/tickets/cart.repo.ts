@@ -4,6 +4,7 @@
  * in one transaction; lines untouched for {@link CART_TTL_HOURS} hours are purged on write.
  */
 import type { Db } from '../../storage/db.js';
+import { capabilities } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 
 /** Carts live this long after their last change (the original keeps them in a transient). */
@@ -75,6 +76,9 @@ export async function changeCartLines(db: Db, cartKey: string, changes: CartChan
 async function applyCartChanges(db: Db, cartKey: string, changes: CartChanges, maxTickets: number, nowGmt: string, cutoffGmt: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('ticket_cart_items').where('updated_gmt', '<', cutoffGmt).execute();
+    // Concurrent writes to one cart take turns (PostgreSQL locks rows one by one: two writes locking
+    // the same lines in different orders would deadlock); SQLite writes one transaction at a time anyway.
+    if (capabilities(trx).supportsRowLocks) await trx.selectFrom('ticket_cart_items').select('ticket_id').where('cart_key', '=', cartKey).orderBy('ticket_id').forUpdate().execute();
     for (const provider of new Set(changes.remove.map((r) => r.provider))) {
       const ids = changes.remove.filter((r) => r.provider === provider).map((r) => r.ticketId);
       await trx.deleteFrom('ticket_cart_items').where('cart_key', '=', cartKey).where('provider', '=', provider).where('ticket_id', 'in', ids).execute();
@@ -82,7 +86,7 @@ async function applyCartChanges(db: Db, cartKey: string, changes: CartChanges, m
     if (changes.set.length > 0) {
       await trx
         .insertInto('ticket_cart_items')
-        .values(changes.set.map((l) => ({
+        .values([...changes.set].sort((a, b) => a.ticketId - b.ticketId).map((l) => ({
           cart_key: cartKey,
           ticket_id: l.ticketId,
           provider: l.provider,
@@ -108,28 +112,34 @@ async function applyCartChanges(db: Db, cartKey: string, changes: CartChanges, m
     const held = await trx.selectFrom('ticket_cart_items').select(['ticket_id', 'quantity']).where('cart_key', '=', cartKey).execute();
     if (held.reduce((sum, r) => sum + Number(r.quantity), 0) > maxTickets) throw new CartTooLarge();
     if (changes.meta) {
-      await trx.updateTable('ticket_cart_items').set({ meta: '[]', updated_gmt: nowGmt }).where('cart_key', '=', cartKey).execute();
+      // Lines the answers do not name lose theirs; only lines whose answers change count as touched.
+      await trx.updateTable('ticket_cart_items').set({ meta: '[]' }).where('cart_key', '=', cartKey).execute();
       // Only the cart's own lines (at most `maxTickets` of them) take answers.
       for (const { ticket_id } of held) {
         const items = changes.meta.get(Number(ticket_id));
         if (!items) continue;
-        await trx.updateTable('ticket_cart_items').set({ meta: JSON.stringify(items) }).where('cart_key', '=', cartKey).where('ticket_id', '=', ticket_id).execute();
+        await trx.updateTable('ticket_cart_items').set({ meta: JSON.stringify(items), updated_gmt: nowGmt }).where('cart_key', '=', cartKey).where('ticket_id', '=', ticket_id).execute();
       }
     }
   });
 }
 
 /**
- * Takes the lines of the given tickets out of a cart, inside a checkout's transaction; false when some
- * are no longer there (a concurrent checkout of the same cart took them first).
+ * Takes the given lines out of a cart, inside a checkout's transaction; false when one is no longer
+ * there as it was read (a concurrent checkout took it, or a cart write changed its quantity).
  */
-export async function claimCartTickets(trx: Db, cartKey: string, ticketIds: readonly number[]): Promise<boolean> {
-  if (ticketIds.length === 0) return true;
-  const taken = await trx.deleteFrom('ticket_cart_items').where('cart_key', '=', cartKey).where('ticket_id', 'in', [...ticketIds]).returning('ticket_id').execute();
-  return taken.length === new Set(ticketIds).size;
+export async function claimCartLines(trx: Db, cartKey: string, lines: readonly Pick<CartLine, 'ticketId' | 'quantity'>[]): Promise<boolean> {
+  if (lines.length === 0) return true;
+  const taken = await trx.deleteFrom('ticket_cart_items').where('cart_key', '=', cartKey).where('ticket_id', 'in', lines.map((l) => l.ticketId)).returning(['ticket_id', 'quantity']).execute();
+  const read = new Map(lines.map((l) => [l.ticketId, l.quantity]));
+  return taken.length === read.size && taken.every((r) => read.get(Number(r.ticket_id)) === Number(r.quantity));
 }
 
-/** Puts claimed lines back (their checkout's payment failed); a line of the same ticket added since stays. */
+/**
+ * Puts claimed lines back (their checkout's payment failed); a line of the same ticket added since
+ * stays. (A line added and bought again while the failed payment was under way comes back too: the
+ * buyer removes it.)
+ */
 export async function restoreCartLines(db: Db, cartKey: string, lines: readonly CartLine[], nowGmt: string): Promise<void> {
   if (lines.length === 0) return;
   await db

@@ -91,16 +91,26 @@ async function purchasable(ctx: AppContext, user: RestUser | null, ids: readonly
   return out;
 }
 
+/** The lines of a cart (of some providers) with a quantity whose tickets the caller may buy, with those tickets. */
+export async function visibleCartLines(
+  ctx: AppContext,
+  user: RestUser | null,
+  key: string | undefined,
+  providers: readonly ProviderSlug[] | undefined,
+): Promise<{ lines: CartLine[]; readable: Map<number, TicketRecord> }> {
+  const all = key ? await cartLines(ctx.db, key) : [];
+  const chosen = all.filter((l) => l.quantity >= 1 && (!providers || providers.includes(l.provider)));
+  const readable = await purchasable(ctx, user, chosen.map((l) => l.ticketId));
+  return { lines: chosen.filter((l) => readable.has(l.ticketId)), readable };
+}
+
 /**
  * The cart as the original shows it: lines of readable tickets with a quantity, optionally of some
  * providers. A line shows the ticket's post and individual attendee collection setting as they are
  * now. (The original's `post_id` parameter names the page asking; it does not narrow the lines.)
  */
 export async function readCart(ctx: AppContext, user: RestUser | null, key: string | undefined, providers: readonly ProviderSlug[] | undefined): Promise<CartBody> {
-  const all = key ? await cartLines(ctx.db, key) : [];
-  const chosen = all.filter((l) => l.quantity >= 1 && (!providers || providers.includes(l.provider)));
-  const readable = await purchasable(ctx, user, chosen.map((l) => l.ticketId));
-  const lines = chosen.filter((l) => readable.has(l.ticketId));
+  const { lines, readable } = await visibleCartLines(ctx, user, key, providers);
   return {
     tickets: lines.map((l) => {
       const t = readable.get(l.ticketId)!;
@@ -188,9 +198,11 @@ export async function checkLines(
   const now = nowGmt(ctx);
   const lines: CheckoutLine[] = [];
   for (const [id, w] of wanted) {
+    // A line being removed needs no ticket: one that is gone (trashed, its event unpublished) can still go.
+    if (w.quantity < 1) continue;
     const t = found.get(id);
     if (!t) return TicketErrors.ticketDoesNotExist(id);
-    if (t.provider !== provider.slug || w.quantity < 1) continue;
+    if (t.provider !== provider.slug) continue;
     if (!isOnSale(t, now)) return TicketErrors.ticketNotOnSale(t.post.title, id);
     const { available } = ticketStock(t);
     if (available !== -1 && w.quantity > available) return TicketErrors.ticketCapacityNotAvailable(t.post.title, id);

@@ -33,6 +33,7 @@ export const TICKET_MESSAGES = {
   alreadyCheckedIn: 'Attendee is already checked in.',
   invalidCheckIn: 'Attendee Order status is not authorized for check-in.',
   emptyCart: 'There are no tickets to check out for this provider.',
+  cartChanged: 'The cart changed while it was being checked out (checked out in another window, or edited): check it out again.',
   missingPurchaser: 'A purchaser name and a valid e-mail address are required to check out.',
   orderNotFound: 'The requested order does not exist.',
   orderNotAccessible: 'The requested order is not accessible.',
@@ -77,6 +78,8 @@ export const TicketErrors = {
   /** Upstream: 403 with an empty message (no catalogue entry). */
   postHasNoTickets: () => new RestError('post-has-no-tickets', '', 403),
   emptyCart: () => new RestError('tickets-cart-empty', TICKET_MESSAGES.emptyCart, 400),
+  // Our own: the original has no guard for a cart checked out twice at once.
+  cartChanged: () => new RestError('tickets-cart-changed', TICKET_MESSAGES.cartChanged, 409),
   gatewayNotAllowed: () => new RestError('payment-gateway-not-allowed', TICKET_MESSAGES.gatewayNotAllowed, 400),
   quantityTooLarge: (perLine: number, perOrder: number) =>
     new RestError('tickets-quantity-too-large', TICKET_MESSAGES.quantityTooLarge(perLine, perOrder), 400, { max_per_line: perLine, max_per_order: perOrder }),

@@ -9,8 +9,7 @@ import { respond, type RestRequest } from '../../rest/route.js';
 import { defaultGatewayName, type GatewayName } from '../../remote/payment-gateway.js';
 import { hasManageAccess, keysMatch } from './access.js';
 import { attendeeIdsOfOrder, loadAttendees } from './attendees.repo.js';
-import { cartLines } from './cart.repo.js';
-import { cartKeyOf, checkLines, checkQuantities, metaByTicket } from './cart.service.js';
+import { cartKeyOf, checkLines, checkQuantities, metaByTicket, visibleCartLines } from './cart.service.js';
 import { TICKET_MESSAGES, TicketErrors } from './errors.js';
 import { getOrder, type OrderRecord } from './orders.repo.js';
 import { couponProblem, getCouponByCode, type CouponRecord } from './coupons.repo.js';
@@ -54,7 +53,8 @@ export async function createOrder(req: RestRequest, ctx: AppContext) {
   const fromCart = !req.has('tickets');
   let entries: unknown = req.params.tickets;
   let meta = metaByTicket(req.params.meta);
-  const inCart = fromCart && cartKey ? (await cartLines(ctx.db, cartKey)).filter((l) => l.provider === provider.slug) : [];
+  // The cart's lines as `GET /cart` shows them: a ticket that is gone since is left out, not an error.
+  const inCart = fromCart && cartKey ? (await visibleCartLines(ctx, req.user, cartKey, [provider.slug])).lines : [];
   if (fromCart) {
     entries = inCart.map((l) => ({ ticket_id: l.ticketId, quantity: l.quantity, optout: l.optout }));
     if (!req.has('meta')) meta = new Map(inCart.map((l) => [l.ticketId, l.meta]));

@@ -13,7 +13,7 @@ import type { RestError } from '../../rest/errors.js';
 import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
 import { attendeeIdsOfOrder, insertAttendeeDetails, parseInformation, setOrderAttendeesStatus, touchAttendees, type AttendeeRecord, type NewAttendee } from './attendees.repo.js';
-import { claimCartTickets, restoreCartLines, type CartLine } from './cart.repo.js';
+import { claimCartLines, restoreCartLines, type CartLine } from './cart.repo.js';
 import { newSecurityCode } from './attendees.service.js';
 import { gmtText, nowGmt, nowPair, randomHex, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
@@ -93,7 +93,7 @@ export interface CheckoutResult {
   placed?: PlacedOrder;
 }
 
-/** Thrown inside checkout's transaction when a concurrent checkout took the cart's lines first. */
+/** Thrown inside checkout's transaction when the cart's lines changed since they were read (a concurrent checkout or cart write). */
 class CartTakenError extends Error {}
 
 /** True when `n` has no more than cents, so a `numeric(14, 2)` column gives it back unchanged. */
@@ -149,7 +149,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
   let written: PlacedOrder & { payment: PaymentResult | undefined };
   try {
     written = await ctx.db.transaction().execute(async (trx) => {
-      if (input.fromCart && !(await claimCartTickets(trx, input.cartKey, input.fromCart.map((l) => l.ticketId)))) throw new CartTakenError();
+      if (input.fromCart && !(await claimCartLines(trx, input.cartKey, input.fromCart))) throw new CartTakenError();
       const post = await insertPostRecord(trx, {
         type: provider.orderType,
         status: 'publish',
@@ -257,7 +257,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
       return TicketErrors.ticketCapacityNotAvailable(t?.post.title ?? String(e.ticketId), e.ticketId);
     }
     if (e instanceof CouponError) return TicketErrors.invalidCoupon(e.message);
-    if (e instanceof CartTakenError) return TicketErrors.emptyCart();
+    if (e instanceof CartTakenError) return TicketErrors.cartChanged();
     throw e;
   }
   /** The payment failed after the order was written: the cart's lines go back for another try. */
