@@ -79,17 +79,15 @@ export async function mediaFactsOf(db: Db, ids: Iterable<number>): Promise<Map<n
   return out;
 }
 
+/** Where the uploads folder is served, under the home URL. */
+const UPLOADS_URL_PATH = '/wp-content/uploads/';
+
 /** The file facts of the library's image whose file URL is `url` (a post's `image_url`), if any. */
-export async function mediaFactsByUrl(db: Db, url: string): Promise<MediaFacts | undefined> {
-  if (url === '') return undefined;
-  const row = await db
-    .selectFrom('posts as p')
-    .innerJoin('media_files as m', 'm.post_id', 'p.id')
-    .select(['m.post_id'])
-    .where('p.type', '=', 'attachment')
-    .where('p.image_url', '=', url)
-    .orderBy('p.id')
-    .executeTakeFirst();
+export async function mediaFactsByUrl(db: Db, home: string, url: string): Promise<MediaFacts | undefined> {
+  const prefix = `${home}${UPLOADS_URL_PATH}`;
+  if (!url.startsWith(prefix)) return undefined;
+  // File names are kept URL-safe, so the rest of the URL is the file's path under the folder.
+  const row = await db.selectFrom('media_files').select('post_id').where('path', '=', url.slice(prefix.length)).executeTakeFirst();
   return row ? (await mediaFactsOf(db, [Number(row.post_id)])).get(Number(row.post_id)) : undefined;
 }
 
@@ -277,7 +275,7 @@ export async function sideloadImage(ctx: AppContext, url: string, author: number
   const base = await writeUnique(dir, baseName(new URL(source)), ext, files);
   const file = main ? { name: `${base}-${main.suffix}.${ext}`, width: main.width, height: main.height, filesize: main.bytes.length } : { name: `${base}.${ext}`, width: facts.width, height: facts.height, filesize: bytes.length };
   const sizes: StoredSize[] = copies.sizes.map((s) => ({ name: s.name, file: `${base}-${s.width}x${s.height}.${ext}`, width: s.width, height: s.height, filesize: s.bytes.length }));
-  const fileUrl = `${ctx.urls.home}/wp-content/uploads/${folder}/${file.name}`;
+  const fileUrl = `${ctx.urls.home}${UPLOADS_URL_PATH}${folder}/${file.name}`;
   try {
     return await withSlugRetry(() => ctx.db.transaction().execute(async (trx) => {
       const row = await trx

@@ -11,22 +11,31 @@ describe('dateOption (the original\'s get_date_option)', () => {
   it('takes a real Y-m-d as it is and refuses an impossible one', () => {
     expect(option('2030-02-28')).toBe('2030-02-28');
     expect(option('2030-02-30')).toBeUndefined();
-    expect(option('tomorrow')).toBeUndefined();
+    expect(option('someday')).toBeUndefined();
   });
 
-  it('reads today, moved by days, weeks, months or years (other units count as days), overflowing months as PHP', () => {
+  it('reads today (or tomorrow, yesterday), moved by days, weeks, fortnights, months or years, as the original', () => {
     expect(option('today')).toBe('2030-01-31');
     expect(option('today+1day')).toBe('2030-02-01');
     expect(option('today-3days')).toBe('2030-01-28');
     expect(option('today+2weeks')).toBe('2030-02-14');
-    expect(option('today+1month')).toBe('2030-03-03');
+    expect(option('today_+_2_weeks')).toBe('2030-02-14'); // `_` reads as a space
+    expect(option('today+1month')).toBe('2030-03-03'); // months overflow as PHP's
     expect(option('today+1year', '2028-02-29')).toBe('2029-03-01');
-    expect(option('today+5fortnights')).toBe('2030-02-05');
-    expect(option('today+7')).toBe('2030-02-07');
+    expect(option('today+5fortnights')).toBe('2030-04-11');
+    expect(option('today+7')).toBe('2030-02-07'); // days by default
+    expect(option('tomorrow')).toBe('2030-02-01');
+    expect(option('TODAY')).toBe('2030-01-31');
+    expect(option('today-1950years', '2025-01-31')).toBe('0075-01-31');
+  });
+
+  it('gives no bound for what it cannot read, or a date beyond the years 0–9999', () => {
+    for (const value of ['todayfoo', 'today+1_fortnightly', 'today+2hours', 'next_monday', 'today+10000years', 'today-999999days', 'today+1234567days', 'today+99999999999years']) {
+      expect(option(value), value).toBeUndefined();
+    }
   });
 
   it('reads option names in any case, as the original', () => {
-    expect(option('TODAY')).toBeUndefined(); // the value `TODAY` is no date
     const rules = buildSchema(scanFormTags('[date d MIN:today] [text t MaxLength:5] [checkbox c Exclusive "a" "b"]'), DEFAULT_MESSAGES, 'en_US', '2030-01-31').rules;
     expect(rules.filter((r) => r.threshold !== undefined).map((r) => `${r.rule}:${r.threshold}`)).toEqual(['maxitems:1', 'mindate:2030-01-31', 'maxlength:5']);
   });

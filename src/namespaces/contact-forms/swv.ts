@@ -67,25 +67,29 @@ function choicesByField(tags: readonly FormTag[], basetypes: readonly string[], 
   return byField;
 }
 
-const RELATIVE_UNITS: Readonly<Record<string, 'day' | 'week' | 'month' | 'year'>> = { day: 'day', days: 'day', week: 'week', weeks: 'week', month: 'month', months: 'month', year: 'year', years: 'year' };
+const RELATIVE_DAYS: Readonly<Record<string, number>> = { today: 0, tomorrow: 1, yesterday: -1 };
+const RELATIVE = /^(today|tomorrow|yesterday) *(?:([+-]) *(\d{1,6}) *(day|week|fortnight|month|year)?s?)?$/i;
 
 /**
- * A date option of a date tag (`min:2030-01-31`, `min:today`, `max:today+2weeks`), as the original's
- * `get_date_option` reads it: a valid `Y-m-d` as it is, or `today` (the site's local date, `today` here)
- * moved by a number of days, weeks, months or years (another unit counts as days); months and years
- * overflow as PHP's `strtotime` does (January 31 + 1 month is March 3). Anything else: none.
+ * A date option of a date tag (`min:2030-01-31`, `min:today`, `max:today+2weeks`, `max:today_+_1_month`),
+ * as the original reads it: a valid `Y-m-d` as it is, or a day relative to `today` (the site's local
+ * date) moved by days (the default unit), weeks, fortnights, months or years, `_` read as a space;
+ * months and years overflow as PHP's date arithmetic does (January 31 + 1 month is March 3). Anything
+ * else, or a date outside the years 0–9999, is no bound.
  */
 export function dateOption(tag: FormTag, name: string, today: string): string | undefined {
   const value = tagOption(tag, name);
   if (value === undefined) return undefined;
-  if (/^\d{4,}-\d{2}-\d{2}$/.test(value)) return isDate(value) ? value : undefined;
-  const m = /^today(?:([+-][0-9]+)([a-z]*))?/.exec(value);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return isDate(value) ? value : undefined;
+  const m = RELATIVE.exec(value.replace(/_+/g, ' ').trim());
   if (!m) return undefined;
-  const n = m[1] === undefined ? 0 : Number.parseInt(m[1], 10);
-  const unit = RELATIVE_UNITS[m[2] ?? ''] ?? 'day';
+  const n = (m[2] === '-' ? -1 : 1) * Number(m[3] ?? 0);
+  const unit = (m[4] ?? 'day').toLowerCase();
   const [y, mo, d] = today.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y + (unit === 'year' ? n : 0), mo - 1 + (unit === 'month' ? n : 0), d + (unit === 'day' ? n : unit === 'week' ? 7 * n : 0)));
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10);
+  const date = new Date(0);
+  date.setUTCFullYear(y + (unit === 'year' ? n : 0), mo - 1 + (unit === 'month' ? n : 0), d + RELATIVE_DAYS[m[1]!.toLowerCase()]! + n * (unit === 'week' ? 7 : unit === 'fortnight' ? 14 : unit === 'day' ? 1 : 0));
+  const out = Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 10);
+  return /^\d{4}-\d{2}-\d{2}$/.test(out) ? out : undefined;
 }
 
 /**

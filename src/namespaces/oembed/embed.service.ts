@@ -64,7 +64,7 @@ export async function embedDataForPost(ctx: AppContext, post: PostRow, maxwidth:
   if (post.image_url !== '') {
     // The original asks for the featured image at `width` × any height: no smaller size is that tall,
     // so it is the image's own file, its size fitted to `width` (never enlarged).
-    const facts = await mediaFactsByUrl(ctx.db, post.image_url);
+    const facts = await mediaFactsByUrl(ctx.db, ctx.urls.home, post.image_url);
     const [thumbWidth, thumbHeight] = facts ? constrainDimensions(facts.width, facts.height, width, 99999) : [width, height];
     data.thumbnail_url = post.image_url;
     // CASE: an image URL that is not in the media library has no known size: the frame's is reported.
