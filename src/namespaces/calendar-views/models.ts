@@ -94,20 +94,19 @@ const day = (s: string) => s.slice(0, 10);
 
 /** What the original's empty-view messages depend on. */
 export interface EmptyFacts {
-  /** Whether any event starts from today on (`upcoming_events_count`). */
-  upcoming: boolean;
   /**
    * The start (`YYYY-MM-DD HH:MM:SS`) of the first event after the view's date, which the original's
    * fast-forward link leads to; none on a term archive, where it offers no such link.
    */
   next?: string;
+  /** Without a next event: whether any event starts from today on (`upcoming_events_count`). */
+  upcoming?: boolean;
 }
 
 async function emptyFacts(ctx: AppContext, caller: Caller, req: ViewRequest, today: DateTime, from: DateTime): Promise<EmptyFacts> {
-  const upcoming = (await countEvents(ctx, caller, { starts_after: today.toFormat('yyyy-MM-dd 00:00:00'), strict_dates: 'true' })) > 0;
-  if (req.archive !== '') return { upcoming };
-  const next = await firstEvent(ctx, caller, { starts_after: from.toFormat('yyyy-MM-dd HH:mm:ss'), strict_dates: 'true' });
-  return next ? { upcoming, next: next.start_date } : { upcoming };
+  const next = req.archive === '' ? await firstEvent(ctx, caller, { starts_after: from.toFormat('yyyy-MM-dd HH:mm:ss'), strict_dates: 'true' }) : undefined;
+  if (next) return { next: next.start_date };
+  return { upcoming: (await countEvents(ctx, caller, { starts_after: today.toFormat('yyyy-MM-dd 00:00:00'), strict_dates: 'true' })) > 0 };
 }
 const isMultiday = (e: CalEvent) => e.all_day || day(e.start_date) !== day(e.end_date);
 const order = (a: CalEvent, b: CalEvent) => Number(b.sticky || b.featured) - Number(a.sticky || a.featured) || a.start_date.localeCompare(b.start_date) || a.id - b.id;
