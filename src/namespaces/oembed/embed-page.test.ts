@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { cardImage } from './embed-page.js';
 import { insertPost } from './oembed-fixtures.js';
 
 describe.each(DIALECTS)('embed pages on %s', (engine) => {
@@ -38,6 +39,33 @@ describe.each(DIALECTS)('embed pages on %s', (engine) => {
     const oembed = await t.request('GET', '/oembed/1.0/embed', { query: { url: 'http://example.test/?p=3000000000' } });
     expect(oembed.status).toBe(404);
     expect(oembed.body.code).toBe('oembed_invalid_url');
+  });
+
+  it('shows the featured image as the embed template picks it: the widest size, above the title when wide, below when not', async () => {
+    const library = async (name: string, width: number, height: number, sizes: [string, number, number][]) => {
+      const url = `http://example.test/wp-content/uploads/2030/01/${name}.jpg`;
+      const id = await insertPost(t.db, { type: 'attachment', status: 'inherit', slug: name, title: name, image_url: url });
+      const stored = sizes.map(([size, w, h]) => ({ name: size, file: `${name}-${w}x${h}.jpg`, width: w, height: h, filesize: 1 }));
+      await t.db.insertInto('media_files').values({ post_id: id, path: `2030/01/${name}.jpg`, mime: 'image/jpeg', width, height, filesize: 1, source_url: '', source_key: '', sizes: JSON.stringify(stored), original_file: '' }).execute();
+      return id;
+    };
+    const wide = await library('wide', 1600, 900, [['medium', 300, 169], ['large', 1024, 576], ['thumbnail', 150, 150], ['medium_large', 768, 432]]);
+    const boxy = await library('boxy', 400, 300, [['medium', 300, 225], ['thumbnail', 150, 150]]);
+    const card = async (title: string, image: number) => {
+      const made = await t.request('POST', '/eventsuite/events/v1/events', { as: t.admin, json: { title, image, start_date: '2030-04-05 19:00', end_date: '2030-04-05 23:00' } });
+      expect(made.status).toBe(201);
+      return (await t.app.inject({ method: 'GET', url: `${new URL(made.body.url).pathname}embed/` })).body;
+    };
+    const wideCard = await card('Wide Night', wide);
+    expect(wideCard).toContain('<div class="wp-embed-featured-image rectangular"><a href="http://example.test/event/wide-night/" target="_top"><img src="http://example.test/wp-content/uploads/2030/01/wide-1024x576.jpg" width="1024" height="576" alt=""></a></div>');
+    expect(wideCard.indexOf('class="wp-embed-featured-image')).toBeLessThan(wideCard.indexOf('class="wp-embed-heading'));
+    const boxyCard = await card('Boxy Night', boxy);
+    expect(boxyCard).toContain('<div class="wp-embed-featured-image square"><a href="http://example.test/event/boxy-night/" target="_top"><img src="http://example.test/wp-content/uploads/2030/01/boxy-300x225.jpg" width="300" height="225" alt=""></a></div>');
+    expect(boxyCard.indexOf('class="wp-embed-featured-image')).toBeGreaterThan(boxyCard.indexOf('class="wp-embed-heading'));
+    // No size wider than square: the image itself; outside the library: the URL as it is.
+    expect(cardImage('http://example.test/wp-content/uploads/tall.jpg', { mime: 'image/jpeg', width: 300, height: 600, filesize: 1, sizes: [{ name: 'thumbnail', file: 'tall-150x150.jpg', width: 150, height: 150, filesize: 1 }], originalFile: '' }))
+      .toEqual({ url: 'http://example.test/wp-content/uploads/tall.jpg', width: 300, height: 600, shape: 'square' });
+    expect(cardImage('https://cdn.test/x.jpg', undefined)).toEqual({ url: 'https://cdn.test/x.jpg', shape: 'square' });
   });
 
   it('answers drafts and unknown slugs with the embed template\'s not-found card and a 404', async () => {

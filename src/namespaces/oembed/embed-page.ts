@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { esc } from '../../admin/html.js';
+import { mediaFactsByUrl, type MediaFacts } from '../../content/media.js';
 import { permalinkFor, resolvePermalink, type PostRow } from './permalinks.js';
 
 const EXCERPT_WORDS = 35;
@@ -66,15 +67,45 @@ function excerptOf(html: string, words: number): { text: string; cut: boolean } 
   return list.length > words ? { text: list.slice(0, words).join(' '), cut: true } : { text, cut: false };
 }
 
+/** The featured image of a card: which file, its size, and whether it is wide (above the title) or not (below). */
+interface CardImage {
+  url: string;
+  width?: number;
+  height?: number;
+  shape: 'rectangular' | 'square';
+}
+
+/**
+ * The card's image as the original's embed template picks it: of the library image's sizes, the one
+ * of the widest aspect (the image itself when none is wider than square), `rectangular` from 1.75:1.
+ * An image outside the library is shown whole, as a square card's.
+ */
+export function cardImage(url: string, facts: MediaFacts | undefined): CardImage {
+  let ratio = 1;
+  let chosen: { url: string; width: number; height: number } | undefined;
+  const folder = url.slice(0, url.lastIndexOf('/') + 1);
+  for (const size of facts?.sizes ?? []) {
+    if (size.height > 0 && size.width / size.height > ratio) {
+      ratio = size.width / size.height;
+      chosen = { url: folder + size.file, width: size.width, height: size.height };
+    }
+  }
+  const shape = ratio >= 1.75 ? 'rectangular' : 'square';
+  if (chosen) return { ...chosen, shape };
+  return facts ? { url, width: facts.width, height: facts.height, shape } : { url, shape };
+}
+
 /** The card of one post; a cut excerpt ends with the template's "Continue reading" link. */
-function postCard(post: PostRow, link: string, siteLink: string): string {
+function postCard(post: PostRow, link: string, siteLink: string, image: CardImage | undefined): string {
   const excerpt = excerptOf(post.excerpt || post.content, EXCERPT_WORDS);
   const more = excerpt.cut
     ? ` &hellip; <a href="${esc(link)}" class="wp-embed-more" target="_top">${MESSAGES.continueReading} <span class="screen-reader-text">${esc(post.title)}</span></a>`
     : '';
+  const size = image?.width && image.height ? ` width="${image.width}" height="${image.height}"` : '';
+  const figure = image ? `<div class="wp-embed-featured-image ${image.shape}"><a href="${esc(link)}" target="_top"><img src="${esc(image.url)}"${size} alt=""></a></div>\n` : '';
   return `<div class="wp-embed">
-${post.image_url ? `<div class="wp-embed-featured-image"><a href="${esc(link)}" target="_top"><img src="${esc(post.image_url)}" alt=""></a></div>` : ''}<p class="wp-embed-heading"><a href="${esc(link)}" target="_top">${esc(post.title)}</a></p>
-${excerpt.text ? `<div class="wp-embed-excerpt"><p>${esc(excerpt.text)}${more}</p></div>` : ''}
+${image?.shape === 'rectangular' ? figure : ''}<p class="wp-embed-heading"><a href="${esc(link)}" target="_top">${esc(post.title)}</a></p>
+${image?.shape === 'square' ? figure : ''}${excerpt.text ? `<div class="wp-embed-excerpt"><p>${esc(excerpt.text)}${more}</p></div>` : ''}
 <div class="wp-embed-footer">${siteLink}</div>
 </div>`;
 }
@@ -93,7 +124,8 @@ export async function sendEmbedPage(ctx: AppContext, url: string, reply: Fastify
   const post = await resolvePermalink(ctx, url);
   const siteName = String(await ctx.options.get('blogname'));
   const siteLink = `<a href="${esc(ctx.urls.home)}" target="_top">${esc(siteName)}</a>`;
-  const card = post ? postCard(post, permalinkFor(ctx, post), siteLink) : notFoundCard(siteLink, ctx.urls.home, siteName);
+  const image = post?.image_url ? cardImage(post.image_url, await mediaFactsByUrl(ctx.db, ctx.urls.home, post.image_url)) : undefined;
+  const card = post ? postCard(post, permalinkFor(ctx, post), siteLink, image) : notFoundCard(siteLink, ctx.urls.home, siteName);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${post ? `${esc(post.title)} – ` : ''}${esc(siteName)}</title>
