@@ -67,15 +67,19 @@ function storedSizes(json: string): StoredSize[] {
   }
 }
 
+const FACT_COLUMNS = ['post_id', 'mime', 'width', 'height', 'filesize', 'sizes', 'original_file'] as const;
+
+function factsOfRow(r: { mime: string; width: number; height: number; filesize: number; sizes: string; original_file: string }): MediaFacts {
+  return { mime: r.mime, width: Number(r.width), height: Number(r.height), filesize: Number(r.filesize), sizes: storedSizes(r.sizes), originalFile: r.original_file };
+}
+
 /** The file facts of the given attachments that are in the library (one query; none for no IDs). */
 export async function mediaFactsOf(db: Db, ids: Iterable<number>): Promise<Map<number, MediaFacts>> {
   const wanted = [...new Set([...ids].filter((id) => id > 0))];
   const out = new Map<number, MediaFacts>();
   if (wanted.length === 0) return out;
-  const rows = await db.selectFrom('media_files').select(['post_id', 'mime', 'width', 'height', 'filesize', 'sizes', 'original_file']).where('post_id', 'in', wanted).execute();
-  for (const r of rows) {
-    out.set(Number(r.post_id), { mime: r.mime, width: Number(r.width), height: Number(r.height), filesize: Number(r.filesize), sizes: storedSizes(r.sizes), originalFile: r.original_file });
-  }
+  const rows = await db.selectFrom('media_files').select(FACT_COLUMNS).where('post_id', 'in', wanted).execute();
+  for (const r of rows) out.set(Number(r.post_id), factsOfRow(r));
   return out;
 }
 
@@ -87,8 +91,13 @@ export async function mediaFactsByUrl(db: Db, home: string, url: string): Promis
   const prefix = `${home}${UPLOADS_URL_PATH}`;
   if (!url.startsWith(prefix)) return undefined;
   // File names are kept URL-safe, so the rest of the URL is the file's path under the folder.
-  const row = await db.selectFrom('media_files').select('post_id').where('path', '=', url.slice(prefix.length)).executeTakeFirst();
-  return row ? (await mediaFactsOf(db, [Number(row.post_id)])).get(Number(row.post_id)) : undefined;
+  const row = await db.selectFrom('media_files').select(FACT_COLUMNS).where('path', '=', url.slice(prefix.length)).executeTakeFirst();
+  return row ? factsOfRow(row) : undefined;
+}
+
+/** The URL of one of an image's sizes: its file beside the image's (`imageUrl` without query or fragment). */
+export function sizeUrl(imageUrl: string, size: Pick<StoredSize, 'file'>): string {
+  return `${imageUrl.slice(0, imageUrl.lastIndexOf('/') + 1)}${size.file}`;
 }
 
 const MAX_SIDE = 2 ** 31 - 1;

@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
-import { postDatePair, siteTimeZone, uniquePostSlug } from '../../content/posts.js';
+import { isPostId, postDatePair, siteTimeZone, uniquePostSlug } from '../../content/posts.js';
 import { ilike, likeEscape } from '../../storage/dialect.js';
 import { DEFAULT_FORM, DEFAULT_MESSAGES, defaultMail, defaultMail2, type MailProps } from './template.js';
 
@@ -53,7 +53,7 @@ function parseJson<T>(text: string, fallback: T): T {
 }
 
 export async function getForm(ctx: AppContext, id: number): Promise<ContactForm | undefined> {
-  if (!Number.isSafeInteger(id) || id <= 0 || id > 2 ** 31 - 1) return undefined;
+  if (!isPostId(id)) return undefined;
   const row = await ctx.db
     .selectFrom('posts')
     .innerJoin('contact_forms', 'contact_forms.post_id', 'posts.id')

@@ -3,7 +3,7 @@
  * Venue, organizer and term objects in the originals' shapes, plus the pieces every calendar object
  * shares (permalinks, global IDs, images).
  */
-import type { MediaFacts } from '../../content/media.js';
+import { sizeUrl, type MediaFacts } from '../../content/media.js';
 import { renderContent, renderTitle, stripTags } from '../../content/posts.js';
 import type { TermRecord } from '../../content/terms.js';
 import type { SiteUrls } from '../../config.js';
@@ -80,9 +80,8 @@ export function imageObject(url: string, attachmentId: number, facts?: MediaFact
   out.height = facts.height;
   out.filesize = facts.filesize;
   if (facts.sizes.length > 0) {
-    const folder = path.slice(0, path.lastIndexOf('/') + 1);
     const sizes: Record<string, unknown> = {};
-    for (const s of facts.sizes) sizes[s.name] = { width: s.width, height: s.height, 'mime-type': facts.mime, filesize: s.filesize, url: folder + s.file };
+    for (const s of facts.sizes) sizes[s.name] = { width: s.width, height: s.height, 'mime-type': facts.mime, filesize: s.filesize, url: sizeUrl(path, s) };
     out.sizes = sizes;
   }
   if (facts.originalFile) out.original_image = facts.originalFile;

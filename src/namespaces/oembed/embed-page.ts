@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { esc } from '../../admin/html.js';
-import { mediaFactsByUrl, type MediaFacts } from '../../content/media.js';
+import { mediaFactsByUrl, sizeUrl, type MediaFacts } from '../../content/media.js';
 import { permalinkFor, resolvePermalink, type PostRow } from './permalinks.js';
 
 const EXCERPT_WORDS = 35;
@@ -83,11 +83,10 @@ interface CardImage {
 export function cardImage(url: string, facts: MediaFacts | undefined): CardImage {
   let ratio = 1;
   let chosen: { url: string; width: number; height: number } | undefined;
-  const folder = url.slice(0, url.lastIndexOf('/') + 1);
   for (const size of facts?.sizes ?? []) {
     if (size.height > 0 && size.width / size.height > ratio) {
       ratio = size.width / size.height;
-      chosen = { url: folder + size.file, width: size.width, height: size.height };
+      chosen = { url: sizeUrl(url, size), width: size.width, height: size.height };
     }
   }
   const shape = ratio >= 1.75 ? 'rectangular' : 'square';

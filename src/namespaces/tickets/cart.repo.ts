@@ -45,6 +45,14 @@ export async function cartLines(db: Db, cartKey: string): Promise<CartLine[]> {
   }));
 }
 
+/** The `ticket_cart_items` row of a line. */
+function cartItemRow(cartKey: string, l: CartLine, nowGmt: string) {
+  return {
+    cart_key: cartKey, ticket_id: l.ticketId, provider: l.provider, post_id: l.postId, quantity: l.quantity, optout: l.optout ? 1 : 0,
+    iac: l.iac, extra: JSON.stringify(l.extra), meta: JSON.stringify(l.meta), updated_gmt: nowGmt,
+  };
+}
+
 /** One write to a cart: lines to set, tickets to take out, and (when sent) every line's registration answers. */
 export interface CartChanges {
   /** Lines set as given (a line of the same ticket is replaced, not added to, and keeps its answers). */
@@ -86,18 +94,7 @@ async function applyCartChanges(db: Db, cartKey: string, changes: CartChanges, m
     if (changes.set.length > 0) {
       await trx
         .insertInto('ticket_cart_items')
-        .values([...changes.set].sort((a, b) => a.ticketId - b.ticketId).map((l) => ({
-          cart_key: cartKey,
-          ticket_id: l.ticketId,
-          provider: l.provider,
-          post_id: l.postId,
-          quantity: l.quantity,
-          optout: l.optout ? 1 : 0,
-          iac: l.iac,
-          extra: JSON.stringify(l.extra),
-          meta: JSON.stringify(l.meta),
-          updated_gmt: nowGmt,
-        })))
+        .values([...changes.set].sort((a, b) => a.ticketId - b.ticketId).map((l) => cartItemRow(cartKey, l, nowGmt)))
         .onConflict((oc) => oc.columns(['cart_key', 'ticket_id']).doUpdateSet((eb) => ({
           provider: eb.ref('excluded.provider'),
           post_id: eb.ref('excluded.post_id'),
@@ -144,10 +141,7 @@ export async function restoreCartLines(db: Db, cartKey: string, lines: readonly 
   if (lines.length === 0) return;
   await db
     .insertInto('ticket_cart_items')
-    .values(lines.map((l) => ({
-      cart_key: cartKey, ticket_id: l.ticketId, provider: l.provider, post_id: l.postId, quantity: l.quantity, optout: l.optout ? 1 : 0,
-      iac: l.iac, extra: JSON.stringify(l.extra), meta: JSON.stringify(l.meta), updated_gmt: nowGmt,
-    })))
+    .values(lines.map((l) => cartItemRow(cartKey, l, nowGmt)))
     .onConflict((oc) => oc.columns(['cart_key', 'ticket_id']).doNothing())
     .execute();
 }
