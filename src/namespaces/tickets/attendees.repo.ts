@@ -9,7 +9,7 @@ import type { Db } from '../../storage/db.js';
 import type { PostRecord } from '../../content/posts.js';
 import type { ProviderSlug } from './providers.js';
 import type { TicketRecord } from './tickets.repo.js';
-import { postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
+import { postColumnsAs, postFromRow, ROWS_PER_INSERT, type DatePair } from './posts.repo.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
 import { packedColumns, unpackRow } from '../../storage/dialect.js';
 import { insertShape } from './compiled-rows.js';
@@ -242,10 +242,13 @@ export interface NewAttendee {
   source: string;
 }
 
-export async function insertAttendeeDetails(db: Db, attendeeId: number, values: NewAttendee): Promise<void> {
-  const row = { attendee_id: attendeeId, ...values };
-  const { shape, parameters } = insertShape('ticket_attendees', [row]);
-  await executeCompiled(db, shape, () => db.insertInto('ticket_attendees').values(row), parameters);
+/** Inserts the detail rows of attendees whose posts exist, as many as {@link ROWS_PER_INSERT} in one statement. */
+export async function insertAttendeeDetails(db: Db, rows: readonly (NewAttendee & { attendee_id: number })[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + ROWS_PER_INSERT);
+    const { shape, parameters } = insertShape('ticket_attendees', part);
+    await executeCompiled(db, shape, () => db.insertInto('ticket_attendees').values(part), parameters);
+  }
 }
 
 export interface CheckInMark {

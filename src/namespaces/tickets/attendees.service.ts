@@ -66,7 +66,8 @@ export async function createManualAttendee(ctx: AppContext, ticket: TicketRecord
     return await ctx.db.transaction().execute(async (trx) => {
       if (holdsSeat(provider, input.status)) await reserveSeats(trx, ticket.id, 1, input.status === 'pending');
       const id = await insertPost(trx, { type: provider.attendeeType, status: 'publish', title: input.fullName, author: input.userId, when: now });
-      await insertAttendeeDetails(trx, id, {
+      await insertAttendeeDetails(trx, [{
+        attendee_id: id,
         ticket_id: ticket.id,
         post_id: ticket.postId,
         provider: provider.slug,
@@ -83,7 +84,7 @@ export async function createManualAttendee(ctx: AppContext, ticket: TicketRecord
         currency: ticket.currency,
         information: '{}',
         source: 'rest-api',
-      });
+      }]);
       if (input.checkIn && provider.completed.includes(input.status)) {
         await markCheckedIn(trx, id, { when: now, source: 'site', author: input.checkInAuthor });
       }

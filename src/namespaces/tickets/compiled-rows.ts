@@ -8,10 +8,11 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 
 /** Shape and parameters of an insert of `rows` (each with the same keys) into `table`. */
-export function insertShape(table: string, rows: readonly Record<string, unknown>[]): { shape: string; parameters: unknown[] } {
-  const columns = Object.keys(rows[0]!).filter((k) => rows[0]![k] !== undefined);
+export function insertShape(table: string, rows: readonly object[]): { shape: string; parameters: unknown[] } {
+  const first = rows[0] as Record<string, unknown>;
+  const columns = Object.keys(first).filter((k) => first[k] !== undefined);
   const parameters: unknown[] = [];
-  for (const row of rows) for (const c of columns) parameters.push(row[c]);
+  for (const row of rows) for (const c of columns) parameters.push((row as Record<string, unknown>)[c]);
   return { shape: `insert:${table}:${rows.length}:${columns.join(',')}`, parameters };
 }
 

@@ -19,7 +19,7 @@ import { gmtText, nowGmt, nowPair, randomHex, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
 import { lineTotal, priceValue, sumAmounts } from './money.js';
 import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
-import { insertPostRecord } from './posts.repo.js';
+import { insertPostRecords } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
 import { reservationMinutes } from './settings.js';
 import { queueOrderTickets } from './ticket-email.js';
@@ -150,13 +150,14 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
   try {
     written = await ctx.db.transaction().execute(async (trx) => {
       if (input.fromCart && !(await claimCartLines(trx, input.cartKey, input.fromCart))) throw new CartTakenError();
-      const post = await insertPostRecord(trx, {
-        type: provider.orderType,
-        status: 'publish',
-        title: `Order for ${input.customer.name}`.trim(),
-        author: input.customer.userId,
-        when: now,
-      });
+      // The order's post and its attendees' posts in one statement, the order's first.
+      const seats = lines.flatMap((l) => Array.from({ length: l.quantity }, (_, i) => ({ line: l, holder: holderOf(l, i, input.customer) })));
+      const inserted = await insertPostRecords(trx, [
+        { type: provider.orderType, status: 'publish', title: `Order for ${input.customer.name}`.trim(), author: input.customer.userId, when: now },
+        ...seats.map(({ holder }) => ({ type: provider.attendeeType, status: 'publish', title: holder.name, author: input.customer.userId, when: now })),
+      ]);
+      const post = inserted[0]!;
+      const attendeePosts = inserted.slice(1);
       const id = post.id;
       const paysBeforeSeats = paysInside && gateway.callsOut === false;
       let payment = paysBeforeSeats ? await gateway.createPayment(paymentRequest(id)) : undefined;
@@ -184,33 +185,27 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
       };
       await insertOrderDetails(trx, id, details, items);
       await crashPoint('checkout.order-written');
-      const attendees: AttendeeRecord[] = [];
-      for (const l of lines) {
-        for (let i = 0; i < l.quantity; i++) {
-          const holder = holderOf(l, i, input.customer);
-          const attendeePost = await insertPostRecord(trx, { type: provider.attendeeType, status: 'publish', title: holder.name, author: input.customer.userId, when: now });
-          const values = {
-            ticket_id: l.ticket.id,
-            post_id: l.ticket.postId,
-            provider: provider.slug,
-            order_id: id,
-            order_status: attendeeStatus,
-            holder_name: holder.name,
-            holder_email: holder.email,
-            purchaser_name: input.customer.name,
-            purchaser_email: input.customer.email,
-            user_id: input.customer.userId,
-            optout: l.optout ? 1 : 0,
-            security_code: newSecurityCode(),
-            price: provider.paid ? priceValue(l.ticket.price) : 0,
-            currency,
-            information: JSON.stringify(holder.information),
-            source: 'checkout',
-          };
-          await insertAttendeeDetails(trx, attendeePost.id, values);
-          attendees.push(newAttendeeRecord(attendeePost, values, post.date));
-        }
-      }
+      const attendeeRows = seats.map(({ line: l, holder }, i) => ({
+        attendee_id: attendeePosts[i]!.id,
+        ticket_id: l.ticket.id,
+        post_id: l.ticket.postId,
+        provider: provider.slug,
+        order_id: id,
+        order_status: attendeeStatus,
+        holder_name: holder.name,
+        holder_email: holder.email,
+        purchaser_name: input.customer.name,
+        purchaser_email: input.customer.email,
+        user_id: input.customer.userId,
+        optout: l.optout ? 1 : 0,
+        security_code: newSecurityCode(),
+        price: provider.paid ? priceValue(l.ticket.price) : 0,
+        currency,
+        information: JSON.stringify(holder.information),
+        source: 'checkout',
+      }));
+      await insertAttendeeDetails(trx, attendeeRows);
+      const attendees = attendeeRows.map((values, i) => newAttendeeRecord(attendeePosts[i]!, values, post.date));
       // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
       if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
       await recordOrderChange(ctx, trx, { orderId: id, from: null, to: status });

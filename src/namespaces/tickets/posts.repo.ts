@@ -78,30 +78,51 @@ export async function insertPost(db: Db, post: NewPost): Promise<number> {
 
 /** Inserts a post row and returns it as a read would (callers need not read it back). */
 export async function insertPostRecord(db: Db, post: NewPost): Promise<PostRecord> {
-  const slug = post.slugFrom !== undefined
-    ? await uniquePostSlug(db, post.type, post.slugFrom, undefined, post.type)
-    : `${post.type.replace(/^tribe_/, '').replace(/_/g, '-')}-${randomHex(8)}`;
-  const values = {
-    type: post.type,
-    status: post.status,
-    slug,
-    title: post.title,
-    content: post.content ?? '',
-    excerpt: post.excerpt ?? '',
-    author: post.author ?? 0,
-    parent: 0,
-    password: '',
-    menu_order: post.menuOrder ?? 0,
-    date: post.when.local,
-    date_gmt: post.when.gmt,
-    modified: post.when.local,
-    modified_gmt: post.when.gmt,
-    image_url: '',
-  };
-  const { shape, parameters } = insertShape('posts', [values]);
-  const [row] = await runCompiled(db, `${shape}:returning id`, () => db.insertInto('posts').values(values).returning('id'), parameters);
-  if (!row) throw new Error('insert into posts returned no row');
-  return { id: Number(row.id), ...values };
+  return (await insertPostRecords(db, [post]))[0]!;
+}
+
+/** Rows per insert statement: well below either engine's limit of bound values. */
+export const ROWS_PER_INSERT = 500;
+
+/**
+ * Inserts post rows, as many as {@link ROWS_PER_INSERT} in one statement (a checkout's order and its
+ * attendees: on PostgreSQL each statement is a round trip), and returns them in the order given.
+ */
+export async function insertPostRecords(db: Db, posts: readonly NewPost[]): Promise<PostRecord[]> {
+  const rows = [];
+  for (const post of posts) {
+    const slug = post.slugFrom !== undefined
+      ? await uniquePostSlug(db, post.type, post.slugFrom, undefined, post.type)
+      : `${post.type.replace(/^tribe_/, '').replace(/_/g, '-')}-${randomHex(8)}`;
+    rows.push({
+      type: post.type,
+      status: post.status,
+      slug,
+      title: post.title,
+      content: post.content ?? '',
+      excerpt: post.excerpt ?? '',
+      author: post.author ?? 0,
+      parent: 0,
+      password: '',
+      menu_order: post.menuOrder ?? 0,
+      date: post.when.local,
+      date_gmt: post.when.gmt,
+      modified: post.when.local,
+      modified_gmt: post.when.gmt,
+      image_url: '',
+    });
+  }
+  const out: PostRecord[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + ROWS_PER_INSERT);
+    const { shape, parameters } = insertShape('posts', part);
+    const returned = await runCompiled(db, `${shape}:returning id`, () => db.insertInto('posts').values(part).returning('id'), parameters);
+    if (returned.length !== part.length) throw new Error('insert into posts returned fewer rows than it inserted');
+    // Neither engine promises RETURNING's order; both number the rows of one statement in the order given.
+    const ids = returned.map((r) => Number(r.id)).sort((a, b) => a - b);
+    part.forEach((values, j) => out.push({ id: ids[j]!, ...values }));
+  }
+  return out;
 }
 
 /** Changes a post's fields and its modified date. */

@@ -81,11 +81,11 @@ describe.each(DIALECTS)('tickets.repo seat reservation on %s', (engine) => {
   it('checks an attendee in exactly once under concurrent scans', async () => {
     const id = await ticket(db, post, '', -1);
     const attendee = await insertPost(db, { type: 'tribe_tpp_attendees', status: 'publish', title: 'A', when: WHEN });
-    await insertAttendeeDetails(db, attendee, {
-      ticket_id: id, post_id: post, provider: 'tribe-commerce', order_id: null, order_status: 'completed', holder_name: 'A',
+    await insertAttendeeDetails(db, [{
+      attendee_id: attendee, ticket_id: id, post_id: post, provider: 'tribe-commerce', order_id: null, order_status: 'completed', holder_name: 'A',
       holder_email: 'a@example.test', purchaser_name: 'A', purchaser_email: 'a@example.test', user_id: 0, optout: 0,
       security_code: 'abc', price: 1, currency: 'USD', information: '{}', source: 'test',
-    });
+    }]);
     const wins = await Promise.all(Array.from({ length: 20 }, () => markCheckedIn(db, attendee, { when: WHEN, source: 'app', author: 0 })));
     expect(wins.filter(Boolean)).toHaveLength(1);
   });

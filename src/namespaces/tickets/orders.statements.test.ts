@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { addTicket, makePost, NS } from './fixtures.case.js';
+import { checkout, type CheckoutLine } from './orders.service.js';
+import { providerBySlug } from './providers.js';
+import { MAX_PER_LINE_OPTION, MAX_PER_ORDER_OPTION, OFFLINE_PAYMENTS_OPTION } from './settings.js';
+import { getTicket } from './tickets.repo.js';
+
+/** Counts the statements run through the database it is plugged into. */
+class StatementCounter implements KyselyPlugin {
+  executed = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.executed++;
+    return args.result;
+  }
+}
+
+describe.each(DIALECTS)('checkout statements on %s', (engine) => {
+  let t: TestApp;
+  let event: number;
+  let front: number;
+  let back: number;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    event = await makePost(t, { title: 'Recital' });
+    front = (await addTicket(t, event, { name: 'Front', price: '20', ticket: { mode: 'own', capacity: 1000 } })).id;
+    back = (await addTicket(t, event, { name: 'Back', price: '10', ticket: { mode: 'own', capacity: 1000 } })).id;
+    await t.ctx.options.set(OFFLINE_PAYMENTS_OPTION, true);
+  });
+  afterAll(() => t.close());
+
+  async function statementsOf(lines: { ticket: number; quantity: number; names?: string[] }[]): Promise<number> {
+    const counter = new StatementCounter();
+    const checkoutLines: CheckoutLine[] = [];
+    for (const l of lines) {
+      checkoutLines.push({ ticket: (await getTicket(t.db, l.ticket))!, quantity: l.quantity, optout: false, meta: (l.names ?? []).map((full_name) => ({ full_name })) });
+    }
+    const result = await checkout({ ...t.ctx, db: t.db.withPlugin(counter) }, {
+      provider: providerBySlug('tribe-commerce'),
+      lines: checkoutLines,
+      customer: { name: 'Pat Buyer', email: 'pat@example.test', userId: 0 },
+      gateway: 'offline',
+      rsvpGoing: true,
+      cartKey: '',
+      returnUrl: '',
+    });
+    expect(result).toHaveProperty('id');
+    return counter.executed;
+  }
+
+  it('writes an order of many seats with as many statements as an order of one', async () => {
+    const one = await statementsOf([{ ticket: front, quantity: 1 }]);
+    const five = await statementsOf([{ ticket: front, quantity: 3 }, { ticket: back, quantity: 2 }]);
+    expect(five).toBe(one + 1); // the second line's seats are a reservation of their own
+  });
+
+  it('gives each attendee of a multi-seat order its own post, holder and ticket, in the order bought', async () => {
+    const res = await t.request('POST', `${NS}/orders`, {
+      json: {
+        purchaser_name: 'Pat Buyer',
+        purchaser_email: 'pat@example.test',
+        gateway: 'offline',
+        tickets: [{ ticket_id: back, quantity: 2 }, { ticket_id: front, quantity: 2 }],
+        meta: [
+          { ticket_id: front, items: [{ full_name: 'Ann Front', email: 'ann@example.test' }, { full_name: 'Bob Front', email: 'bob@example.test' }] },
+          { ticket_id: back, items: [{ full_name: 'Cy Back', email: 'cy@example.test' }] },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    const read = await t.request('GET', `${NS}/orders/${res.body.id}`, { as: t.admin });
+    const attendees = read.body.attendees as any[];
+    expect(attendees.map((a) => [a.title, a.email, a.ticket_id])).toEqual([
+      ['Ann Front', 'ann@example.test', front],
+      ['Bob Front', 'bob@example.test', front],
+      ['Cy Back', 'cy@example.test', back],
+      ['Pat Buyer', 'pat@example.test', back],
+    ]);
+    expect(res.body.attendees.map((a: any) => a.id)).toEqual(attendees.map((a) => a.id));
+    const ids = attendees.map((a) => a.id);
+    expect(new Set(ids).size).toBe(4);
+    for (const id of ids) expect(id).toBeGreaterThan(res.body.id);
+    for (const a of attendees) {
+      const post = await t.db.selectFrom('posts').select(['type', 'title']).where('id', '=', a.id).executeTakeFirstOrThrow();
+      expect(post).toEqual({ type: 'tribe_tpp_attendees', title: a.title });
+    }
+  });
+
+  it('writes an order of more seats than one insert statement holds', async () => {
+    await t.ctx.options.set(MAX_PER_LINE_OPTION, 1000);
+    await t.ctx.options.set(MAX_PER_ORDER_OPTION, 1000);
+    const res = await t.request('POST', `${NS}/orders`, {
+      json: { purchaser_name: 'Big Group', purchaser_email: 'group@example.test', gateway: 'offline', tickets: [{ ticket_id: back, quantity: 620 }] },
+    });
+    expect(res.status).toBe(201);
+    const rows = await t.db.selectFrom('ticket_attendees').select(['attendee_id', 'ticket_id']).where('order_id', '=', res.body.id).execute();
+    expect(rows).toHaveLength(620);
+    const posts = await t.db.selectFrom('posts').select('id').where('id', 'in', rows.map((r) => Number(r.attendee_id))).where('type', '=', 'tribe_tpp_attendees').execute();
+    expect(posts).toHaveLength(620);
+    expect((await t.request('GET', `${NS}/tickets/${back}`, { as: t.admin })).body.capacity_details).toMatchObject({ pending: 2 + 2 + 620 }); // held by this file's offline orders
+  });
+});
