@@ -231,10 +231,21 @@ export function createDb(options: DbOptions): Db {
   // mapped pages are the operating system's page cache, shared by workers, counted as file-backed RSS.
   sqlite.pragma('mmap_size = 2147418112');
   sqlite.function(SQLITE_CASE_FOLD, { deterministic: true }, foldCase);
+  dropSampledStatistics(sqlite);
   const background = options.backgroundCheckpoints === true && file !== ':memory:';
   if (background) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const dialect = new ImmediateSqliteDialect(sqlite, background ? path.resolve(file) : undefined);
   const db = new Kysely<Database>({ dialect });
   dialects.set(db, dialect);
   return db;
+}
+
+/**
+ * Removes the sampled planner statistics an `ANALYZE` run by hand (or by an older version) left: they
+ * make hot statements prepare again on every run (see `refreshPlannerStatistics` in storage/dialect).
+ */
+function dropSampledStatistics(sqlite: SQLite.Database): void {
+  const present = sqlite.prepare("select 1 from sqlite_schema where type = 'table' and name = 'sqlite_stat4'").get();
+  if (!present || !sqlite.prepare('select 1 from sqlite_stat4 limit 1').get()) return;
+  sqlite.exec('delete from sqlite_stat4; analyze sqlite_schema');
 }

@@ -265,3 +265,18 @@ export function packedColumns(db: Kysely<any>, columns: readonly (string | RawBu
 export function unpackRow(packed: unknown): unknown[] {
   return (typeof packed === 'string' ? JSON.parse(packed) : packed) as unknown[];
 }
+
+/**
+ * Fresh planner statistics for `tables` (or every table) after a bulk write. On SQLite only the
+ * per-index averages (`sqlite_stat1`) are kept: with sampled statistics (`sqlite_stat4`) of an index, a
+ * statement whose bound value is compared with that index is prepared again on every run (SQLite
+ * re-plans for the value, and the driver binds anew each time). On the 10,000-event bench database the
+ * venues and organizers of one event took 230 µs of CPU with samples and 30 µs without.
+ */
+export async function refreshPlannerStatistics(db: Kysely<any>, tables?: readonly string[]): Promise<void> {
+  if (tables) for (const table of tables) await sql`ANALYZE ${sql.table(table)}`.execute(db);
+  else await sql`ANALYZE`.execute(db);
+  if (isPostgres(db)) return;
+  await sql`DELETE FROM sqlite_stat4`.execute(db);
+  await sql`ANALYZE sqlite_schema`.execute(db); // this connection plans with what is left
+}

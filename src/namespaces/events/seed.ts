@@ -9,7 +9,7 @@
  * await seedEvents(ctx, { events: 100_000, onProgress: (done, total) => bar.update(done) });
  */
 import { DateTime, Info, type Zone } from 'luxon';
-import { sql } from 'kysely';
+import { refreshPlannerStatistics } from '../../storage/dialect.js';
 import type { AppContext } from '../../app-context.js';
 import { normaliseZone, renderContent, siteTimeZone, siteTimeZoneSetting, toDbDate } from '../../content/posts.js';
 import { sanitizeTitle } from '../../content/slugs.js';
@@ -306,10 +306,10 @@ export async function seedEvents(ctx: AppContext, options: SeedOptions): Promise
     options.onProgress?.(done, total);
   }
 
-  // ---- Term counts, then planner statistics for the new data (both engines know `ANALYZE`).
+  // ---- Term counts, then planner statistics for the new data.
   await recountTaxonomy(ctx.db, CATEGORY_TAXONOMY);
   await recountTaxonomy(ctx.db, TAG_TAXONOMY);
-  await sql`ANALYZE`.execute(ctx.db);
+  await refreshPlannerStatistics(ctx.db);
 
   return { events: total, venues: venueCount, organizers: organizerCount, categories: categoryIds.length, tags: tagIds.length, ms: Date.now() - started };
 }

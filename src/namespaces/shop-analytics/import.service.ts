@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import { DateTime } from 'luxon';
 import { sql } from 'kysely';
+import { refreshPlannerStatistics } from '../../storage/dialect.js';
 import type { AppContext } from '../../app-context.js';
 import { toDbDate } from '../../content/posts.js';
 import { countOrders, listOrders } from '../tickets/index.js';
@@ -158,8 +159,8 @@ export async function rebuildShopAnalytics(ctx: AppContext, options: { pageSize?
   }
   await ensureAggregatesBasis(ctx);
   await refreshAggregates(ctx.db, await excludedStatuses(ctx), 'all');
-  // The tables were rewritten wholesale: fresh planner statistics (both engines know `ANALYZE`).
-  for (const table of ['shop_customer_lookup', 'shop_order_stats', 'shop_order_product_lookup', 'shop_order_coupon_lookup']) await sql`ANALYZE ${sql.table(table)}`.execute(ctx.db);
+  // The tables were rewritten wholesale: fresh planner statistics.
+  await refreshPlannerStatistics(ctx.db, ['shop_customer_lookup', 'shop_order_stats', 'shop_order_product_lookup', 'shop_order_coupon_lookup']);
   return { orders: done, customers: customers.size };
 }
 
