@@ -20,6 +20,8 @@ export interface ImportedVenue {
   zip?: string;
   phone?: string;
   website?: string;
+  /** Featured image URL (the remote service's `venue.image`). */
+  image?: string;
 }
 
 export interface ImportedOrganizer {
@@ -27,6 +29,8 @@ export interface ImportedOrganizer {
   email?: string;
   phone?: string;
   website?: string;
+  /** Featured image URL (the remote service's `organizer.image`). */
+  image?: string;
 }
 
 /** An item's event fields, normalised (what is compared between runs). */
@@ -46,6 +50,7 @@ export interface ImportedFields {
   /** Cost as written, with its currency symbol if any ('' = none). */
   cost: string;
   website: string | null;
+  /** Featured image URL; side-loaded into the media library when written (see `images.ts`). */
   image: string | null;
   featured: boolean;
   sticky: boolean;
@@ -94,16 +99,27 @@ export function storedFields(text: string): ImportedFields | undefined {
   return rec as unknown as ImportedFields;
 }
 
+/** A venue or organizer without its image. */
+export function withoutImage<T extends { image?: string }>(linked: T): T {
+  const { image: _image, ...rest } = linked;
+  return rest as T;
+}
+
+/** The fields without any image (the event's, the venue's, the organizers'). */
+export function withoutImages(f: ImportedFields): ImportedFields {
+  return { ...f, image: null, venue: f.venue ? withoutImage(f.venue) : null, organizers: f.organizers.map(withoutImage) };
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const DATE_FIELDS = ['start_date', 'end_date', 'timezone', 'all_day'] as const;
 const FLAGS = ['featured', 'sticky', 'hide_from_listings'] as const;
 
-/** The event fields of a new item. */
+/** The event fields of a new item (venues and organizers copied: their images are swapped for attachment IDs). */
 export function createInput(f: ImportedFields): EventInput {
   const input: EventInput = { title: f.title, description: f.description, start_date: f.start_date, end_date: f.end_date, timezone: f.timezone, all_day: f.all_day };
   if (f.excerpt !== '') input.excerpt = f.excerpt;
-  if (f.venue) input.venue = [f.venue];
-  if (f.organizers.length > 0) input.organizer = f.organizers;
+  if (f.venue) input.venue = [{ ...f.venue }];
+  if (f.organizers.length > 0) input.organizer = f.organizers.map((o) => ({ ...o }));
   if (f.categories.length > 0) input.categories = f.categories;
   if (f.tags.length > 0) input.tags = f.tags;
   if (f.cost !== '') input.cost = f.cost;
@@ -119,8 +135,8 @@ export function changedInput(previous: ImportedFields, next: ImportedFields): Ev
   for (const k of ['title', 'description', 'excerpt', 'cost'] as const) if (!same(previous[k], next[k])) input[k] = next[k];
   // Dates are written together: the events service reads them in the event's zone and all-day setting.
   if (DATE_FIELDS.some((k) => !same(previous[k], next[k]))) for (const k of DATE_FIELDS) input[k] = next[k];
-  if (!same(previous.venue, next.venue)) input.venue = next.venue ? [next.venue] : '';
-  if (!same(previous.organizers, next.organizers)) input.organizer = next.organizers.length > 0 ? next.organizers : '';
+  if (!same(previous.venue, next.venue)) input.venue = next.venue ? [{ ...next.venue }] : '';
+  if (!same(previous.organizers, next.organizers)) input.organizer = next.organizers.length > 0 ? next.organizers.map((o) => ({ ...o })) : '';
   if (!same(previous.categories, next.categories)) input.categories = next.categories;
   if (!same(previous.tags, next.tags)) input.tags = next.tags;
   if (!same(previous.website, next.website)) input.website = next.website ?? '';

@@ -3,7 +3,8 @@
  * The one code path that turns imported items into events, whatever fed them (the remote service's
  * batches, an .ics file or URL, a CSV file). Items are matched by their origin's unique id (table
  * `import_origin_ids`): a new item creates an event, a changed one gets only its changed fields, an
- * unchanged one is skipped, one whose event was trashed is skipped (a deletion sticks).
+ * unchanged one is skipped, one whose event was trashed is skipped (a deletion sticks). The images of
+ * what is written are side-loaded into the media library first (`images.ts`).
  *
  * Crash safety: before an event is created its origin id is claimed (`import_claims`); the mapping and
  * the claim's release are written in one transaction after the event. A claim left behind means the
@@ -16,8 +17,12 @@ import { isRestError } from '../../rest/errors.js';
 import type { RestUser } from '../../rest/route.js';
 import type { Db } from '../../storage/db.js';
 import { crashPoint } from '../../storage/crash-point.js';
-import { CATEGORY_TAXONOMY, eventsService, EVENT_TYPE, getEventsByIds, ORGANIZER_TYPE, saveEvent, TAG_TAXONOMY, VENUE_TYPE } from '../events/index.js';
-import { changedInput, createInput, storedFields, type ImportedFields, type ImportedItem, type SkippedItem } from './fields.js';
+import {
+  CATEGORY_TAXONOMY, eventsService, EVENT_TYPE, getEventsByIds, ORGANIZER_TYPE, saveEvent, setLinkedImages, TAG_TAXONOMY, VENUE_TYPE,
+  type EventInput, type EventRecord,
+} from '../events/index.js';
+import { changedInput, createInput, storedFields, withoutImages, type ImportedFields, type ImportedItem, type SkippedItem } from './fields.js';
+import { loadImages } from './images.js';
 import { emptyActivity, gmt, type Activity, type ActivityKey } from './records.repo.js';
 import { checkedUrls } from './url-fields.js';
 
@@ -120,6 +125,37 @@ async function writeMapping(ctx: AppContext, key: string, postId: number, fields
 
 type Outcome = 'created' | 'updated' | 'unchanged' | SkippedItem;
 
+/**
+ * An event imported before images were side-loaded keeps the item's image URL as its own: its image
+ * is written again (and so loaded) even though the item did not change.
+ */
+function withRemoteImageLoaded(input: EventInput | undefined, current: EventRecord, previous: ImportedFields | undefined, next: ImportedFields): EventInput | undefined {
+  const remote = next.image !== null && previous?.image === next.image && current.imageId === 0 && current.image_url === next.image;
+  return remote ? { ...input, image: next.image } : input;
+}
+
+/**
+ * Writes an item's event: its images are loaded first (outside any transaction), then the event, then
+ * the images of its venue and organizers, then the mapping to the item. Undefined when an update has
+ * nothing left to write (its only change was an image that could not be loaded).
+ */
+async function writeEvent(ctx: AppContext, recordId: string, item: ImportedItem, user: RestUser, activity: Activity, input: EventInput, current?: EventRecord): Promise<number | undefined> {
+  const images = await loadImages(ctx, user, input, item.fields);
+  if (current && Object.keys(input).length === 0) return undefined;
+  const before = await snapshot(ctx.db, item.fields);
+  const id = await saveEvent(ctx, input, user, current);
+  if (!current) await crashPoint('import.event-saved');
+  logCreatedLinked(activity, before, await snapshot(ctx.db, item.fields));
+  const attached = [
+    ...(images.event !== undefined && images.event !== current?.imageId ? [images.event] : []),
+    ...(await setLinkedImages(ctx, id, 'venue', images.venues)),
+    ...(await setLinkedImages(ctx, id, 'organizer', images.organizers)),
+  ];
+  for (const attachment of attached) if (!activity.attachment.created.includes(attachment)) activity.attachment.created.push(attachment);
+  await writeMapping(ctx, item.key, id, images.applied, recordId);
+  return id;
+}
+
 async function applyItem(ctx: AppContext, recordId: string, item: ImportedItem, user: RestUser, activity: Activity): Promise<Outcome> {
   const row = await ctx.db.selectFrom('import_origin_ids').select(['post_id', 'fields']).where('origin_id', '=', item.key).executeTakeFirst();
   const current = row ? (await getEventsByIds(ctx.db, [Number(row.post_id)])).get(Number(row.post_id)) : undefined;
@@ -129,15 +165,11 @@ async function applyItem(ctx: AppContext, recordId: string, item: ImportedItem, 
       return { uid: item.key, reason: `event ${current.id} is in the trash` };
     }
     const previous = storedFields(row!.fields);
-    const input = previous ? changedInput(previous, item.fields) : createInput(item.fields);
-    if (!input) {
+    const input = withRemoteImageLoaded(previous ? changedInput(previous, item.fields) : createInput(item.fields), current, previous, item.fields);
+    if (!input || (await writeEvent(ctx, recordId, item, user, activity, input, current)) === undefined) {
       activity.tribe_events.skipped.push(current.id);
       return 'unchanged';
     }
-    const before = await snapshot(ctx.db, item.fields);
-    await saveEvent(ctx, input, user, current);
-    logCreatedLinked(activity, before, await snapshot(ctx.db, item.fields));
-    await writeMapping(ctx, item.key, current.id, item.fields, recordId);
     activity.tribe_events.updated.push(current.id);
     return 'updated';
   }
@@ -145,18 +177,15 @@ async function applyItem(ctx: AppContext, recordId: string, item: ImportedItem, 
   const claimed = await ctx.db.selectFrom('import_claims').select('origin_id').where('origin_id', '=', item.key).executeTakeFirst();
   const orphan = claimed ? await adoptOrphan(ctx, item.fields) : undefined;
   if (orphan !== undefined) {
-    await writeMapping(ctx, item.key, orphan, item.fields, recordId);
+    // The crash may have come before its images were attached: mapped without them, the next import writes them.
+    await writeMapping(ctx, item.key, orphan, withoutImages(item.fields), recordId);
     activity.tribe_events.created.push(orphan);
     return 'created';
   }
   if (!claimed) {
     await ctx.db.insertInto('import_claims').values({ origin_id: item.key, record_id: recordId, claimed_gmt: gmt(ctx.now()) }).onConflict((oc) => oc.column('origin_id').doNothing()).execute();
   }
-  const before = await snapshot(ctx.db, item.fields);
-  const id = await saveEvent(ctx, createInput(item.fields), user);
-  await crashPoint('import.event-saved');
-  logCreatedLinked(activity, before, await snapshot(ctx.db, item.fields));
-  await writeMapping(ctx, item.key, id, item.fields, recordId);
+  const id = (await writeEvent(ctx, recordId, item, user, activity, createInput(item.fields)))!;
   activity.tribe_events.created.push(id);
   return 'created';
 }

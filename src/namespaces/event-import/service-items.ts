@@ -2,8 +2,8 @@
  * @module namespaces/event-import/service-items
  * The remote import service's event items (the original's `translate_service_data` field names) as
  * imported items: dates from `start_date` + `start_hour`/`start_minute`/`start_meridian`, the venue
- * object, the organizer object or list, categories, tags, cost and flags. The origin's unique id is
- * `global_id`, else `uid`, else `id`.
+ * object, the organizer object or list (each with its `image` URL), categories, tags, cost and flags.
+ * The origin's unique id is `global_id`, else `uid`, else `id`.
  */
 import { importedFields, type ImportedItem, type ImportedOrganizer, type ImportedVenue, type SkippedItem } from './fields.js';
 
@@ -41,6 +41,11 @@ function record(v: unknown): Record<string, unknown> | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
+/** An http(s) URL, or undefined. */
+function httpUrl(v: unknown): string | undefined {
+  return /^https?:\/\//i.test(text(v)) ? text(v) : undefined;
+}
+
 function venueOf(v: unknown): ImportedVenue | null {
   const rec = record(v);
   const name = text(rec?.venue);
@@ -48,6 +53,8 @@ function venueOf(v: unknown): ImportedVenue | null {
   const venue: ImportedVenue = { venue: name };
   for (const key of ['address', 'city', 'country', 'state', 'zip', 'phone', 'website'] as const) if (text(rec[key]) !== '') venue[key] = text(rec[key]);
   if (text(rec.stateprovince) !== '') venue.province = text(rec.stateprovince);
+  const image = httpUrl(rec.image);
+  if (image) venue.image = image;
   return venue;
 }
 
@@ -60,6 +67,8 @@ function organizersOf(v: unknown): ImportedOrganizer[] {
     if (!rec || name === '') continue;
     const org: ImportedOrganizer = { organizer: name };
     for (const key of ['email', 'phone', 'website'] as const) if (text(rec[key]) !== '') org[key] = text(rec[key]);
+    const image = httpUrl(rec.image);
+    if (image) org.image = image;
     out.push(org);
   }
   return out;
@@ -99,8 +108,8 @@ export function fromServiceItem(raw: unknown): ImportedItem | SkippedItem {
       categories: list(item.categories),
       tags: list(item.tags),
       cost: withSymbol,
-      website: /^https?:\/\//i.test(text(item.url)) ? text(item.url) : null,
-      image: /^https?:\/\//i.test(text(item.image)) ? text(item.image) : null,
+      website: httpUrl(item.url) ?? null,
+      image: httpUrl(item.image) ?? null,
       featured: flag(item.featured),
       sticky: flag(item.sticky),
       hide_from_listings: flag(item.hide_from_listings),

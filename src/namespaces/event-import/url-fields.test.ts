@@ -1,7 +1,7 @@
 /**
  * iCalendar injection through imported URLs (issue 8): a control character in any URL field of an
- * imported item (image, website, venue or organizer website) refuses the item; image URLs are stored
- * in their normalised form; the feed never writes a control character into a URL.
+ * imported item (the images and websites of the event, its venue and organizers) refuses the item;
+ * image URLs are loaded in their normalised form; the feed never writes a control character into a URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
@@ -12,6 +12,7 @@ import { type ImportedItem } from './fields.js';
 import { applyItems } from './import.service.js';
 import { insertRecord } from './records.repo.js';
 import { fromServiceItem } from './service-items.js';
+import { checkedUrls } from './url-fields.js';
 
 const FORGE = '\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:forged\r\nSUMMARY:Forged event\r\nDTSTART:20300101T000000Z';
 
@@ -40,6 +41,17 @@ describe('URLs in the iCalendar parser and feed', () => {
     }
     const fine = parseIcs(ics(['ATTACH;FMTTYPE=image/png:https://IMG.example/a b.png']), opts);
     expect(fine.items[0]!.fields.image).toBe('https://img.example/a%20b.png');
+  });
+
+  it('normalises the image URLs of the event, its venue and organizers (the form that is loaded)', () => {
+    const checked = checkedUrls(item(serviceEvent(5, {
+      image: 'https://IMG.example/x/../a b.jpg', venue: { venue: 'Hall', image: 'HTTPS://img.example/v 1.jpg' }, organizer: [{ organizer: 'Org', image: 'https://img.example/./o.jpg' }, { organizer: 'Other' }],
+    })));
+    expect('fields' in checked && checked.fields).toMatchObject({
+      image: 'https://img.example/a%20b.jpg', venue: { venue: 'Hall', image: 'https://img.example/v%201.jpg' }, organizers: [{ organizer: 'Org', image: 'https://img.example/o.jpg' }, { organizer: 'Other' }],
+    });
+    const plain = item(serviceEvent(6, { image: 'https://img.example/a.jpg', venue: { venue: 'Hall', image: 'https://img.example/v.jpg' } }));
+    expect(checkedUrls(plain)).toBe(plain);
   });
 
   it('never writes a control character into a feed URL', () => {
@@ -75,6 +87,8 @@ describe.each(DIALECTS)('URLs of imported items on %s', (engine) => {
       item(serviceEvent(2, { url: 'https://site.example/\u0000x' })),
       item(serviceEvent(3, { venue: { venue: 'Hall', website: 'https://hall.example/\nx' } })),
       item(serviceEvent(4, { organizer: [{ organizer: 'Org', website: 'https://org.example/\u2028x' }] })),
+      item(serviceEvent(5, { venue: { venue: 'Hall', image: `https://img.example/v.jpg${FORGE}` } })),
+      item(serviceEvent(6, { organizer: [{ organizer: 'Org', image: 'https://img.example/o\u0085.jpg' }] })),
     ];
     const result = await applyItems(t.ctx, record, items);
     expect(result.created).toBe(0);
@@ -82,14 +96,6 @@ describe.each(DIALECTS)('URLs of imported items on %s', (engine) => {
     for (const s of result.skipped) expect(s.reason).toMatch(/control character/);
     const feed = await t.app.inject({ method: 'GET', url: '/events/?ical=1' });
     expect(feed.body).not.toContain('Forged');
-  });
-
-  it('stores the normalised image URL', async () => {
-    const result = await applyItems(t.ctx, record, [item(serviceEvent(5, { image: 'https://IMG.example/x/../a b.jpg' }))]);
-    expect(result.created).toBe(1);
-    const id = result.activity.tribe_events.created[0]!;
-    const row = await t.db.selectFrom('posts').select('image_url').where('id', '=', id).executeTakeFirstOrThrow();
-    expect(row.image_url).toBe('https://img.example/a%20b.jpg');
   });
 
   it('refuses a CSV row the same way', async () => {

@@ -63,5 +63,8 @@ export {
 export { seedEvents, type SeedOptions, type SeedResult } from './seed.js';
 export { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from './caps.js';
 export { getEventsByIds, saveEvent, type EventInput } from './events.service.js';
+export type { EventRecord } from './events.repo.js';
+export { setLinkedImages } from './linked.service.js';
+export { attachmentByUrl } from './post-write.js';
 export { discoveryHeaders, discoveryMeta, pageApiRoot } from './discovery.js';
 export { FEED_DEFAULT_COUNT, feedCaller, feedCount, feedEvents, isFeedRequest, sendEventsFeed, sendFeed, sendFeedError, type FeedSpec } from './ical/index.js';

@@ -11,7 +11,7 @@ import type { Db } from '../../storage/db.js';
 import { can, canReadPost } from './caps.js';
 import { eventError } from './errors.js';
 import {
-  findDuplicate, getOrganizersByIds, getVenuesByIds, insertOrganizer, insertVenue, linkedType, updateOrganizerRows,
+  findDuplicate, getOrganizersByIds, getVenuesByIds, insertOrganizer, insertVenue, linkedOfEvents, linkedType, updateOrganizerRows,
   updateVenueRows, type LinkedKind, type OrganizerRecord, type VenueRecord,
 } from './linked.repo.js';
 import type { NewPostRow } from './events.repo.js';
@@ -131,6 +131,30 @@ export async function updateLinked(ctx: AppContext, db: Db, kind: LinkedKind, cu
     if (imageId !== undefined) d.image_id = imageId;
     await updateOrganizerRows(db, current.id, postRow, d);
   }
+}
+
+/**
+ * Gives the venues or organizers linked to an event the featured images named for them by title
+ * (compared without case, as duplicates are found), as the original's importer attaches an imported
+ * venue's or organizer's image to the post it found or made (`import_venue_image`,
+ * `import_organizer_image`). `images` maps titles to attachment IDs. Returns the attachment IDs set;
+ * a post that has its image already is left alone.
+ */
+export async function setLinkedImages(ctx: AppContext, eventId: number, kind: LinkedKind, images: ReadonlyMap<string, number>): Promise<number[]> {
+  if (images.size === 0) return [];
+  const page = await linkedOfEvents(ctx.db, [eventId]);
+  const linked = kind === 'venue' ? page.venues : page.organizers;
+  const byTitle = new Map([...images].map(([title, id]) => [title.trim().toLowerCase(), id]));
+  const siteZone = await siteTimeZone(ctx.options);
+  const set: number[] = [];
+  for (const id of linked.ids.get(eventId) ?? []) {
+    const record = linked.records.get(id)!;
+    const image = byTitle.get(record.title.toLowerCase());
+    if (image === undefined || record.imageId === image) continue;
+    await ctx.db.transaction().execute((trx) => updateLinked(ctx, trx, kind, record, { image }, null, siteZone));
+    set.push(image);
+  }
+  return set;
 }
 
 /**

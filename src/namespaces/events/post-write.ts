@@ -80,8 +80,9 @@ export async function sideloadInputImages(ctx: AppContext, user: RestUser, input
 
 /**
  * A featured image from an attachment ID or a URL: the URL to store and the attachment ID (0 for a
- * URL that is none of this site's media, which only the importer may store: the REST routes refuse
- * those). Undefined when the ID is not an image attachment. `""` removes the image.
+ * URL that is none of this site's media: the REST routes refuse those, and the importer side-loads
+ * them first; events imported before it did keep such URLs). Undefined when the ID is not an image
+ * attachment. `""` removes the image.
  */
 export async function resolveImage(db: Db, value: unknown): Promise<{ url: string; id: number } | undefined> {
   if (value === '' || value === 0 || value === '0' || value === false) return { url: '', id: 0 };
