@@ -138,7 +138,7 @@ export async function updateLinked(ctx: AppContext, db: Db, kind: LinkedKind, cu
  * (compared without case, as duplicates are found), as the original's importer attaches an imported
  * venue's or organizer's image to the post it found or made (`import_venue_image`,
  * `import_organizer_image`). `images` maps titles to attachment IDs. Returns the attachment IDs set;
- * a post that has its image already is left alone.
+ * a post that has this image already is left alone (another image is replaced, as the original does).
  */
 export async function setLinkedImages(ctx: AppContext, eventId: number, kind: LinkedKind, images: ReadonlyMap<string, number>): Promise<number[]> {
   if (images.size === 0) return [];
