@@ -34,7 +34,7 @@ function stepForm(step: number, last: Record<string, any>, settings: { timezone:
       return `<p>Set up your calendar in a few steps.</p><p><label><input type="checkbox" name="optin" value="1"${last.optin ? ' checked' : ''}> Share anonymous usage data</label></p>`;
     case 1:
       return `<fieldset><legend>Views</legend>${VIEW_SLUGS.map((v) => `<label><input type="checkbox" name="tribeEnableViews[]" value="${v}"${settings.views.includes(v) ? ' checked' : ''}> ${v}</label>`).join(' ')}</fieldset>
-<p><label>Currency<br><select name="currency">${Object.values(CURRENCIES).map((c) => `<option value="${c.code}"${(last.currency ?? 'USD') === c.code ? ' selected' : ''}>${esc(`${c.name} (${c.symbol})`)}</option>`).join('')}</select></label></p>
+<p><label>Currency<br><select name="currency">${Object.entries(CURRENCIES).map(([key, c]) => `<option value="${key}"${(last.currency ?? 'usd') === key ? ' selected' : ''}>${esc(`${c.name} (${c.symbol})`)}</option>`).join('')}</select></label></p>
 ${field('Date format', 'date_format', settings.dateFormat)}${field('Time zone', 'timezone_string', settings.timezone)}
 <p><label>Week starts on<br><select name="start_of_week">${['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'].map((d, i) => `<option value="${i}"${settings.startOfWeek === i ? ' selected' : ''}>${d}</option>`).join('')}</select></label></p>`;
     case 2:
