@@ -52,3 +52,13 @@ export const CURRENCIES: Readonly<Record<string, Currency>> = Object.freeze({
 export function currencyByKey(key: unknown): Currency | undefined {
   return typeof key === 'string' && Object.hasOwn(CURRENCIES, key) ? CURRENCIES[key] : undefined;
 }
+
+/**
+ * The key the wizard preselects for a stored currency code: the lowercased code when that is a key
+ * (as the original preselects), else the first key with that code (`EUR` → `euro`), else `usd`.
+ */
+export function currencyKeyOf(code: unknown): string {
+  const text = typeof code === 'string' ? code : '';
+  if (Object.hasOwn(CURRENCIES, text.toLowerCase())) return text.toLowerCase();
+  return Object.keys(CURRENCIES).find((key) => CURRENCIES[key]!.code === text) ?? 'usd';
+}

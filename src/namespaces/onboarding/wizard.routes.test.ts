@@ -242,7 +242,7 @@ describe.each(DIALECTS)('onboarding wizard on %s', (engine) => {
     expect(venuePage.body).toContain('Domplatz 1, Berlin, 10178, Germany');
   });
 
-  it('the admin page walks through the steps and posts them to the route', async () => {
+  it('the admin page walks through the tabs and posts them to the route', async () => {
     const login = await t.app.inject({ method: 'GET', url: '/wp-admin/tec-onboarding/' });
     expect(login.statusCode).toBe(302);
     expect(login.headers.location).toContain('wp-login.php');
@@ -251,27 +251,59 @@ describe.each(DIALECTS)('onboarding wizard on %s', (engine) => {
     const page = (method: 'GET' | 'POST', url: string, payload?: string) =>
       t.app.inject({ method, url, headers: { cookie: session.cookie, ...(payload ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) }, ...(payload ? { payload } : {}) });
     await t.ctx.options.set(WIZARD_OPTION, {});
+    await t.ctx.options.set('opt-in-status', null);
     expect((await page('GET', '/wp-admin/')).body).toContain('The calendar is not set up yet: <a href="http://example.test/wp-admin/tec-onboarding/">set up the calendar</a>');
     const first = await page('GET', '/wp-admin/tec-onboarding/');
     expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('Calendar setup: Welcome');
     const actionNonce = /name="action_nonce" value="([^"]+)"/.exec(first.body)![1]!;
-    const settings = await page('POST', '/wp-admin/tec-onboarding/?step=1', new URLSearchParams({ action_nonce: actionNonce, currency: 'gbp', date_format: 'j F Y', timezone_string: 'Europe/London', start_of_week: '1', 'tribeEnableViews[]': 'list' }).toString());
-    expect(settings.statusCode).toBe(200);
+    const post = (tab: number, fields: Record<string, string> | string) =>
+      page('POST', `/wp-admin/tec-onboarding/?step=${tab}`, `action_nonce=${actionNonce}&${typeof fields === 'string' ? fields : new URLSearchParams(fields).toString()}`);
+
+    const welcome = await post(0, { wizard_action: 'continue', optin: '1' });
+    expect(welcome.body).toContain('Calendar setup: Display');
+    expect(await t.ctx.options.get('opt-in-status')).toBe(true);
+    const noView = await post(1, { wizard_action: 'continue' });
+    expect(noView.body).toContain('Please select at least one view to continue.');
+    expect(noView.body).toContain('Calendar setup: Display');
+    const display = await post(1, 'wizard_action=continue&tribeEnableViews%5B%5D=list&tribeEnableViews%5B%5D=day');
+    expect(display.body).toContain('Calendar setup: Settings');
+    expect(await t.ctx.options.get('tribeEnableViews')).toEqual(['list', 'day']);
+    // The settings tab offers the original's currency keys and a time zone list without offsets.
+    expect(display.body).toContain('<option value="gbp">£ (British Pound)</option>');
+    expect(display.body).toContain('<option value="Europe/London">London</option>');
+    const settings = await post(2, { wizard_action: 'continue', currency: 'gbp', date_format: 'j F, Y', timezone_string: 'Europe/London', start_of_week: '1' });
     expect(settings.body).toContain('Successfully saved option date_format.');
     expect(settings.body).toContain('Calendar setup: Organizer');
     expect(await t.ctx.options.get('timezone_string')).toBe('Europe/London');
-    const org = await page('POST', '/wp-admin/tec-onboarding/?step=2', `action_nonce=${actionNonce}&organizer%5Bname%5D=Page+Org`);
+    expect(await t.ctx.options.get('defaultCurrencySymbol')).toBe('£');
+    // An organizer already exists (created above): it is shown and sent by ID, never doubled.
+    expect(settings.body).toContain('Looks like you have already created your first organizer.');
+    const organizers = (await t.request('GET', '/eventsuite/events/v1/organizers?per_page=50')).body.total;
+    const org = await post(3, { wizard_action: 'skip' });
     expect(org.body).toContain('Calendar setup: Venue');
-    const venue = await page('POST', '/wp-admin/tec-onboarding/?step=3', `action_nonce=${actionNonce}&venue%5Bname%5D=Page+Hall&venue%5Bcity%5D=York`);
+    const venue = await post(4, { wizard_action: 'continue' });
     expect(venue.body).toContain('Calendar setup: Tickets');
-    const done = await page('POST', '/wp-admin/tec-onboarding/?step=4', `action_nonce=${actionNonce}`);
-    expect(done.body).toContain('Organizer created.');
-    expect(done.body).toContain('Venue created.');
-    expect(done.body).toContain('Calendar setup: Finish');
-    expect((await t.ctx.options.get<Record<string, unknown>>(WIZARD_OPTION)).finished).toBe(true);
+    expect(venue.body).not.toContain('name="eventTickets"');
+    const done = await post(5, { wizard_action: 'continue' });
+    expect(done.body).toContain('Existing organizer. Step skipped.');
+    expect(done.body).toContain('Existing venue. Step skipped.');
+    expect(done.body).toContain('Event Tickets plugin already installed and activated.');
+    expect(done.body).toContain('Calendar setup: Finished');
+    expect((await t.request('GET', '/eventsuite/events/v1/organizers?per_page=50')).body.total).toBe(organizers);
+    const state = await t.ctx.options.get<Record<string, any>>(WIZARD_OPTION);
+    expect(state).toMatchObject({ finished: true, completed_tabs: [0, 1, 2, 4, 5], skipped_tabs: [3] });
     expect((await page('GET', '/wp-admin/')).body).not.toContain('The calendar is not set up yet');
-    const forged = await page('POST', '/wp-admin/tec-onboarding/?step=1', 'action_nonce=bad&timezone_string=Asia%2FTokyo');
+    expect((await page('GET', '/wp-admin/tec-onboarding/')).body).toContain('Your calendar is set up.');
+    const forged = await page('POST', '/wp-admin/tec-onboarding/?step=2', 'action_nonce=bad&wizard_action=continue&timezone_string=Asia%2FTokyo');
     expect(forged.body).toContain('Invalid parameter(s): action_nonce');
     expect(await t.ctx.options.get('timezone_string')).toBe('Europe/London');
+
+    // "Skip guided setup" finishes without a step; the page reopens where the wizard stopped.
+    await t.ctx.options.set(WIZARD_OPTION, { begun: true, finished: false, current_tab: 2, completed_tabs: [0, 1, 2], skipped_tabs: [] });
+    expect((await page('GET', '/wp-admin/tec-onboarding/')).body).toContain('Calendar setup: Organizer');
+    const exit = await post(0, { wizard_action: 'exit', optin: '1' });
+    expect(exit.body).toContain('Calendar setup: Finished');
+    expect(await t.ctx.options.get<Record<string, unknown>>(WIZARD_OPTION)).toMatchObject({ begun: true, finished: true });
   });
 });
