@@ -4,8 +4,8 @@
  * the step handlers whose tab the client has reached — opt-in (tab 0), settings (tab 1: currency, date
  * format, time zone, week start, enabled views), organizer, venue and tickets (tab 5). A step runs only
  * when the request names a `currentTab` (the "Skip guided setup" request names none and only stores the
- * state). Each step adds a note to `message`; a failing step makes the answer a 500 (the body still
- * says `success: true`) and the later steps do not run.
+ * state). Each step adds a note to `message`; a failing step makes the answer an error status (the
+ * body still says `success: true`) and the later steps do not run.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { AppContext } from '../../app-context.js';
@@ -26,7 +26,14 @@ export interface WizardAnswer {
 }
 
 /** Creates a venue or organizer through the events REST route (its validation and capability checks). */
-export type LinkedCreator = (kind: 'venues' | 'organizers', fields: Record<string, unknown>) => Promise<{ id: number } | { error: string }>;
+export type LinkedCreator = (kind: 'venues' | 'organizers', fields: Record<string, unknown>) => Promise<{ id: number } | { error: string; status: number }>;
+
+/**
+ * A failed step's HTTP status. CASE: the original answers every failed step with 500 (add_fail_message);
+ * a step that fails on the request's own values (a time zone that is none, a week start out of range,
+ * an organizer or venue with nothing to create) answers 400 here, with the same body.
+ */
+type Failure = 400 | 500 | undefined;
 
 const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const ints = (v: unknown): number[] => (Array.isArray(v) ? v : []).map((x) => Number(x)).filter((n) => Number.isInteger(n));
@@ -86,7 +93,7 @@ async function optIn(ctx: AppContext, params: Record<string, unknown>, messages:
   messages.push('Successfully saved opt-in status.');
 }
 
-async function settings(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<boolean> {
+async function settings(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<Failure> {
   let views = Array.isArray(params.tribeEnableViews) ? params.tribeEnableViews.filter((v) => v !== 'all').map(String) : false;
   if (views) views = views.filter((v) => VIEW_SLUGS.includes(v));
   const currency = currencyByKey(params.currency);
@@ -110,7 +117,7 @@ async function settings(ctx: AppContext, params: Record<string, unknown>, messag
       || (key === 'date_format' && (typeof value !== 'string' || value.length > 100));
     if (invalid) {
       messages.push(`Failed to save ${core ? 'option' : 'setting'} ${key}.`);
-      return false;
+      return 400;
     }
     const stored = key === 'start_of_week' ? Number(value) : value;
     if (JSON.stringify(await ctx.options.get(key, null)) === JSON.stringify(stored)) {
@@ -123,7 +130,7 @@ async function settings(ctx: AppContext, params: Record<string, unknown>, messag
   // New tickets are priced in the chosen currency.
   if (currency) await ctx.options.set('ticket-commerce-currency-code', currency.code);
   messages.push('Successfully saved settings.');
-  return true;
+  return undefined;
 }
 
 /**
@@ -132,23 +139,23 @@ async function settings(ctx: AppContext, params: Record<string, unknown>, messag
  */
 const DATA_FIELDS = { organizer: ['name', 'phone', 'email', 'website'], venue: ['name', 'address', 'city', 'state', 'zip', 'phone'] } as const;
 
-async function linked(kind: 'organizer' | 'venue', params: Record<string, unknown>, create: LinkedCreator, messages: string[], body: WizardAnswer['body']): Promise<boolean> {
+async function linked(kind: 'organizer' | 'venue', params: Record<string, unknown>, create: LinkedCreator, messages: string[], body: WizardAnswer['body']): Promise<Failure> {
   const Label = kind === 'organizer' ? 'Organizer' : 'Venue';
   if (empty(params[kind])) {
     messages.push(`No ${kind} to save. Step skipped`);
-    return true;
+    return undefined;
   }
   const data = record(params[kind]);
   if (!empty(data[kind === 'organizer' ? 'organizerId' : 'venueId'])) {
     messages.push(`Existing ${kind}. Step skipped.`);
-    return true;
+    return undefined;
   }
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
   const hasData = DATA_FIELDS[kind].some((k) => truthy(data[k]));
   // Data without a name makes an "Unnamed" one, as the original's create does.
   const name = str(data.name) || `Unnamed ${Label}`;
   const out = !hasData
-    ? { error: 'nothing to create' }
+    ? { error: 'nothing to create', status: 400 }
     : await create(kind === 'organizer' ? 'organizers' : 'venues', kind === 'organizer'
       ? { organizer: name, phone: str(data.phone), website: str(data.website), email: str(data.email), status: 'publish' }
       : {
@@ -158,35 +165,35 @@ async function linked(kind: 'organizer' | 'venue', params: Record<string, unknow
         });
   if ('error' in out) {
     messages.push(`Failed to create ${kind}.`);
-    return false;
+    return out.status < 500 ? 400 : 500;
   }
   body[kind === 'organizer' ? 'organizer_id' : 'venue_id'] = out.id;
   messages.push(`${Label} created.`);
-  return true;
+  return undefined;
 }
 
 /** Runs the wizard for one request's params. `enableTickets` switches the tickets area on. */
 export async function runWizard(ctx: AppContext, params: Record<string, unknown>, deps: { create: LinkedCreator; enableTickets(): Promise<boolean>; ticketsOn(): boolean }): Promise<WizardAnswer> {
   const messages: string[] = [];
   const body: WizardAnswer['body'] = { success: true, message: messages };
-  let ok = true;
+  let failure: Failure;
   await storeState(ctx, params, messages);
   // The steps' tab check: `currentTab` must be sent (PHP isset) and is read with absint.
   const tab = params.currentTab === undefined || params.currentTab === null ? -1 : absint(params.currentTab);
   if (tab >= TABS.welcome) await optIn(ctx, params, messages);
-  if (ok && tab >= TABS.display) ok = await settings(ctx, params, messages);
-  if (ok && tab >= TABS.tickets) ok = await linked('organizer', params, deps.create, messages, body);
-  if (ok && tab >= TABS.tickets) ok = await linked('venue', params, deps.create, messages, body);
-  if (ok && tab >= TABS.tickets) {
+  if (!failure && tab >= TABS.display) failure = await settings(ctx, params, messages);
+  if (!failure && tab >= TABS.tickets) failure = await linked('organizer', params, deps.create, messages, body);
+  if (!failure && tab >= TABS.tickets) failure = await linked('venue', params, deps.create, messages, body);
+  if (!failure && tab >= TABS.tickets) {
     if (!truthy(params.eventTickets)) messages.push('Event Tickets install not requested.');
     else if (deps.ticketsOn()) messages.push('Event Tickets plugin already installed and activated.');
     else if (await deps.enableTickets()) messages.push('Event Tickets plugin installed and activated.');
     else {
       messages.push('Failed to activate plugin.');
-      ok = false;
+      failure = 500;
     }
   }
-  return { status: ok ? 200 : 500, body };
+  return { status: failure ?? 200, body };
 }
 
 /** Until the wizard is finished, the dashboard sends administrators to it (the original redirects them there). */
