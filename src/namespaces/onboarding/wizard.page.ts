@@ -72,9 +72,12 @@ const ints = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter(
 const unique = (a: number[]) => [...new Set(a)];
 const record = (v: unknown): Fields => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Fields) : {});
 const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
-/** Titles come back from the REST route HTML-escaped. */
-const unescapeHtml = (s: string) => s.replace(/&#(\d+);|&#x([0-9a-f]+);|&(amp|lt|gt|quot);/gi, (_, dec, hex, named) =>
-  dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ({ amp: '&', lt: '<', gt: '>', quot: '"' } as Record<string, string>)[named.toLowerCase()]!);
+/** Titles come back from the REST route HTML-escaped (a reference to no character stays as written). */
+const unescapeHtml = (s: string) => s.replace(/&#(\d+);|&#x([0-9a-f]+);|&(amp|lt|gt|quot);/gi, (whole, dec, hex, named) => {
+  if (named) return ({ amp: '&', lt: '<', gt: '>', quot: '"' } as Record<string, string>)[named.toLowerCase()]!;
+  const code = dec ? Number(dec) : parseInt(hex, 16);
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+});
 
 async function restGet(host: PageHost, caller: Caller, route: string): Promise<Fields> {
   const res = await host.dispatcher.dispatch(createRestRequest({ method: 'GET', route, query: { per_page: 1 }, ...caller }));

@@ -315,4 +315,27 @@ describe.each(DIALECTS)('onboarding wizard on %s', (engine) => {
     expect(exit.body).toContain('Calendar setup: Finished');
     expect(await t.ctx.options.get<Record<string, unknown>>(WIZARD_OPTION)).toMatchObject({ begun: true, finished: true });
   });
+
+  it('the admin page answers hostile steps, forms and stored state without a server error', async () => {
+    const session = await signInForTest(t.ctx, t.admin.id);
+    const first = await t.app.inject({ method: 'GET', url: '/wp-admin/tec-onboarding/?step=0', headers: { cookie: session.cookie } });
+    const actionNonce = /name="action_nonce" value="([^"]+)"/.exec(first.body)![1]!;
+    await t.request('POST', '/eventsuite/events/v1/organizers', { as: t.admin, json: { organizer: 'Odd &#99999999; &#x110000; name' } });
+    const forms = ['', 'wizard_action[]=skip', 'tribeEnableViews=month&wizard_action=continue', 'organizer=x&venue=y', 'organizer[name][]=a&venue[country][x]=1',
+      'optin[]=1&eventTickets[a]=b', 'currency[]=euro&timezone_string[]=x&start_of_week[]=1&date_format[x]=1', 'wizard_action=exit', 'a[b][c][d]=1&wizard_action=continue'];
+    const states: unknown[] = [{}, 'broken', { current_tab: 'x', completed_tabs: 'x', skipped_tabs: [null, 'a'], last_send: 'x' }, { finished: true }, { current_tab: 99, last_send: { organizer: 'x', venue: [1] } }];
+    for (const state of states) {
+      await t.ctx.options.set(WIZARD_OPTION, state);
+      for (const step of ['', 'abc', '-1', '99', '2.5', '1e9', '5&step=0']) {
+        const get = await t.app.inject({ method: 'GET', url: `/wp-admin/tec-onboarding/?step=${step}`, headers: { cookie: session.cookie } });
+        expect(get.statusCode, `GET ${step}`).toBe(200);
+        for (const form of forms) {
+          const res = await t.app.inject({ method: 'POST', url: `/wp-admin/tec-onboarding/?step=${step}`, headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: `action_nonce=${actionNonce}&${form}` });
+          expect(res.statusCode, `POST ${step} ${form} ${JSON.stringify(state)}`).toBe(200);
+        }
+      }
+    }
+    const json = await t.app.inject({ method: 'POST', url: '/wp-admin/tec-onboarding/?step=1', headers: { cookie: session.cookie, 'content-type': 'application/json' }, payload: '{"action_nonce":1}' });
+    expect(json.statusCode).toBeLessThan(500);
+  });
 });
