@@ -2,7 +2,8 @@
  * @module namespaces/onboarding
  * The calendar's onboarding: `calendar/v2/onboarding` (the wizard route) and the admin page that walks
  * an administrator through it. The settings it stores change the calendar: the time zone of new
- * events, the currency of new tickets, the month grid's first weekday, the enabled views.
+ * events, the currency of event costs and new tickets, the date format of the pages, the month grid's
+ * first weekday, the enabled views.
  */
 import { defineArea } from '../../area.js';
 import { onboardingRoutes, useWizardDispatcher } from './wizard.routes.js';

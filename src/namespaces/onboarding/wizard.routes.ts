@@ -32,9 +32,9 @@ async function permission(req: RestRequest, ctx: AppContext): Promise<boolean | 
 function creator(ctx: AppContext, req: RestRequest): LinkedCreator {
   return async (kind, fields) => {
     const dispatcher = dispatchers.get(ctx);
-    if (!dispatcher) return { error: 'no dispatcher' };
+    if (!dispatcher) return { error: 'no dispatcher', status: 500 };
     const res = await dispatcher.dispatch(createRestRequest({ method: 'POST', route: `/eventsuite/events/v1/${kind}`, json: fields, headers: { 'content-type': 'application/json' }, user: req.user, auth: req.auth, ip: req.ip }));
-    if (res.data instanceof RestError) return { error: res.data.message };
+    if (res.data instanceof RestError) return { error: res.data.message, status: res.status };
     return { id: Number((valueOf(res.data) as { id: number }).id) };
   };
 }

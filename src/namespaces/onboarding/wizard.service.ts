@@ -2,17 +2,23 @@
  * @module namespaces/onboarding/wizard.service
  * The onboarding wizard (the original's `Onboarding\API` and its steps): the stored wizard state, then
  * the step handlers whose tab the client has reached — opt-in (tab 0), settings (tab 1: currency, date
- * format, time zone, week start, enabled views), organizer, venue and tickets (tab 5). Each step adds a
- * note to `message`; a failing step makes the answer a 500 (the body still says `success: true`).
+ * format, time zone, week start, enabled views), organizer, venue and tickets (tab 5). A step runs only
+ * when the request names a `currentTab` (the "Skip guided setup" request names none and only stores the
+ * state). Each step adds a note to `message`; a failing step makes the answer an error status (the
+ * body still says `success: true`) and the later steps do not run.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { AppContext } from '../../app-context.js';
 import { esc, notice } from '../../admin/html.js';
 import type { DashboardNotice } from '../../admin/screens.js';
 import { isValidTimeZone } from '../../content/posts.js';
-import { CURRENCIES } from './currencies.js';
+import { countryByKey } from './countries.js';
+import { currencyByKey } from './currencies.js';
 
 export const WIZARD_OPTION = 'tec_onboarding_wizard_data';
 export const VIEW_SLUGS = ['list', 'month', 'day'];
+/** The wizard's tabs, by the number the client posts as `currentTab`. */
+export const TABS = { welcome: 0, display: 1, settings: 2, organizer: 3, venue: 4, tickets: 5 } as const;
 
 export interface WizardAnswer {
   status: number;
@@ -20,13 +26,32 @@ export interface WizardAnswer {
 }
 
 /** Creates a venue or organizer through the events REST route (its validation and capability checks). */
-export type LinkedCreator = (kind: 'venues' | 'organizers', fields: Record<string, unknown>) => Promise<{ id: number } | { error: string }>;
+export type LinkedCreator = (kind: 'venues' | 'organizers', fields: Record<string, unknown>) => Promise<{ id: number } | { error: string; status: number }>;
+
+/**
+ * A failed step's HTTP status. CASE: the original answers every failed step with 500 (add_fail_message);
+ * a step that fails on the request's own values (a time zone that is none, a week start out of range,
+ * an organizer or venue with nothing to create) answers 400 here, with the same body.
+ */
+type Failure = 400 | 500 | undefined;
 
 const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const ints = (v: unknown): number[] => (Array.isArray(v) ? v : []).map((x) => Number(x)).filter((n) => Number.isInteger(n));
 const unique = (a: number[]) => [...new Set(a)];
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
-const empty = (v: unknown) => v === undefined || v === null || v === false || v === '' || v === '0' || v === 0 || (Array.isArray(v) && v.length === 0);
+/** PHP's `empty()` on a decoded request value (a JSON object is a PHP array there, so `{}` is empty). */
+export const empty = (v: unknown): boolean => v === undefined || v === null || v === false || v === '' || v === '0' || v === 0
+  || (typeof v === 'object' && Object.keys(v as object).length === 0);
+const truthy = (v: unknown) => !empty(v);
+
+/** PHP's `absint()`: the integer part of a number or of a numeric string's leading digits, made positive. */
+export function absint(v: unknown): number {
+  let n = 0;
+  if (typeof v === 'number') n = Number.isFinite(v) ? Math.trunc(v) : 0;
+  else if (typeof v === 'string') n = Number(/^\s*[+-]?\d+/.exec(v)?.[0] ?? 0);
+  else if (typeof v === 'boolean') n = v ? 1 : 0;
+  else if (Array.isArray(v)) n = v.length > 0 ? 1 : 0;
+  return Math.abs(n);
+}
 
 /** Stores the wizard state (the original's `set_tab_records`). */
 async function storeState(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<void> {
@@ -44,10 +69,17 @@ async function storeState(ctx: AppContext, params: Record<string, unknown>, mess
   const previous = record(await ctx.options.get(WIZARD_OPTION, {}));
   const lastSend = { ...params };
   for (const k of ['timezones', 'countries', 'currencies', 'action_nonce', '_wpnonce']) delete lastSend[k];
-  await ctx.options.set(WIZARD_OPTION, {
+  const next = {
     ...previous, begun, finished, current_tab: current, completed_tabs: complete, skipped_tabs: skipped,
     last_send: { ...record(previous.last_send), ...lastSend },
-  });
+  };
+  // As WordPress's update_option, storing what is already stored counts as not updated; the original
+  // still answers success (the state is not required for the user).
+  if (isDeepStrictEqual(JSON.parse(JSON.stringify(next)), previous)) {
+    messages.push('Failed to update wizard settings.');
+    return;
+  }
+  await ctx.options.set(WIZARD_OPTION, next);
   messages.push('Onboarding wizard step completed successfully.');
 }
 
@@ -61,10 +93,10 @@ async function optIn(ctx: AppContext, params: Record<string, unknown>, messages:
   messages.push('Successfully saved opt-in status.');
 }
 
-async function settings(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<boolean> {
+async function settings(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<Failure> {
   let views = Array.isArray(params.tribeEnableViews) ? params.tribeEnableViews.filter((v) => v !== 'all').map(String) : false;
   if (views) views = views.filter((v) => VIEW_SLUGS.includes(v));
-  const currency = CURRENCIES[String(params.currency ?? '').toUpperCase()];
+  const currency = currencyByKey(params.currency);
   const tz = typeof params.timezone_string === 'string' ? params.timezone_string : false;
   const sow = params.start_of_week;
   const values: Record<string, unknown> = {
@@ -79,12 +111,13 @@ async function settings(ctx: AppContext, params: Record<string, unknown>, messag
       continue;
     }
     const core = ['start_of_week', 'timezone_string', 'date_format'].includes(key);
-    const invalid = (key === 'timezone_string' && (typeof value !== 'string' || !isValidTimeZone(value)))
+    // WordPress keeps a time zone name only; an offset (`UTC+5`) is no `timezone_string`.
+    const invalid = (key === 'timezone_string' && (typeof value !== 'string' || !isValidTimeZone(value) || /^(?:utc|gmt)?\s*[+-]\d/i.test(value)))
       || (key === 'start_of_week' && !/^[0-6]$/.test(String(value)))
       || (key === 'date_format' && (typeof value !== 'string' || value.length > 100));
     if (invalid) {
       messages.push(`Failed to save ${core ? 'option' : 'setting'} ${key}.`);
-      return false;
+      return 400;
     }
     const stored = key === 'start_of_week' ? Number(value) : value;
     if (JSON.stringify(await ctx.options.get(key, null)) === JSON.stringify(stored)) {
@@ -96,55 +129,71 @@ async function settings(ctx: AppContext, params: Record<string, unknown>, messag
   }
   // New tickets are priced in the chosen currency.
   if (currency) await ctx.options.set('ticket-commerce-currency-code', currency.code);
-  return true;
+  messages.push('Successfully saved settings.');
+  return undefined;
 }
 
-async function linked(kind: 'organizer' | 'venue', params: Record<string, unknown>, create: LinkedCreator, messages: string[], body: WizardAnswer['body']): Promise<boolean> {
-  const label = kind === 'organizer' ? 'organizer' : 'venue';
+/**
+ * What the original's `Tribe__Events__API::createOrganizer` / `createVenue` need to create anything:
+ * a name or one of the linked post's data fields (a venue's country and website are not among them).
+ */
+const DATA_FIELDS = { organizer: ['name', 'phone', 'email', 'website'], venue: ['name', 'address', 'city', 'state', 'zip', 'phone'] } as const;
+
+async function linked(kind: 'organizer' | 'venue', params: Record<string, unknown>, create: LinkedCreator, messages: string[], body: WizardAnswer['body']): Promise<Failure> {
+  const Label = kind === 'organizer' ? 'Organizer' : 'Venue';
+  if (empty(params[kind])) {
+    messages.push(`No ${kind} to save. Step skipped`);
+    return undefined;
+  }
   const data = record(params[kind]);
-  if (Object.keys(data).length === 0 || empty(data.name) && Object.values(data).every(empty)) {
-    messages.push(`No ${label} to save. Step skipped`);
-    return true;
-  }
   if (!empty(data[kind === 'organizer' ? 'organizerId' : 'venueId'])) {
-    messages.push(`Existing ${label}. Step skipped.`);
-    return true;
+    messages.push(`Existing ${kind}. Step skipped.`);
+    return undefined;
   }
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  const fields = kind === 'organizer'
-    ? { organizer: str(data.name), phone: str(data.phone), website: str(data.website), email: str(data.email), status: 'publish' }
-    : { venue: str(data.name), address: str(data.address), city: str(data.city), state: str(data.state), province: str(data.state), stateprovince: str(data.state), zip: str(data.zip), country: str(data.country), phone: str(data.phone), website: str(data.website), status: 'publish' };
-  const out = await create(kind === 'organizer' ? 'organizers' : 'venues', fields);
+  const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  const hasData = DATA_FIELDS[kind].some((k) => truthy(data[k]));
+  // Data without a name makes an "Unnamed" one, as the original's create does.
+  const name = str(data.name) || `Unnamed ${Label}`;
+  const out = !hasData
+    ? { error: 'nothing to create', status: 400 }
+    : await create(kind === 'organizer' ? 'organizers' : 'venues', kind === 'organizer'
+      ? { organizer: name, phone: str(data.phone), website: str(data.website), email: str(data.email), status: 'publish' }
+      : {
+          venue: name, address: str(data.address), city: str(data.city), state: str(data.state), province: str(data.state), stateprovince: str(data.state),
+          // The wizard posts the country's key; the venue keeps the country's name (none for an unknown key).
+          zip: str(data.zip), country: countryByKey(data.country) ?? '', phone: str(data.phone), website: str(data.website), status: 'publish',
+        });
   if ('error' in out) {
-    messages.push(`Failed to create ${label}.`);
-    return false;
+    messages.push(`Failed to create ${kind}.`);
+    return out.status < 500 ? 400 : 500;
   }
   body[kind === 'organizer' ? 'organizer_id' : 'venue_id'] = out.id;
-  messages.push(`${kind === 'organizer' ? 'Organizer' : 'Venue'} created.`);
-  return true;
+  messages.push(`${Label} created.`);
+  return undefined;
 }
 
 /** Runs the wizard for one request's params. `enableTickets` switches the tickets area on. */
 export async function runWizard(ctx: AppContext, params: Record<string, unknown>, deps: { create: LinkedCreator; enableTickets(): Promise<boolean>; ticketsOn(): boolean }): Promise<WizardAnswer> {
   const messages: string[] = [];
   const body: WizardAnswer['body'] = { success: true, message: messages };
-  let ok = true;
+  let failure: Failure;
   await storeState(ctx, params, messages);
-  const tab = Number.isInteger(Number(params.currentTab)) ? Number(params.currentTab) : 0;
-  if (tab >= 0) await optIn(ctx, params, messages);
-  if (ok && tab >= 1) ok = await settings(ctx, params, messages);
-  if (ok && tab >= 5) ok = await linked('organizer', params, deps.create, messages, body);
-  if (ok && tab >= 5) ok = await linked('venue', params, deps.create, messages, body);
-  if (ok && tab >= 5) {
+  // The steps' tab check: `currentTab` must be sent (PHP isset) and is read with absint.
+  const tab = params.currentTab === undefined || params.currentTab === null ? -1 : absint(params.currentTab);
+  if (tab >= TABS.welcome) await optIn(ctx, params, messages);
+  if (!failure && tab >= TABS.display) failure = await settings(ctx, params, messages);
+  if (!failure && tab >= TABS.tickets) failure = await linked('organizer', params, deps.create, messages, body);
+  if (!failure && tab >= TABS.tickets) failure = await linked('venue', params, deps.create, messages, body);
+  if (!failure && tab >= TABS.tickets) {
     if (!truthy(params.eventTickets)) messages.push('Event Tickets install not requested.');
     else if (deps.ticketsOn()) messages.push('Event Tickets plugin already installed and activated.');
     else if (await deps.enableTickets()) messages.push('Event Tickets plugin installed and activated.');
     else {
       messages.push('Failed to activate plugin.');
-      ok = false;
+      failure = 500;
     }
   }
-  return { status: ok ? 200 : 500, body };
+  return { status: failure ?? 200, body };
 }
 
 /** Until the wizard is finished, the dashboard sends administrators to it (the original redirects them there). */
