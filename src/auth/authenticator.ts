@@ -1,9 +1,11 @@
 /**
  * @module auth/authenticator
- * Who is calling, in WordPress's order: the sign-in cookie first, then application-password Basic
- * credentials (`wp_validate_application_password`), then the cookie nonce check
- * (`rest_cookie_check_errors`).
+ * Who is calling, in WordPress's order: a request signature an area verifies (the connector hub's,
+ * `auth/signed-requests.ts`), the sign-in cookie, then application-password Basic credentials
+ * (`wp_validate_application_password`), then the cookie nonce check (`rest_cookie_check_errors`).
  *
+ * - A signed request is decided by its signature alone: verified, it acts for the user or the site it
+ *   was signed for and other credentials are not looked at; refused, it ends with the check's error.
  * - Basic credentials count only once an application password was ever created and while application
  *   passwords are available; otherwise they are ignored and the request continues anonymously.
  * - Bad Basic credentials end the request with a 401 on every route, and so does a garbled
@@ -34,6 +36,7 @@ import { applicationPasswordsAvailable } from './availability.js';
 import { AuthErrors } from './errors.js';
 import { createNonce, verifyNonce, type NonceSubject } from './nonces.js';
 import { readSession } from './session.js';
+import { checkSignedRequest } from './signed-requests.js';
 import { beginSignIn } from './sign-in-failures.js';
 import { loadUserRow, siteUserOf, type SiteUser } from './users.js';
 import type { AuthInput, AuthOutcome, Authenticator } from './types.js';
@@ -123,6 +126,11 @@ async function checkBasic(ctx: AppContext, credentials: { username: string; pass
 }
 
 async function authenticate(ctx: AppContext, input: AuthInput): Promise<AuthOutcome | RestError> {
+  // ---- 0. A signature over the request
+  const signed = await checkSignedRequest(ctx, input);
+  if (signed instanceof RestError) return signed;
+  if (signed) return { user: signed.user, auth: { method: 'signature', signedWith: signed.signedWith }, headers: {} };
+
   // ---- 1. Sign-in cookie
   const session = input.headers.cookie ? await readSession(ctx, input.headers.cookie) : null;
 

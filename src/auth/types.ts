@@ -14,6 +14,20 @@ export interface AuthInput {
   /** Parsed form body (for `_wpnonce`). */
   body: Record<string, unknown>;
   ip: string;
+  /** The HTTP request as it arrived, for checks of a signature over it (REST requests only). */
+  request?: ReceivedRequest;
+}
+
+/** What a request signature covers, as received. */
+export interface ReceivedRequest {
+  /** The HTTP method on the wire (not a `_method` / `X-HTTP-Method-Override` override). */
+  method: string;
+  /** Path and query string as sent (`/wp-json/ns/route?a=1`). */
+  url: string;
+  /** The body text; undefined when there is none or it is not read yet (multipart). */
+  rawBody: string | undefined;
+  /** True for a multipart body, which is read only after authentication. */
+  multipart: boolean;
 }
 
 export interface AuthOutcome {

@@ -91,7 +91,8 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     let parsed: ParsedBody = multipart ? { body: {}, rawBody: undefined, files: {} } : readBody(method, headers['content-type'], request.body);
 
     // Authentication errors come before everything, even unknown routes.
-    let outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip });
+    const received = { method: realMethod, url: request.url, rawBody: parsed.rawBody, multipart };
+    let outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip, request: received });
     // A multipart body is read only now: after the credentials were checked, for a route that
     // exists. A cookie nonce may travel in it, so a refused nonce waits for the body.
     if (multipart && !(outcome instanceof RestError && outcome.code !== 'rest_cookie_invalid_nonce')) {
@@ -105,7 +106,7 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
           const wire = errorWire(err);
           return send(reply, wire, fixed(true), wire.headers, CLOSE);
         }
-        if (Object.hasOwn(parsed.body, '_wpnonce')) outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip });
+        if (Object.hasOwn(parsed.body, '_wpnonce')) outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip, request: received });
       }
     }
     if (outcome instanceof RestError) {
@@ -113,7 +114,8 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
       const wire = await serveError(outcome);
       return send(reply, wire, fixed(true), wire.headers);
     }
-    const fixedHeaders = fixed(outcome.user !== null);
+    // What a signed-in user or the hub acting for the site is answered is nobody else's to cache.
+    const fixedHeaders = fixed(outcome.user !== null || outcome.auth.method === 'signature');
     const userHeaders = outcome.headers;
 
     if (method === 'OPTIONS') {

@@ -117,7 +117,10 @@ export interface RestUser {
 
 /** How the current user was authenticated. */
 export interface AuthInfo {
-  method: 'app-password' | 'cookie' | 'none';
+  /** `signature`: a request signed by a remote service an area trusts (the site connection's hub). */
+  method: 'app-password' | 'cookie' | 'signature' | 'none';
+  /** For `signature`: signed with the site's own token (the hub acting for the site, no user) or a user's. */
+  signedWith?: 'site' | 'user';
   /** UUID of the application password that authenticated the request, for `/introspect`. */
   appPasswordUuid?: string;
   /** Session token of a cookie session (nonces are bound to it). */

@@ -11,7 +11,7 @@
  *   it('lists', async () => { expect((await t.request('GET', '/eventsuite/events/v1/events')).status).toBe(200); });
  * });
  */
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { buildApp, type App } from '../app.js';
 import type { AppContext } from '../app-context.js';
 import { loadConfig, type ConfigOverrides } from '../config.js';
@@ -79,7 +79,7 @@ function encodeQuery(query: RequestOptions['query']): string {
 }
 
 /** Starts the app on a fresh database of `engine`. */
-export async function startTestApp(engine: Engine, overrides: ConfigOverrides = {}, extra: { mailer?: Mailer; now?: () => Date } = {}): Promise<TestApp> {
+export async function startTestApp(engine: Engine, overrides: ConfigOverrides = {}, extra: { mailer?: Mailer; now?: () => Date; logger?: Logger } = {}): Promise<TestApp> {
   const testDb = await createTestDb(engine);
   // Tests stand behind a trusted proxy so they can vary the client address with X-Forwarded-For.
   const config = loadConfig({}, { baseUrl: 'http://example.test', logLevel: 'silent', trustProxy: true, ...overrides });

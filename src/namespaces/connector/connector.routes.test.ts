@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signRequest } from '../../remote/connector-signature.js';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
 import { freePort } from '../../test-support/net.js';
 import { signInForTest } from '../../auth/test-sessions.js';
-import { HUB_BLOG_TOKEN, HUB_SITE_ID, startHub, type TestHub } from './hub-fixture.case.js';
+import { HUB_SITE_ID, hubSignedQuery, startHub, type TestHub } from './hub-fixture.case.js';
 import type { StoredSignatureError } from './state.js';
 
 const NS = '/connector/v4';
@@ -16,8 +15,8 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
   let base: string;
 
   /** A request signed by the hub with the blog token, as query parameters. */
-  function signedQuery(method: string, route: string, body?: unknown, at = new Date(), token = HUB_BLOG_TOKEN): Record<string, string> {
-    return signRequest(token, 0, method, `${base}/wp-json${route}`, body === undefined ? undefined : JSON.stringify(body), at);
+  function signedQuery(method: string, route: string, body?: unknown, at = new Date(), query?: Record<string, string>): Record<string, string> {
+    return hubSignedQuery({ method, url: `${base}/wp-json${route}`, body: body === undefined ? undefined : JSON.stringify(body), at, query });
   }
   const signed = (method: string, route: string, body?: unknown) =>
     t.request(method, route, { query: signedQuery(method, route, body), ...(body !== undefined ? { json: body } : {}) });
@@ -102,16 +101,16 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     expect((await t.request('GET', `${NS}/connection`, { as: t.admin })).body.isUserConnected).toBe(true);
   });
 
-  it('a replayed, tampered or stale signed request is refused and recorded for verify_xmlrpc_error', async () => {
+  it('a replayed, tampered or stale signed request is refused (400 rest_invalid_signature) and recorded for verify_xmlrpc_error', async () => {
     const query = signedQuery('GET', `${NS}/connection/check`);
     expect((await t.request('GET', `${NS}/connection/check`, { query })).body).toEqual({ status: 'success' });
     const replay = await t.request('GET', `${NS}/connection/check`, { query });
-    expect(replay.status).toBe(401);
-    expect(replay.body.code).toBe('invalid_permission_connection_check');
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual({ code: 'rest_invalid_signature', message: 'The request is not signed correctly.', data: { status: 400 } });
     const stale = signedQuery('GET', `${NS}/connection/check`, undefined, new Date(Date.now() - 3600_000));
-    expect((await t.request('GET', `${NS}/connection/check`, { query: stale })).status).toBe(401);
+    expect((await t.request('GET', `${NS}/connection/check`, { query: stale })).body.code).toBe('rest_invalid_signature');
     const tampered = signedQuery('POST', `${NS}/user-token`, { user_token: `a.b.${subscriber.id}` });
-    expect((await t.request('POST', `${NS}/user-token`, { query: tampered, json: { user_token: `a.b.${t.admin.id}` } })).status).toBe(401);
+    expect((await t.request('POST', `${NS}/user-token`, { query: tampered, json: { user_token: `a.b.${t.admin.id}` } })).body.code).toBe('rest_invalid_signature');
     const errors = await t.ctx.options.get<StoredSignatureError[]>('connector_xmlrpc_errors', []);
     expect(errors.map((e) => e.error_code)).toEqual(expect.arrayContaining(['invalid_nonce', 'invalid_signature', 'invalid_body_hash']));
     const nonce = errors[0]!.nonce;
@@ -157,7 +156,7 @@ describe.each(DIALECTS)('connector/v4 with a local hub on %s', (engine) => {
     const sub = await t.request('GET', `${NS}/heartbeat/data`, { as: subscriber });
     expect(sub.status).toBe(403);
     expect(sub.body.code).toBe('invalid_permission_heartbeat_data');
-    const res = await t.request('GET', `${NS}/heartbeat/data`, { query: { ...signedQuery('GET', `${NS}/heartbeat/data`), prefix: 'jp-' } });
+    const res = await t.request('GET', `${NS}/heartbeat/data`, { query: signedQuery('GET', `${NS}/heartbeat/data`, undefined, new Date(), { prefix: 'jp-' }) });
     expect(res.body).toMatchObject({ 'jp-version': '0.1.0', 'jp-is-https': 'http', 'jp-module-connector': 'on' });
   });
 

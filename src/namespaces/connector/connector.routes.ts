@@ -49,7 +49,7 @@ async function canRemoteProvision(req: RestRequest, ctx: AppContext) {
   if (noLocalUser && req.auth.method === 'app-password') {
     return (await userCan(ctx, req.user, 'connect_user')) || permissionError('invalid_user_permission_remote_provision', true);
   }
-  return (await isSignedWithBlogToken(req, ctx)) || permissionError('invalid_permission_remote_provision', req.user !== null);
+  return isSignedWithBlogToken(req) || permissionError('invalid_permission_remote_provision', req.user !== null);
 }
 
 async function handleRemoteProvision(req: RestRequest, ctx: AppContext) {
@@ -61,7 +61,7 @@ async function handleRemoteProvision(req: RestRequest, ctx: AppContext) {
 async function canRemoteRegister(req: RestRequest, ctx: AppContext) {
   if (!hasConnectedOwner(await loadState(ctx))) return true;
   // CASE: upstream's error carries a bare 400 as data (HTTP 500); we answer 400.
-  return (await isSignedWithBlogToken(req, ctx)) || ConnectorErrors.alreadyRegistered();
+  return isSignedWithBlogToken(req) || ConnectorErrors.alreadyRegistered();
 }
 
 async function handleDisconnect(_req: RestRequest, ctx: AppContext) {

@@ -2,7 +2,7 @@
  * @module namespaces/connector/errors
  * Error catalogue of the site connector; codes and texts are the original's.
  */
-import { RestError } from '../../rest/errors.js';
+import { CoreErrors, RestError } from '../../rest/errors.js';
 
 export const CONNECTOR_MESSAGES = {
   userPermissions: 'You do not have the correct user permissions to perform this action.\n\t\t\tPlease contact your site admin if you think this is a mistake.',
@@ -19,6 +19,8 @@ export const CONNECTOR_MESSAGES = {
   reconnectFailed: 'Reconnect failed',
   alreadyRegistered: 'Blog is already registered',
   hubNotConfigured: 'No connection hub is configured (REMOTE_CONNECTOR_URL).',
+  invalidSignature: 'The request is not signed correctly.',
+  signedMethodNotSupported: 'This request method is not supported.',
 } as const;
 
 /** A permission error of the original (`invalid_user_permission_*` / `invalid_permission_*`), 401 signed out, 403 signed in. */
@@ -48,6 +50,10 @@ export const ConnectorErrors = {
   alreadyRegistered: () => new RestError('already_registered', CONNECTOR_MESSAGES.alreadyRegistered, 400),
   /** Not a client mistake, but the shared rule is that no input earns a 5xx: 400 with a code of our own. */
   hubNotConfigured: () => new RestError('connector_hub_not_configured', CONNECTOR_MESSAGES.hubNotConfigured, 400),
+  /** A hub-signed request whose signature does not verify (the reason is recorded, not answered). */
+  invalidSignature: () => new RestError('rest_invalid_signature', CONNECTOR_MESSAGES.invalidSignature, 400),
+  /** Signatures cover GET and POST only (another method travels as `_method`); the core's code. */
+  signedMethodNotSupported: () => CoreErrors.invalidRequest(CONNECTOR_MESSAGES.signedMethodNotSupported, 400),
   /** A failed hub call, with the original's code (`wpcom_408`, `jetpack_secret`, …). */
   hub: (code: string, message: string) => new RestError(code, message, 502),
 } as const;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signRequest } from '../../remote/connector-signature.js';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
 import { freePort } from '../../test-support/net.js';
-import { HUB_BLOG_TOKEN, HUB_SITE_ID, startHub, type TestHub } from './hub-fixture.case.js';
+import { HUB_SITE_ID, hubSignedQuery, startHub, type TestHub } from './hub-fixture.case.js';
 
 const NS = '/connector/v4';
 
@@ -13,7 +12,7 @@ describe.each(DIALECTS)('connector/v4 hub-initiated handshakes on %s', (engine) 
   let base: string;
 
   const signed = (method: string, route: string, body: unknown) =>
-    t.request(method, route, { query: signRequest(HUB_BLOG_TOKEN, 0, method, `${base}/wp-json${route}`, JSON.stringify(body), new Date()), json: body });
+    t.request(method, route, { query: hubSignedQuery({ method, url: `${base}/wp-json${route}`, body: JSON.stringify(body) }), json: body });
 
   beforeAll(async () => {
     hub = await startHub();

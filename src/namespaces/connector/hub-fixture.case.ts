@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { computeSignature, parseAuthorizationHeader, splitToken } from '../../remote/connector-signature.js';
+import { bodyHash, computeSignature, parseAuthorizationHeader, requestNonce, splitToken } from '../../remote/connector-signature.js';
 import { freePort } from '../../test-support/net.js';
 
 export const HUB_SITE_ID = 4242;
@@ -36,6 +36,43 @@ export interface TestHub {
   /** Partner nonces `remote_register` may use. */
   partnerNonces: Set<string>;
   close(): Promise<void>;
+}
+
+export interface HubSigning {
+  method: string;
+  /** The site URL of the route, without a query (`http://site/wp-json/ns/route`). */
+  url: string;
+  /** `key.secret` (the blog token unless told). */
+  token?: string;
+  /** The user the token belongs to; 0 (the blog) unless told. */
+  userId?: number;
+  /** The request's own query parameters, signed with the rest. */
+  query?: Record<string, string>;
+  /** The body text the request will carry. */
+  body?: string;
+  at?: Date;
+  nonce?: string;
+}
+
+/**
+ * The query string parameters of a request the hub sends the site, signed as WordPress.com signs
+ * them: `_for=jetpack`, `token` (`key:1:<user id>`), `timestamp`, `nonce` and `body-hash` join the
+ * request's own parameters, the signature covers the site URL with all of them, then `signature`
+ * is added.
+ */
+export function hubSignedQuery(signing: HubSigning): Record<string, string> {
+  const { key, secret } = splitToken(signing.token ?? HUB_BLOG_TOKEN)!;
+  const fields: Record<string, string> = {
+    ...signing.query,
+    _for: 'jetpack',
+    token: `${key}:1:${signing.userId ?? 0}`,
+    timestamp: String(Math.floor((signing.at ?? new Date()).getTime() / 1000)),
+    nonce: signing.nonce ?? requestNonce(),
+    'body-hash': bodyHash(signing.body),
+  };
+  const url = `${signing.url}?${new URLSearchParams(fields).toString()}`;
+  const signature = computeSignature(secret, { token: fields.token!, timestamp: fields.timestamp!, nonce: fields.nonce!, bodyHash: fields['body-hash']!, method: signing.method, url });
+  return { ...fields, signature };
 }
 
 function verifySigned(req: http.IncomingMessage, raw: string, url: string, tokens: string[]): boolean {

@@ -1,70 +1,175 @@
 /**
  * @module namespaces/connector/signed-request
- * Verifies requests the hub sends here: query parameters `token` (`<blog token key>:1:0`),
- * `timestamp`, `nonce`, `body-hash` and `signature` (see `remote/connector-signature.ts`). The
- * timestamp must be within {@link REPLAY_WINDOW_S} of now and each (timestamp, nonce) is accepted
- * once, so a captured request cannot be sent again.
+ * Requests the hub signs, on any REST route (the original's `Rest_Authentication` over
+ * `Manager::verify_xml_rpc_signature`): `_for=jetpack` and the query parameters `token`
+ * (`<token key>:1:<user id>`, user id 0 for the blog token), `timestamp`, `nonce`, `body-hash` and
+ * `signature` (see `remote/connector-signature.ts`).
+ *
+ * - Without `_for=jetpack`, or with neither `token` nor `signature`, the request is not a signed one
+ *   and other credentials apply.
+ * - Signed with a user's token, the request acts as that user (their capabilities); with the blog
+ *   token, as the site: no user, but the routes that take the hub's word accept it.
+ * - A signature that does not verify ends the request with 400 `rest_invalid_signature`, whatever
+ *   the reason; the reason (the original's code: `unknown_user`, `no_token_for_user`,
+ *   `invalid_body_hash`, `signature_mismatch`, `invalid_nonce`, …) is kept for `verify_xmlrpc_error`.
+ * - The timestamp must lie between {@link PAST_WINDOW_S} before and {@link FUTURE_WINDOW_S} after
+ *   now, and each (timestamp, nonce) is accepted once, also when replays arrive together (the
+ *   nonce's primary key decides). Nonces are pruned hourly once {@link NONCE_LIFETIME_S} old.
+ * - Tokens, nonces and signatures are never logged.
  */
 import type { AppContext } from '../../app-context.js';
+import type { SignedCaller } from '../../auth/signed-requests.js';
+import type { AuthInput, ReceivedRequest } from '../../auth/types.js';
+import { getUser, type SiteUser } from '../../auth/users.js';
+import { bodyHash, computeSignature, signaturesEqual } from '../../remote/connector-signature.js';
+import type { RestError } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/route.js';
-import { bodyHash, computeSignature, signaturesEqual, splitToken } from '../../remote/connector-signature.js';
-import { loadState, recordSignatureError } from './state.js';
+import { ConnectorErrors } from './errors.js';
+import { loadState, recordSignatureError, type ConnectionState } from './state.js';
 
-export const REPLAY_WINDOW_S = 600;
+/** How old a signed request's timestamp may be (seconds). */
+export const PAST_WINDOW_S = 600;
+/** How far ahead of this site's clock a timestamp may be (seconds). */
+export const FUTURE_WINDOW_S = 300;
+/** How long a used nonce is kept (`Nonce_Handler::LIFETIME`); far beyond the window it guards. */
+export const NONCE_LIFETIME_S = 3600;
 
-export type SignatureCheck = { ok: true } | { ok: false; code: string };
+/** The job that prunes used nonces, hourly. */
+export const PRUNE_NONCES_JOB = 'connector.prune-nonces';
 
-const checked = new WeakMap<RestRequest, Promise<SignatureCheck>>();
+type Query = Record<string, unknown>;
 
-function param(req: RestRequest, name: string): string | undefined {
-  const v = req.query[name];
-  return typeof v === 'string' ? v : undefined;
+/** Why a signature was refused: the original's code and the user id the token named (0 for none). */
+interface Refusal {
+  code: string;
+  userId: number;
 }
 
-async function verify(req: RestRequest, ctx: AppContext): Promise<SignatureCheck> {
-  const token = param(req, 'token');
-  const signature = param(req, 'signature');
-  const timestamp = param(req, 'timestamp');
-  const nonce = param(req, 'nonce');
-  if (!token || !signature || !timestamp || !nonce) return { ok: false, code: 'unsigned' };
-  const state = await loadState(ctx);
-  const blog = state.blog_token ? splitToken(state.blog_token) : undefined;
-  if (!blog || state.id === null) return { ok: false, code: 'no_valid_blog_token' };
-  const [key, version, userId] = token.split(':');
-  if (version !== '1' || userId !== '0') return { ok: false, code: 'malformed_token' };
-  if (key !== blog.key) return { ok: false, code: 'unknown_token' };
-  if (!/^\d{1,12}$/.test(timestamp) || !/^[A-Za-z0-9_-]{1,64}$/.test(nonce)) return { ok: false, code: 'invalid_nonce' };
+/** A signature that is not there to check (`token` or `signature` missing): refused, nothing recorded. */
+const UNSIGNED = Symbol('unsigned');
+
+type Verified = { user: SiteUser | null };
+
+/** A present, non-empty string parameter; undefined otherwise. */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The contributed check of `auth/signed-requests.ts`: undefined when the request is not hub-signed. */
+export async function authenticateSignedRequest(ctx: AppContext, input: AuthInput): Promise<SignedCaller | RestError | undefined> {
+  const received = input.request;
+  const query = input.query;
+  if (!received || query._for !== 'jetpack') return undefined;
+  if (query.token === undefined && query.signature === undefined) return undefined;
+  // A signature covers the method on the wire; other methods travel as `_method`. CASE: the original
+  // also refuses a GET with a body; the HTTP host never reads one, so no body goes unsigned.
+  if (received.method !== 'GET' && received.method !== 'POST') return ConnectorErrors.signedMethodNotSupported();
+
+  const result = await verifySignature(ctx, query, received);
+  if (result === UNSIGNED) return ConnectorErrors.invalidSignature();
+  if ('code' in result) {
+    ctx.log.info({ code: result.code, method: received.method }, 'connector: refused a signed request');
+    await recordSignatureError(ctx, result.code, result.userId);
+    return ConnectorErrors.invalidSignature();
+  }
+  return result.user ? { signedWith: 'user', user: result.user } : { signedWith: 'site', user: null };
+}
+
+/** True when the request was signed by the hub with the blog token (`is_signed_with_blog_token`). */
+export function isSignedWithBlogToken(req: RestRequest): boolean {
+  return req.auth.method === 'signature' && req.auth.signedWith === 'site';
+}
+
+/** The URL the hub signed: this site's address (`BASE_URL`) with the path and query as received. */
+function signedUrl(ctx: AppContext, received: ReceivedRequest): string {
+  const base = new URL(ctx.config.baseUrl);
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}${received.url}`;
+}
+
+async function verifySignature(ctx: AppContext, query: Query, received: ReceivedRequest): Promise<Verified | Refusal | typeof UNSIGNED> {
+  const signature = text(query.signature);
+  if (query.token === undefined || signature === undefined) return UNSIGNED;
+  if (typeof query.token !== 'string') return { code: 'malformed_token', userId: 0 };
+  const token = query.token;
+
+  // ---- The token: `key:version:user id`, and the user it names
+  const [key, version, userPart] = token.split(':');
+  if (!key || version !== '1') return { code: 'malformed_token', userId: 0 };
+  let user: SiteUser | null = null;
+  if (userPart !== '0') {
+    if (!userPart || !/^\d+$/.test(userPart)) return { code: 'malformed_user_id', userId: 0 };
+    const named = /^\d{1,10}$/.test(userPart) ? Number(userPart) : 0;
+    const found = named > 0 ? await getUser(ctx, named) : undefined;
+    if (!found) return { code: 'unknown_user', userId: named };
+    user = found;
+  }
+  const userId = user?.id ?? 0;
+  const refuse = (code: string): Refusal => ({ code, userId });
+
+  // ---- The stored token with that key (`Tokens::get_access_token`)
+  const stored = storedToken(await loadState(ctx), user, key);
+  if ('code' in stored) return refuse(stored.code);
+  const [storedKey, secret, extra] = stored.token.split('.');
+  if (!storedKey || !secret || extra !== undefined) return refuse('invalid_secret');
+  if (!token.startsWith(`${storedKey}:`)) return refuse('token_mismatch');
+
+  // ---- What the signature covers (`Jetpack_Signature::sign_request`)
+  if (received.multipart) return refuse('invalid_body');
+  const body = received.rawBody ? received.rawBody : undefined;
+  for (const name of ['timestamp', 'nonce', ...(body !== undefined ? ['body-hash'] : [])]) {
+    if (!text(query[name])) return refuse('invalid_signature');
+  }
+  const timestamp = query.timestamp as string;
+  const nonce = query.nonce as string;
+  const presentedHash = typeof query['body-hash'] === 'string' ? query['body-hash'] : '';
+  if (body === undefined ? presentedHash !== '' : presentedHash !== bodyHash(body)) return refuse('invalid_body_hash');
+  if (!/^\d{1,10}$/.test(timestamp)) return refuse('invalid_signature');
   const now = Math.floor(ctx.now().getTime() / 1000);
-  if (Math.abs(now - Number(timestamp)) > REPLAY_WINDOW_S) return { ok: false, code: 'invalid_signature' };
-  const hash = bodyHash(req.rawBody);
-  if ((param(req, 'body-hash') ?? '') !== hash) return { ok: false, code: 'invalid_body_hash' };
-  const url = `${ctx.config.baseUrl}${ctx.config.apiPath}${req.route}`;
-  const expected = computeSignature(blog.secret, { token, timestamp, nonce, bodyHash: hash, method: req.method, url });
-  if (!signaturesEqual(expected, signature)) return { ok: false, code: 'signature_mismatch' };
-  // The nonce is spent only by a request that passed everything else.
-  await ctx.db.deleteFrom('connector_nonces').where('timestamp', '<', now - REPLAY_WINDOW_S * 2).execute();
+  const at = Number(timestamp);
+  if (at < now - PAST_WINDOW_S || at > now + FUTURE_WINDOW_S) return refuse('invalid_signature');
+  if (!/^[A-Za-z0-9]{1,12}$/.test(nonce)) return refuse('invalid_signature');
+
+  const expected = computeSignature(secret, { token, timestamp, nonce, bodyHash: presentedHash, method: received.method, url: signedUrl(ctx, received) });
+  if (!signaturesEqual(expected, signature)) return refuse('signature_mismatch');
+
+  // CASE: the original spends the nonce before comparing signatures; spending it only on a good one
+  // lets nobody burn a nonce in flight with a forged request.
+  if (!(await spendNonce(ctx, at, nonce))) return refuse('invalid_nonce');
+  return { user };
+}
+
+/** The site's token (`key.secret`) for `user` (the blog token for none) whose key is `key`, else the original's code. */
+function storedToken(state: ConnectionState, user: SiteUser | null, key: string): { token: string } | { code: string } {
+  let candidate: string;
+  if (user) {
+    const tokens = state.user_tokens;
+    if (Object.keys(tokens).length === 0) return { code: 'no_user_tokens' };
+    const userToken = tokens[String(user.id)];
+    if (!userToken) return { code: 'no_token_for_user' };
+    const [tokenKey, secret, owner] = userToken.split('.');
+    if (!secret || !owner) return { code: 'token_malformed' };
+    if (owner !== String(user.id)) return { code: 'user_id_mismatch' };
+    candidate = `${tokenKey}.${secret}`;
+  } else {
+    if (!state.blog_token) return { code: 'no_possible_tokens' };
+    candidate = state.blog_token;
+  }
+  const prefix = `${key.replace(/\.+$/, '')}.`;
+  return signaturesEqual(candidate.slice(0, prefix.length), prefix) ? { token: candidate } : { code: 'no_valid_token' };
+}
+
+/** Records (timestamp, nonce) as used: false when it was used already, also by a request arriving at the same moment. */
+async function spendNonce(ctx: AppContext, timestamp: number, nonce: string): Promise<boolean> {
   const inserted = await ctx.db
     .insertInto('connector_nonces')
-    .values({ nonce, timestamp: Number(timestamp) })
+    .values({ nonce, timestamp })
     .onConflict((oc) => oc.columns(['timestamp', 'nonce']).doNothing())
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return { ok: false, code: 'invalid_nonce' };
-  return { ok: true };
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-/** True when the request carries a valid blog-token signature (checked once per request). */
-export async function isSignedWithBlogToken(req: RestRequest, ctx: AppContext): Promise<boolean> {
-  let pending = checked.get(req);
-  if (!pending) {
-    pending = verify(req, ctx).then(async (result) => {
-      // A request that tried to sign and failed is recorded so the hub can ask about it.
-      if (!result.ok && result.code !== 'unsigned') {
-        ctx.log.info({ code: result.code, route: req.route }, 'connector: refused a signed request');
-        await recordSignatureError(ctx, result.code, 0);
-      }
-      return result;
-    });
-    checked.set(req, pending);
-  }
-  return (await pending).ok;
+/** Forgets nonces signed more than {@link NONCE_LIFETIME_S} ago (`Nonce_Handler::clean_scheduled`). */
+export async function pruneNonces(ctx: AppContext): Promise<void> {
+  const cutoff = Math.floor(ctx.now().getTime() / 1000) - NONCE_LIFETIME_S;
+  await ctx.db.deleteFrom('connector_nonces').where('timestamp', '<', cutoff).execute();
 }

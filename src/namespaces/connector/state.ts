@@ -127,11 +127,18 @@ export interface StoredSignatureError {
 }
 
 const MAX_STORED_ERRORS = 5;
+/** An error code is recorded at most once in this many seconds (the original's reporting gate). */
+export const ERROR_GATE_S = 3600;
 
-/** Records a refused signed request under a fresh nonce (newest kept). */
-export async function recordSignatureError(ctx: AppContext, code: string, userId: number): Promise<StoredSignatureError> {
+/**
+ * Records a refused signed request under a fresh nonce (newest kept), unless the same code was
+ * recorded within {@link ERROR_GATE_S}: a flood of bad signatures costs no writes.
+ */
+export async function recordSignatureError(ctx: AppContext, code: string, userId: number): Promise<StoredSignatureError | undefined> {
   const errors = await ctx.options.get<StoredSignatureError[]>(ERRORS, []);
-  const entry = { error_code: code, user_id: userId, nonce: crypto.randomBytes(10).toString('hex'), timestamp: Math.floor(ctx.now().getTime() / 1000) };
+  const now = Math.floor(ctx.now().getTime() / 1000);
+  if (errors.some((e) => e.error_code === code && e.timestamp > now - ERROR_GATE_S)) return undefined;
+  const entry = { error_code: code, user_id: userId, nonce: crypto.randomBytes(10).toString('hex'), timestamp: now };
   await ctx.options.set(ERRORS, [...errors, entry].slice(-MAX_STORED_ERRORS));
   return entry;
 }
