@@ -11,7 +11,9 @@ import { allowAll } from '../../rest/permissions.js';
 import { RestResponse, defineRoutes, type RestRequest } from '../../rest/route.js';
 import { wpStripAllTags } from '../../rest/wp-sanitize.js';
 import { MailingListErrors } from './errors.js';
+import { SignupFatalError } from './field-formatter.js';
 import { findSignupForm, type SignupForm } from './forms.repo.js';
+import { withNameData } from './list-data-mapper.js';
 import { subscribe } from './subscribe.service.js';
 
 export const MAILINGLIST_NS = 'mailinglist/v1';
@@ -165,7 +167,16 @@ async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const targets = lists.filter((l) => l !== '' && l !== '0');
   // No list left to sign up to: the original makes no call and reports the client's empty error code.
   if (targets.length === 0) return failure(form, '');
-  const error = await subscribe(ctx, form, targets, { email: String(data.EMAIL), fields: data, ip: req.ip, emailType });
+  let error: string | number | undefined;
+  try {
+    const fields = withNameData(data);
+    const acceptLanguage = req.headers['accept-language'];
+    error = await subscribe(ctx, form, targets, { email: String(data.EMAIL), fields, ip: req.ip, emailType, ...(acceptLanguage ? { acceptLanguage } : {}) });
+  } catch (e) {
+    if (!(e instanceof SignupFatalError)) throw e;
+    ctx.log.info({ form: form.id }, `mailing list sign-up refused: ${e.message}`);
+    throw MailingListErrors.fatal();
+  }
   if (error !== undefined) return failure(form, error);
   return true;
 }
