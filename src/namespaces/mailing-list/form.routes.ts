@@ -3,7 +3,8 @@
  * `mailinglist/v1` (the original `mc4wp/v1`): `POST /form`, where sign-up forms post (form-encoded
  * or multipart; AMP forms too). Validation in the original's order, then the sign-up; `true` on
  * success, else 400 with the first error key (a string, or the list service's numeric code) and the
- * form's message for it.
+ * form's message for it. A form with a redirect URL sends a successful sign-up there (302) unless
+ * the client asked for JSON, as the original's listener does before the REST answer.
  */
 import type { AppContext } from '../../app-context.js';
 import { phpTrim, phpTruthy } from '../../rest/php-builtins.js';
@@ -14,6 +15,7 @@ import { MailingListErrors } from './errors.js';
 import { SignupFatalError } from './field-formatter.js';
 import { findSignupForm, type SignupForm } from './forms.repo.js';
 import { withNameData } from './list-data-mapper.js';
+import { redirectUrl } from './redirect-url.js';
 import { subscribe } from './subscribe.service.js';
 
 export const MAILINGLIST_NS = 'mailinglist/v1';
@@ -178,6 +180,11 @@ async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
     throw MailingListErrors.fatal();
   }
   if (error !== undefined) return failure(form, error);
+  // `request_wants_json`: an Accept header naming application/json.
+  if (!(req.headers.accept ?? '').includes('application/json')) {
+    const location = await redirectUrl(ctx, form, req);
+    if (location !== '') return new RestResponse(null, 302, { Location: location, 'X-Redirect-By': 'WordPress' });
+  }
   return true;
 }
 

@@ -234,4 +234,21 @@ describe.each(DIALECTS)('mailinglist/v1 sign-up requests to the list service on 
     expect(requests().filter((p) => !p.startsWith('GET'))).toEqual([]);
     expect(requests().some((p) => p.includes('/members/'))).toBe(false);
   });
+
+  it('a form with a redirect URL sends a successful sign-up there (302), dynamic tags replaced, unless the client asks for JSON', async () => {
+    const list = freshList('redirect');
+    const f = await form(list, { redirect: ' https://example.org/thanks?e={email}&src={data key="utm" default="none"}&c={data key=COLORS}&d={date}&x={unknown} ' });
+    const r = await post(f, 'EMAIL=rae%40example.org&COLORS%5B%5D=red&COLORS%5B%5D=&COLORS%5B%5D=blue');
+    expect(r.status).toBe(302);
+    const today = new Date(clock).toISOString().slice(0, 10).replace(/-/g, '%2F');
+    expect(r.headers.location).toBe(`https://example.org/thanks?e=rae%40example.org&src=none&c=red%2C+blue&d=${today}&x=unknown`);
+    expect(r.text).toBe('');
+    expect((await post(f, { EMAIL: 'ray@example.org' }, {}, { utm: 'mail' })).headers.location).toContain('&src=mail&');
+    const amp = await post(f, { EMAIL: 'rio@example.org' }, { accept: 'application/json' });
+    expect(amp.status).toBe(200);
+    expect(amp.text).toBe('true');
+    // Failures answer as always.
+    fake.members.get(`${list}/${memberHash('rae@example.org')}`)!.status = 'subscribed';
+    expect((await post(f, { EMAIL: 'rae@example.org' })).body).toMatchObject({ code: 'already_subscribed' });
+  });
 });
