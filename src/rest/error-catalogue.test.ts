@@ -58,11 +58,13 @@ const TWO_STATUSES: Record<string, string> = {
   woocommerce_rest_cannot_update: 'the refusal 401/403; an `options` write without an object of names and values 400 (the original uses this code, with 500)',
   woocommerce_rest_helper_connect: 'marketplace connect: unreachable 502, not configured 503, no request token 400',
   error_sending_mobile_magic_link: 'mail not configured 503, the mail server refusing 502',
+  internal_server_error: 'our own failures 500; a mailing-list sign-up value on which the original stops with a PHP fatal error (its 500) 400',
 };
 
 /** Codes of one original that two areas answer with (each area mirrors a part of it); same status in each. */
 const SHARED_CODES: Record<string, string> = {
   woocommerce_rest_cannot_view: 'WooCommerce: shop-admin and shop-analytics refuse with it',
+  internal_server_error: "WordPress's answer to a fatal error: core's, and the mailing list's for the values that cause one there",
 };
 
 describe('error catalogue', () => {

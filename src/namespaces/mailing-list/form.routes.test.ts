@@ -5,9 +5,11 @@ import { memberHash } from '../../remote/mailinglist-client.js';
 import { startMailBox, type MailBox } from '../../test-support/mailbox.js';
 import { startFakeMailchimp, type FakeMailchimp } from './fake-mailchimp.case.js';
 import { createSignupForm } from './index.js';
-import { requiredFields } from './forms.repo.js';
+import { listSignupForms, requiredFields } from './forms.repo.js';
 import { isEmail } from './form.routes.js';
 import { API_KEY_OPTION } from './subscribe.service.js';
+
+const MERGE_FIELDS_QUERY = 'count=100&fields=merge_fields.name,merge_fields.tag,merge_fields.type,merge_fields.required,merge_fields.default_value,merge_fields.options,merge_fields.public';
 
 const ROUTE = '/mailinglist/v1/form';
 const UA = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' };
@@ -83,8 +85,18 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     expect(r.status).toBe(200);
     expect(r.text).toBe('true');
     const hash = memberHash('ann@example.org');
-    expect(fake.calls.slice(0, 2).map((c) => `${c.method} ${c.path}`)).toEqual([`GET /3.0/lists/list1/members/${hash}`, 'POST /3.0/lists/list1/members']);
-    expect(fake.calls[1]!.body).toMatchObject({ email_address: 'ann@example.org', status: 'pending', ip_signup: '192.0.2.7', merge_fields: { FNAME: 'Ann' } });
+    // Every list's merge fields are read first, then each list is written to in turn.
+    expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `GET /3.0/lists/list1/merge-fields?${MERGE_FIELDS_QUERY}`,
+      `GET /3.0/lists/list2/merge-fields?${MERGE_FIELDS_QUERY}`,
+      `GET /3.0/lists/list1/members/${hash}`,
+      'POST /3.0/lists/list1/members',
+      `GET /3.0/lists/list2/members/${hash}`,
+      'POST /3.0/lists/list2/members',
+    ]);
+    const sent = { status: 'pending', email_address: 'ann@example.org', interests: {}, merge_fields: { FNAME: 'Ann' }, email_type: 'html', ip_signup: '192.0.2.7' };
+    expect(fake.calls[3]!.body).toEqual(sent);
+    expect(fake.calls[5]!.body).toEqual(sent);
     expect(fake.members.has(`list2/${hash}`)).toBe(true);
     fake.members.get(`list1/${hash}`)!.status = 'subscribed';
     const again = await post(fields());
@@ -103,7 +115,9 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
   });
 
   it('ignores empty and overlong field names; list values lose their empty entries', async () => {
-    const r = await post(fields({ EMAIL: 'finn@example.org', ['a'.repeat(191)]: 'kept', ['b'.repeat(192)]: 'ignored', '': 'ignored' }));
+    const tags = ['A'.repeat(191), 'B'.repeat(192), ''].map((tag) => ({ tag, type: 'text' }));
+    fake.lists.set('wide', { mergeFields: tags, categories: [], marketingPermissions: [] });
+    const r = await post(fields({ EMAIL: 'finn@example.org', _mc4wp_lists: 'wide', ['a'.repeat(191)]: 'kept', ['b'.repeat(192)]: 'ignored', '': 'ignored' }));
     expect(r.text).toBe('true');
     const merge = (fake.calls.at(-1)!.body as { merge_fields: Record<string, unknown> }).merge_fields;
     expect(merge['A'.repeat(191)]).toBe('kept');
@@ -209,12 +223,14 @@ describe.each(DIALECTS)('mailinglist/v1 with the local list on %s', (engine) => 
   it('double opt-in: pending, a confirmation e-mail with a signed link, confirm and unsubscribe pages, CSV', async () => {
     const form = await createSignupForm(t.ctx, { title: 'Local', lists: ['news'] });
     const r = await t.request('POST', ROUTE, {
-      form: { _mc4wp_form_id: String(form.id), _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'Carla@Example.org' },
+      form: { _mc4wp_form_id: String(form.id), _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'Carla@Example.org', name: 'Carla de Vries' },
       headers: UA,
     });
     expect(r.text).toBe('true');
     const row = await t.db.selectFrom('mailinglist_subscribers').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ list_id: 'news', email: 'carla@example.org', status: 'pending' });
+    // NAME completes FNAME and LNAME, as the original's mc4wp_add_name_data.
+    expect(JSON.parse(row.fields)).toEqual({ EMAIL: 'Carla@Example.org', NAME: 'Carla de Vries', FNAME: 'Carla', LNAME: 'de Vries' });
     expect(smtp.messages).toHaveLength(1);
     expect(smtp.messages[0]!.to.map((a) => a.toLowerCase())).toEqual(['carla@example.org']);
     const raw = smtp.messages[0]!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
@@ -253,6 +269,12 @@ describe.each(DIALECTS)('mailinglist/v1 with the local list on %s', (engine) => 
     const nonce = /name="_wpnonce" value="([^"]+)"/.exec(page.body)![1]!;
     const post = (payload: string) => t.app.inject({ method: 'POST', url, headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
     expect((await post(`_wpnonce=${nonce}&do=create&name=Weekly&lists=a,b&double_optin=1`)).body).toContain('created');
+    // Unchecked boxes are off; tags are comma lists; the redirect is kept as given.
+    const settings = `_wpnonce=${nonce}&do=create&name=Tagged&lists=c&update_existing=1&subscriber_tags=${encodeURIComponent(' news, ,vip')}&remove_subscriber_tags=old&redirect=${encodeURIComponent('https://example.org/thanks')}`;
+    expect((await post(settings)).body).toContain('created');
+    const tagged = (await listSignupForms(t.ctx)).find((f) => f.title === 'Tagged')!;
+    expect(tagged).toMatchObject({ lists: ['c'], doubleOptin: false, updateExisting: true, replaceInterests: false, subscriberTags: ['news', 'vip'], removeSubscriberTags: ['old'], redirect: 'https://example.org/thanks' });
+    expect((await listSignupForms(t.ctx)).find((f) => f.title === 'Weekly')).toMatchObject({ doubleOptin: true, replaceInterests: false, subscriberTags: [], removeSubscriberTags: [] });
     expect((await post(`_wpnonce=${nonce}&do=api-key&api_key=secret-us2`)).body).toContain('API key saved.');
     expect(await t.ctx.options.get(API_KEY_OPTION)).toBe('secret-us2');
     expect((await post('_wpnonce=bad&do=api-key&api_key=evil')).statusCode).toBe(403);

@@ -3,7 +3,8 @@
  * `mailinglist/v1` (the original `mc4wp/v1`): `POST /form`, where sign-up forms post (form-encoded
  * or multipart; AMP forms too). Validation in the original's order, then the sign-up; `true` on
  * success, else 400 with the first error key (a string, or the list service's numeric code) and the
- * form's message for it.
+ * form's message for it. A form with a redirect URL sends a successful sign-up there (302) unless
+ * the client asked for JSON, as the original's listener does before the REST answer.
  */
 import type { AppContext } from '../../app-context.js';
 import { phpTrim, phpTruthy } from '../../rest/php-builtins.js';
@@ -11,7 +12,10 @@ import { allowAll } from '../../rest/permissions.js';
 import { RestResponse, defineRoutes, type RestRequest } from '../../rest/route.js';
 import { wpStripAllTags } from '../../rest/wp-sanitize.js';
 import { MailingListErrors } from './errors.js';
+import { SignupFatalError } from './field-formatter.js';
 import { findSignupForm, type SignupForm } from './forms.repo.js';
+import { withNameData } from './list-data-mapper.js';
+import { redirectUrl } from './redirect-url.js';
 import { subscribe } from './subscribe.service.js';
 
 export const MAILINGLIST_NS = 'mailinglist/v1';
@@ -165,8 +169,22 @@ async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
   const targets = lists.filter((l) => l !== '' && l !== '0');
   // No list left to sign up to: the original makes no call and reports the client's empty error code.
   if (targets.length === 0) return failure(form, '');
-  const error = await subscribe(ctx, form, targets, { email: String(data.EMAIL), fields: data, ip: req.ip, emailType });
+  let error: string | number | undefined;
+  try {
+    const fields = withNameData(data);
+    const acceptLanguage = req.headers['accept-language'];
+    error = await subscribe(ctx, form, targets, { email: String(data.EMAIL), fields, ip: req.ip, emailType, ...(acceptLanguage ? { acceptLanguage } : {}) });
+  } catch (e) {
+    if (!(e instanceof SignupFatalError)) throw e;
+    ctx.log.info({ form: form.id }, `mailing list sign-up refused: ${e.message}`);
+    throw MailingListErrors.fatal();
+  }
   if (error !== undefined) return failure(form, error);
+  // `request_wants_json`: an Accept header naming application/json.
+  if (!(req.headers.accept ?? '').includes('application/json')) {
+    const location = await redirectUrl(ctx, form, req);
+    if (location !== '') return new RestResponse(null, 302, { Location: location, 'X-Redirect-By': 'WordPress' });
+  }
   return true;
 }
 

@@ -1,10 +1,12 @@
 /**
  * @module namespaces/mailing-list/forms.repo
  * Sign-up forms: a post of type `mc4wp-form` and its settings in `mailinglist_forms` (lists, double
- * opt-in, update existing members, required fields, message overrides, redirect).
+ * opt-in, update existing members, replace their interests, tags to add and to remove, required
+ * fields, message overrides, redirect), with the original's defaults (`default-form-settings.php`).
  */
 import type { AppContext } from '../../app-context.js';
 import { postDatePair, siteTimeZone, uniquePostSlug } from '../../content/posts.js';
+import { phpTrim } from '../../rest/php-builtins.js';
 
 export const SIGNUP_POST_TYPE = 'mc4wp-form';
 
@@ -28,12 +30,39 @@ export interface SignupForm {
   lists: string[];
   doubleOptin: boolean;
   updateExisting: boolean;
+  /** With `updateExisting`: interest groups of the member not chosen now are switched off. */
+  replaceInterests: boolean;
+  /** Tags given to the member (`subscriber_tags`). */
+  subscriberTags: string[];
+  /** Tags taken off the member (`remove_subscriber_tags`). */
+  removeSubscriberTags: string[];
   requiredFields: string[];
   messages: Record<string, string>;
   redirect: string;
 }
 
-type Row = { id: number; title: string; status: string; lists: string; double_optin: number; update_existing: number; required_fields: string; messages: string; redirect: string };
+type Row = {
+  id: number;
+  title: string;
+  status: string;
+  lists: string;
+  double_optin: number;
+  update_existing: number;
+  replace_interests: number;
+  subscriber_tags: string;
+  remove_subscriber_tags: string;
+  required_fields: string;
+  messages: string;
+  redirect: string;
+};
+
+/** `parse_tags_from_setting`: a comma list, each name trimmed, empty ones left out. */
+export function parseTags(setting: string): string[] {
+  return setting
+    .split(',')
+    .map((t) => phpTrim(t))
+    .filter((t) => t !== '');
+}
 
 /**
  * `get_required_fields`: upper-cased, `[key]` parts removed, EMAIL left out (it has its own
@@ -70,6 +99,9 @@ function toForm(r: Row): SignupForm {
     lists,
     doubleOptin: Number(r.double_optin) === 1,
     updateExisting: Number(r.update_existing) === 1,
+    replaceInterests: Number(r.replace_interests) === 1,
+    subscriberTags: parseTags(r.subscriber_tags),
+    removeSubscriberTags: parseTags(r.remove_subscriber_tags),
     requiredFields: requiredFields(r.required_fields),
     messages: { ...DEFAULT_MESSAGES, ...overrides },
     redirect: r.redirect,
@@ -80,7 +112,7 @@ function base(ctx: AppContext) {
   return ctx.db
     .selectFrom('posts')
     .innerJoin('mailinglist_forms', 'mailinglist_forms.post_id', 'posts.id')
-    .select(['posts.id', 'posts.title', 'posts.status', 'mailinglist_forms.lists', 'mailinglist_forms.double_optin', 'mailinglist_forms.update_existing', 'mailinglist_forms.required_fields', 'mailinglist_forms.messages', 'mailinglist_forms.redirect'])
+    .select(['posts.id', 'posts.title', 'posts.status', 'mailinglist_forms.lists', 'mailinglist_forms.double_optin', 'mailinglist_forms.update_existing', 'mailinglist_forms.replace_interests', 'mailinglist_forms.subscriber_tags', 'mailinglist_forms.remove_subscriber_tags', 'mailinglist_forms.required_fields', 'mailinglist_forms.messages', 'mailinglist_forms.redirect'])
     .where('posts.type', '=', SIGNUP_POST_TYPE);
 }
 
@@ -102,6 +134,9 @@ export interface NewSignupForm {
   lists: string[];
   doubleOptin?: boolean;
   updateExisting?: boolean;
+  replaceInterests?: boolean;
+  subscriberTags?: string[];
+  removeSubscriberTags?: string[];
   requiredFields?: string[];
   messages?: Record<string, string>;
   redirect?: string;
@@ -126,6 +161,9 @@ export async function createSignupForm(ctx: AppContext, input: NewSignupForm, au
         lists: JSON.stringify(lists),
         double_optin: input.doubleOptin === false ? 0 : 1,
         update_existing: input.updateExisting ? 1 : 0,
+        replace_interests: input.replaceInterests === false ? 0 : 1,
+        subscriber_tags: (input.subscriberTags ?? []).join(','),
+        remove_subscriber_tags: (input.removeSubscriberTags ?? []).join(','),
         required_fields: (input.requiredFields ?? ['EMAIL']).join(','),
         messages: JSON.stringify(input.messages ?? {}),
         redirect: input.redirect ?? '',

@@ -70,6 +70,12 @@ export interface MailinglistFormsTable {
   /** JSON object of message overrides. */
   messages: string;
   redirect: string;
+  /** With `update_existing`: the member's interest groups not chosen now are switched off (migration 2026-11-29T0500). */
+  replace_interests: number;
+  /** Comma list of tags given to the member. */
+  subscriber_tags: string;
+  /** Comma list of tags taken off the member. */
+  remove_subscriber_tags: string;
 }
 
 /** The local subscriber list (used when no remote list service is configured). */
@@ -85,6 +91,16 @@ export interface MailinglistSubscribersTable {
   updated_gmt: string;
 }
 
+/** The list service's merge fields, interest groups and marketing permissions of a list, kept a day. */
+export interface MailinglistListCacheTable {
+  list_id: string;
+  /** `merge-fields`, `interest-categories` or `marketing-permissions`. */
+  kind: string;
+  /** JSON. */
+  value: string;
+  expires_gmt: string;
+}
+
 export interface FormTables {
   spamfilter_checks: SpamfilterChecksTable;
   spamfilter_tokens: SpamfilterTokensTable;
@@ -92,4 +108,5 @@ export interface FormTables {
   contact_form_submissions: ContactFormSubmissionsTable;
   mailinglist_forms: MailinglistFormsTable;
   mailinglist_subscribers: MailinglistSubscribersTable;
+  mailinglist_list_cache: MailinglistListCacheTable;
 }
