@@ -4,7 +4,8 @@
  * flags stored as `'1'`/`'0'` like the original, and the last alert the remote service reported.
  */
 import type { AppContext } from '../../app-context.js';
-import { createSpamfilterClient, type SpamfilterClient } from '../../remote/spamfilter-client.js';
+import { phpTruthy } from '../../rest/php-builtins.js';
+import { createSpamfilterClient, type SpamfilterAlert, type SpamfilterClient } from '../../remote/spamfilter-client.js';
 
 export const KEY_OPTION = 'spamfilter_api_key';
 export const ALERT_CODE_OPTION = 'spamfilter_alert_code';
@@ -50,18 +51,23 @@ export async function clearAlert(ctx: AppContext): Promise<void> {
   await ctx.options.delete(ALERT_MSG_OPTION);
 }
 
-/** The remote client when `REMOTE_SPAMFILTER_URL` is set; alerts in any reply are stored. */
+/**
+ * The original's `update_alert`: a reply states the current alert, so each part it carries is stored
+ * and each part it lacks (or sends empty or `0`, falsy in PHP) is deleted: an alert the service no
+ * longer reports disappears.
+ */
+async function storeAlert(ctx: AppContext, alert: SpamfilterAlert): Promise<void> {
+  for (const [option, value] of [[ALERT_CODE_OPTION, alert.code], [ALERT_MSG_OPTION, alert.message]] as const) {
+    if (phpTruthy(value)) await ctx.options.set(option, value);
+    else await ctx.options.delete(option);
+  }
+}
+
+/** The remote client when `REMOTE_SPAMFILTER_URL` is set; the alert its replies state is stored. */
 export function remoteClient(ctx: AppContext): SpamfilterClient | undefined {
   const endpoint = ctx.config.remotes.spamfilter;
   if (!endpoint) return undefined;
-  return createSpamfilterClient({
-    endpoint,
-    blog: ctx.urls.home,
-    onAlert: async (code, message) => {
-      await ctx.options.set(ALERT_CODE_OPTION, code);
-      await ctx.options.set(ALERT_MSG_OPTION, message);
-    },
-  });
+  return createSpamfilterClient({ endpoint, blog: ctx.urls.home, onAlert: (alert) => storeAlert(ctx, alert) });
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */

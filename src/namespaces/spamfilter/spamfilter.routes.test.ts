@@ -59,13 +59,26 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: true, spamfilter_enable_mcp_access: false } });
   });
 
-  it('stats pass the remote answer through keyed by interval; [] when it gives nothing', async () => {
+  it('stats pass the remote answer through keyed by interval; [] when it gives nothing; null when it is not JSON', async () => {
     fake.stats = { spam: 1523, ham: 412, missed_spam: 3, false_positives: 1, accuracy: 99.7 };
     const r = await t.request('GET', `${NS}/stats`, { as: t.admin, query: { interval: ' bogus ' } });
     expect(r.body).toEqual({ all: fake.stats });
-    expect(fake.calls.at(-1)?.body).toMatchObject({ from: 'all', api_key: KEY });
+    // get-stats names the key `key` (Akismet_REST_API::get_stats; akismet-api spec.yml).
+    expect(fake.calls.at(-1)?.body).toMatchObject({ blog: 'http://example.test', key: KEY, from: 'all' });
     expect((await t.request('GET', `${NS}/stats/6-months`, { as: t.admin })).body).toEqual({ '6-months': fake.stats });
     expect(fake.calls.at(-1)?.body.from).toBe('6-months');
+    // A key the service refuses: it answers `invalid`, which json_decode makes null.
+    fake.validKeys.delete(KEY);
+    try {
+      const refused = await t.request('GET', `${NS}/stats`, { as: t.admin });
+      expect(refused.status).toBe(200);
+      expect(refused.text).toBe('{"all":null}');
+    } finally {
+      fake.validKeys.add(KEY);
+    }
+    // `0` is empty() in PHP: nothing, like an empty answer.
+    fake.stats = 0;
+    expect((await t.request('GET', `${NS}/stats`, { as: t.admin })).text).toBe('[]');
     fake.stats = undefined;
     const empty = await t.request('GET', `${NS}/stats`, { as: t.admin, query: { interval: '60-days' } });
     expect(empty.status).toBe(200);
@@ -86,6 +99,29 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     }
     expect((await t.request('GET', `${NS}/alert`, { query: { key: KEY } })).body.code).toBe('30001');
     expect((await t.request('DELETE', `${NS}/alert`, { query: { key: KEY } })).body).toEqual({ code: false, message: false });
+  });
+
+  it('alert: a reply without alert headers clears the stored alert (Akismet::update_alert); submit calls leave it', async () => {
+    fake.alert = { code: '30001', message: 'Your Akismet subscription is suspended.' };
+    try {
+      expect((await t.request('POST', `${NS}/alert`, { json: { key: KEY } })).body.code).toBe('30001');
+    } finally {
+      fake.alert = undefined;
+    }
+    // submit-spam / submit-ham replies do not state the alert.
+    const check = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'hello again', ip: '10.0.0.1' });
+    fake.alert = { code: '30001', message: 'Your Akismet subscription is suspended.' };
+    try {
+      await t.request('POST', `${NS}/alert`, { json: { key: KEY } });
+    } finally {
+      fake.alert = undefined;
+    }
+    await spamfilterService.markCheck(t.ctx, check.guid, 'spam');
+    expect(fake.calls.at(-1)?.path).toBe('/1.1/submit-spam');
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: KEY } })).body.code).toBe('30001');
+    // The service stopped reporting it: the next stats call forgets it.
+    await t.request('GET', `${NS}/stats`, { as: t.admin });
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: KEY } })).body).toEqual({ code: false, message: false });
   });
 
   it('checks go to the remote service; the webhook applies later verdicts by guid', async () => {
@@ -199,4 +235,5 @@ describe.each(DIALECTS)('spamfilter built-in classifier and local stats on %s', 
     expect(lenient).toMatchObject({ spam: true, discard: false });
     expect((await spamfilterService.checkSpam(t.ctx, hammy(22))).discard).toBe(false);
   });
+
 });

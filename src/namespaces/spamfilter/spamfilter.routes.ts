@@ -55,7 +55,8 @@ async function stats(interval: string, ctx: AppContext): Promise<unknown> {
   if (!client) return { [interval]: await localStats(ctx, normaliseInterval(interval)) };
   const key = await getApiKey(ctx);
   const remote = key ? await client.getStats(key, normaliseInterval(interval)) : undefined;
-  // The original answers an empty array when the service gives nothing.
+  // The original answers an empty array when the service gives nothing, and null for an answer
+  // that is not JSON (`invalid` for a key the service refuses).
   return remote === undefined ? [] : { [interval]: remote };
 }
 
