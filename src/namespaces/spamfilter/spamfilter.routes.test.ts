@@ -101,6 +101,11 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     expect((await t.request('DELETE', `${NS}/alert`, { query: { key: KEY } })).body).toEqual({ code: false, message: false });
   });
 
+  it('alert: the key is trimmed before it is compared (sanitize_key); the webhook compares it as sent', async () => {
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: ` ${KEY.toUpperCase()}\n` } })).body).toEqual({ code: false, message: false });
+    expect((await t.request('POST', `${NS}/webhook`, { json: { key: ` ${KEY}`, endpoint: 'submit-ham' } })).status).toBe(401);
+  });
+
   it('alert: a reply without alert headers clears the stored alert (Akismet::update_alert); submit calls leave it', async () => {
     fake.alert = { code: '30001', message: 'Your Akismet subscription is suspended.' };
     try {
