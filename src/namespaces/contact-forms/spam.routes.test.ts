@@ -47,6 +47,21 @@ describe.each(DIALECTS)('contact-form feedback with the remote spam service on %
     expect((await spamfilterService.verdictsByGuid(t.ctx, [stored[0]!.spam_guid])).get(stored[0]!.spam_guid)).toBe('spam');
   });
 
+  it('strictness on: blatant spam from a signed-out sender is discarded, a signed-in sender\'s is kept (Akismet::allow_discard)', async () => {
+    const { body: form } = await t.request('POST', `${NS}/contact-forms`, { as: t.admin, json: { title: 'Strict', context: 'save', additional_settings: 'skip_mail: on' } });
+    await t.request('POST', '/spamfilter/v1/settings', { as: t.admin, json: { spamfilter_strictness: true } });
+    try {
+      const member = await t.createUser('subscriber');
+      const anonymous = await postMultipart(t, `${NS}/contact-forms/${form.id}/feedback`, fields('viagra casino'), { 'x-forwarded-for': '192.0.2.12' });
+      const signedIn = await postMultipart(t, `${NS}/contact-forms/${form.id}/feedback`, fields('viagra casino'), { 'x-forwarded-for': '192.0.2.13', authorization: member.authorization });
+      expect([anonymous.body.status, signedIn.body.status]).toEqual(['spam', 'spam']);
+      const stored = await t.db.selectFrom('contact_form_submissions').select(['status', 'user_id']).where('form_id', '=', form.id).execute();
+      expect(stored).toEqual([{ status: 'spam', user_id: member.id }]);
+    } finally {
+      await t.request('POST', '/spamfilter/v1/settings', { as: t.admin, json: { spamfilter_strictness: false } });
+    }
+  });
+
   it('an unreachable service lets the submission through to the built-in classifier', async () => {
     const t2 = await startTestApp(engine, { remotes: { spamfilter: 'http://127.0.0.1:9' }, spamfilterApiKey: KEY });
     try {

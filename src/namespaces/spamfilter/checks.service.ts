@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import { SpamfilterRemoteError, type SpamfilterFields } from '../../remote/spamfilter-client.js';
 import { spamProbability, tokenize, train, type ClassifierInput } from './classifier.js';
-import { getApiKey, getSettings, gmt, remoteClient } from './settings.js';
+import { allowDiscard, getApiKey, gmt, remoteClient } from './settings.js';
 
 /** Probability from which the built-in classifier calls a submission spam, and blatant spam. */
 export const SPAM_THRESHOLD = 0.9;
@@ -22,11 +22,13 @@ export interface SpamCheckInput extends ClassifierInput {
   permalink?: string;
   /** The original's `comment_type` (`contact-form`, `signup`). */
   type?: string;
+  /** The signed-in sender's user id (0 or absent: nobody is signed in). */
+  userId?: number;
 }
 
 export interface SpamCheckResult {
   spam: boolean;
-  /** Blatant spam and the strictness setting says discard it (store nothing). */
+  /** Blatant spam that may be discarded (store nothing): see {@link allowDiscard}. */
   discard: boolean;
   guid: string;
   via: 'local' | 'remote';
@@ -49,14 +51,14 @@ function protocolFields(input: SpamCheckInput): SpamfilterFields {
 
 /** Checks one submission and records the check. */
 export async function checkSpam(ctx: AppContext, input: SpamCheckInput): Promise<SpamCheckResult> {
-  const { spamfilter_strictness: strict } = await getSettings(ctx);
+  const mayDiscard = await allowDiscard(ctx, (input.userId ?? 0) > 0);
   const client = remoteClient(ctx);
   const key = client ? await getApiKey(ctx) : undefined;
   let result: SpamCheckResult | undefined;
   if (client && key) {
     try {
       const v = await client.commentCheck(key, protocolFields(input));
-      result = { spam: v.spam, discard: v.spam && v.discard && strict, guid: v.guid || crypto.randomUUID(), via: 'remote' };
+      result = { spam: v.spam, discard: v.spam && v.discard && mayDiscard, guid: v.guid || crypto.randomUUID(), via: 'remote' };
     } catch (e) {
       // As the original: an unreachable service lets the submission through the remote check; the
       // built-in classifier still gives its opinion.
@@ -65,7 +67,7 @@ export async function checkSpam(ctx: AppContext, input: SpamCheckInput): Promise
   }
   if (!result) {
     const p = await spamProbability(ctx.db, tokenize(input));
-    result = { spam: p >= SPAM_THRESHOLD, discard: p >= BLATANT_THRESHOLD && strict, guid: crypto.randomUUID(), via: 'local' };
+    result = { spam: p >= SPAM_THRESHOLD, discard: p >= BLATANT_THRESHOLD && mayDiscard, guid: crypto.randomUUID(), via: 'local' };
   }
   await ctx.db
     .insertInto('spamfilter_checks')

@@ -15,7 +15,9 @@ export const spamfilterArea = defineArea({
   description: 'Spam checks for forms through a remote service or a built-in classifier, with settings and statistics.',
   namespaces: [spamfilterRoutes],
   settings: {
-    spamfilter_strictness: { default: FLAGS.spamfilter_strictness, description: "'1': discard the worst spam instead of keeping it." },
+    // Unset, the worst spam is kept (the original reads the option without a default when it acts),
+    // although `GET /settings` reports `true` for it as the original does.
+    spamfilter_strictness: { default: '0', description: "'1': discard the worst spam from signed-out senders instead of keeping it." },
     spamfilter_show_user_comments_approved: { default: FLAGS.spamfilter_show_user_comments_approved, description: 'Show approved-comment counts.' },
     spamfilter_enable_mcp_access: { default: FLAGS.spamfilter_enable_mcp_access, description: 'Allow MCP clients access.' },
   },

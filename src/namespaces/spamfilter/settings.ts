@@ -70,6 +70,15 @@ export function remoteClient(ctx: AppContext): SpamfilterClient | undefined {
   return createSpamfilterClient({ endpoint, blog: ctx.urls.home, onAlert: (alert) => storeAlert(ctx, alert) });
 }
 
+/**
+ * Whether blatant spam may be discarded (the original's `Akismet::allow_discard`): never for a
+ * signed-in sender, and only when strictness was chosen: the option read without a default, so a
+ * site that never saved it keeps its spam although `GET /settings` reports `true` for it.
+ */
+export async function allowDiscard(ctx: AppContext, signedIn: boolean): Promise<boolean> {
+  return !signedIn && (await ctx.options.get<unknown>('spamfilter_strictness', null)) === '1';
+}
+
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
 export function gmt(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');

@@ -135,6 +135,9 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     expect(fake.calls.at(-1)).toMatchObject({ path: '/1.1/comment-check', body: { comment_content: 'hello there', user_ip: '10.0.0.1', api_key: KEY } });
     const spam = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'viagra casino', ip: '10.0.0.1' });
     expect(spam).toMatchObject({ spam: true, discard: true, via: 'remote' });
+    // Akismet::allow_discard: never for a signed-in sender.
+    const member = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'viagra casino', ip: '10.0.0.1', userId: editor.id });
+    expect(member).toMatchObject({ spam: true, discard: false, via: 'remote' });
 
     expect((await t.request('POST', `${NS}/webhook`, { json: { endpoint: 'comment-check', comments: [] } })).status).toBe(401);
     const malformed = await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: 'x' } });
@@ -232,9 +235,15 @@ describe.each(DIALECTS)('spamfilter built-in classifier and local stats on %s', 
     expect(Object.keys((await t.request('GET', `${NS}/stats/60-days`, { as: t.admin })).body)).toEqual(['60-days']);
   });
 
-  it('strictness decides whether blatant spam is discarded or kept', async () => {
+  it('strictness decides whether blatant spam is discarded or kept: only once chosen, never for signed-in senders', async () => {
+    // Never saved: GET /settings says true (get_settings reads it with default '1'), but the worst
+    // spam is kept (Akismet::allow_discard reads it without one).
+    expect((await t.request('GET', `${NS}/settings`, { as: t.admin })).body.spamfilter_strictness).toBe(true);
+    expect(await spamfilterService.checkSpam(t.ctx, spammy(19))).toMatchObject({ spam: true, discard: false });
+    await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: true } });
     const strict = await spamfilterService.checkSpam(t.ctx, spammy(20));
     expect(strict).toMatchObject({ spam: true, discard: true });
+    expect(await spamfilterService.checkSpam(t.ctx, { ...spammy(23), userId: t.admin.id })).toMatchObject({ spam: true, discard: false });
     await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: false } });
     const lenient = await spamfilterService.checkSpam(t.ctx, spammy(21));
     expect(lenient).toMatchObject({ spam: true, discard: false });
