@@ -79,6 +79,15 @@ export async function allowDiscard(ctx: AppContext, signedIn: boolean): Promise<
   return !signedIn && (await ctx.options.get<unknown>('spamfilter_strictness', null)) === '1';
 }
 
+/**
+ * Whether the approved count is shown beside each sender (the original's `comment_row_action`):
+ * on until someone saves the setting; the legacy value `'false'` and PHP-falsy values turn it off.
+ */
+export async function showApprovedCounts(ctx: AppContext): Promise<boolean> {
+  const value = await ctx.options.get<unknown>('spamfilter_show_user_comments_approved', '1');
+  return value !== 'false' && phpTruthy(value);
+}
+
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
 export function gmt(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');

@@ -250,4 +250,17 @@ describe.each(DIALECTS)('spamfilter built-in classifier and local stats on %s', 
     expect((await spamfilterService.checkSpam(t.ctx, hammy(22))).discard).toBe(false);
   });
 
+  it("approved counts: a sender's checks that are currently ham, by user id, else by e-mail, name and URL without case", async () => {
+    const sender = { source: 'test', content: 'A question about the venue', author: 'Otto Lang', email: 'otto@mail.example', url: 'https://otto.example', ip: '10.0.0.7', userAgent: 'Mozilla/5.0' };
+    const first = await spamfilterService.checkSpam(t.ctx, sender);
+    await spamfilterService.checkSpam(t.ctx, { ...sender, email: 'OTTO@mail.example', author: 'otto lang' });
+    const third = await spamfilterService.checkSpam(t.ctx, sender);
+    await spamfilterService.markCheck(t.ctx, third.guid, 'spam');
+    const otherUrl = await spamfilterService.checkSpam(t.ctx, { ...sender, url: '' });
+    const member = await spamfilterService.checkSpam(t.ctx, { ...sender, email: 'member@mail.example', userId: 41 });
+    await spamfilterService.checkSpam(t.ctx, { ...sender, email: 'changed@mail.example', userId: 41 });
+    const nobody = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'hello', ip: '10.0.0.7' });
+    const counts = await spamfilterService.approvedCounts(t.ctx, [first.guid, third.guid, otherUrl.guid, member.guid, nobody.guid, 'no-such-guid']);
+    expect(Object.fromEntries(counts)).toEqual({ [first.guid]: 2, [third.guid]: 2, [otherUrl.guid]: 1, [member.guid]: 2, [nobody.guid]: 0 });
+  });
 });
