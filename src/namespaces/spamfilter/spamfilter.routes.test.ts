@@ -225,14 +225,19 @@ describe.each(DIALECTS)('spamfilter built-in classifier and local stats on %s', 
     expect(passed.spam).toBe(false);
 
     const r = await t.request('GET', `${NS}/stats`, { as: t.admin });
-    const month = t.ctx.now().toISOString().slice(0, 7);
+    const today = t.ctx.now().toISOString().slice(0, 10);
     // 15 checks: 6 spam marked (all missed: the model was untrained or unsure), 6 ham, first unmarked ham, 1 caught, 1 passed.
     const all = r.body.all;
     expect(all.spam + all.ham + all.missed_spam + all.false_positives).toBe(15);
     expect(all.spam).toBeGreaterThanOrEqual(1);
-    expect(all.breakdown[month]).toEqual({ spam: all.spam, ham: all.ham, missed_spam: all.missed_spam, false_positives: all.false_positives });
+    const counts = { spam: all.spam, ham: all.ham, missed_spam: all.missed_spam, false_positives: all.false_positives };
     expect(all.accuracy).toBe(Math.round(((15 - all.missed_spam - all.false_positives) / 15) * 1000) / 10);
-    expect(Object.keys((await t.request('GET', `${NS}/stats/60-days`, { as: t.admin })).body)).toEqual(['60-days']);
+    // The breakdown as get-stats gives it (akismet-api spec.yml): all by year, 6-months by month, 60-days by day, with `da`.
+    expect(all.breakdown).toEqual({ [today.slice(0, 4)]: { ...counts, da: `${today.slice(0, 4)}-01-01` } });
+    expect((await t.request('GET', `${NS}/stats/6-months`, { as: t.admin })).body['6-months'].breakdown).toEqual({ [today.slice(0, 7)]: { ...counts, da: `${today.slice(0, 7)}-01` } });
+    const days = (await t.request('GET', `${NS}/stats/60-days`, { as: t.admin })).body;
+    expect(Object.keys(days)).toEqual(['60-days']);
+    expect(days['60-days'].breakdown).toEqual({ [today]: { ...counts, da: today } });
   });
 
   it('strictness decides whether blatant spam is discarded or kept: only once chosen, never for signed-in senders', async () => {
