@@ -1,10 +1,10 @@
 /**
- * Migration 2026-11-29T0500: checks stored before it get their sender from their fields, as new
+ * Migration 2026-11-29T0600: checks stored before it get their sender from their fields, as new
  * checks do, so earlier submissions count in each sender's approved count.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, DIALECTS, type TestDb } from '../../storage/test-db.js';
-import { down, up } from '../../storage/migrations/2026-11-29T0500-spamfilter-sender.js';
+import { down, up } from '../../storage/migrations/2026-11-29T0600-spamfilter-sender.js';
 import { senderOf, type SpamCheckInput } from './checks.service.js';
 
 describe.each(DIALECTS)('spamfilter sender migration on %s', (engine) => {

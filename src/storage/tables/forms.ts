@@ -1,7 +1,7 @@
 /**
  * @module storage/tables/forms
  * Tables of the spam filter, contact forms and mailing list areas (migrations 2026-11-23T1400–T1420,
- * 2026-11-29T0500).
+ * 2026-11-29T0600).
  * Forms of both kinds are posts (one ID sequence); these tables hold what the originals keep in post meta.
  */
 import type { ColumnType, Generated } from 'kysely';
