@@ -26,23 +26,40 @@ describe('spam filter client (Akismet protocol)', () => {
     await expect(client.commentCheck('bad', { comment_content: 'x' })).rejects.toThrow(/unable to parse/);
   });
 
-  it('submits spam and ham, reads stats, hands alert headers over', async () => {
-    const alerts: string[] = [];
-    const client = createSpamfilterClient({ endpoint: fake.url, blog: 'http://site.test', onAlert: (c, m) => void alerts.push(`${c}:${m}`) });
+  it('submits spam and ham; get-stats sends the key as key (and api_key); stats decode like json_decode', async () => {
+    const client = createSpamfilterClient({ endpoint: fake.url, blog: 'http://site.test' });
+    await client.submit('spam', 'abcdefabcdef', { comment_content: 'x' });
+    await client.submit('ham', 'abcdefabcdef', { comment_content: 'y' });
+    expect(fake.calls.slice(-2).map((c) => c.path)).toEqual(['/1.1/submit-spam', '/1.1/submit-ham']);
+    fake.stats = { spam: 3, ham: 1 };
+    try {
+      expect(await client.getStats('abcdefabcdef', '6-months')).toEqual({ spam: 3, ham: 1 });
+      // Automattic/akismet-api spec.yml: get-stats takes key, blog and from.
+      expect(fake.calls.at(-1)).toEqual({ path: '/1.1/get-stats', body: { blog: 'http://site.test', key: 'abcdefabcdef', from: '6-months', api_key: 'abcdefabcdef' } });
+      // A reply that is not JSON decodes to null (`invalid` for a key the service refuses).
+      expect(await client.getStats('zzzzzzzzzzzz', 'all')).toBeNull();
+    } finally {
+      fake.stats = undefined;
+    }
+    // An empty reply is nothing at all (PHP's empty()).
+    expect(await client.getStats('abcdefabcdef', 'all')).toBeUndefined();
+  });
+
+  it('states the alert of every verify-key, comment-check and get-stats reply, present or not; submits say nothing', async () => {
+    const alerts: unknown[] = [];
+    const client = createSpamfilterClient({ endpoint: fake.url, blog: 'http://site.test', onAlert: (a) => void alerts.push(a) });
     fake.alert = { code: '123', message: 'Your subscription lapsed' };
     try {
+      await client.verifyKey('abcdefabcdef');
       await client.submit('spam', 'abcdefabcdef', { comment_content: 'x' });
       await client.submit('ham', 'abcdefabcdef', { comment_content: 'y' });
-      expect(fake.calls.slice(-2).map((c) => c.path)).toEqual(['/1.1/submit-spam', '/1.1/submit-ham']);
-      expect(alerts).toEqual(['123:Your subscription lapsed', '123:Your subscription lapsed']);
+      expect(alerts).toEqual([{ code: '123', message: 'Your subscription lapsed' }]);
     } finally {
       fake.alert = undefined;
     }
-    fake.stats = { spam: 3, ham: 1 };
-    expect(await client.getStats('abcdefabcdef', '6-months')).toEqual({ spam: 3, ham: 1 });
-    expect(fake.calls.at(-1)?.body.from).toBe('6-months');
-    fake.stats = undefined;
-    expect(await client.getStats('abcdefabcdef', 'all')).toBeUndefined();
+    await client.commentCheck('abcdefabcdef', { comment_content: 'hello', user_ip: '1.2.3.4' });
+    await client.getStats('abcdefabcdef', 'all');
+    expect(alerts.slice(1)).toEqual([{ code: null, message: null }, { code: null, message: null }]);
   });
 
   it('times out and reports unreachable services clearly', async () => {

@@ -8,9 +8,11 @@
  * - `comment-check` (`api_key`, `blog`, `user_ip`, `user_agent`, `comment_*` …) → `true` | `false`
  *   (`invalid` for a bad key), `X-akismet-pro-tip: discard` for blatant spam, `X-akismet-guid`
  * - `submit-spam` / `submit-ham` (same fields) → a thank-you text
- * - `get-stats` (`api_key`, `blog`, `from`) → JSON
+ * - `get-stats` (`key`, `blog`, `from`; `api_key` too, as the original sends it on every call) → JSON
  *
- * Any reply may carry `X-akismet-alert-code` / `X-akismet-alert-msg`; they are handed to `onAlert`.
+ * Replies to `verify-key`, `comment-check` and `get-stats` say what the service's current alert is
+ * (`X-akismet-alert-code` / `X-akismet-alert-msg`, absent when there is none); they are handed to
+ * `onAlert` (the original's `update_alert`). Other replies, and calls that got no reply, say nothing.
  */
 
 export const DEFAULT_SPAMFILTER_URL = 'https://rest.akismet.com';
@@ -28,6 +30,15 @@ export class SpamfilterRemoteError extends Error {
   }
 }
 
+/** The service's alert as one reply states it: a header it did not send is null. */
+export interface SpamfilterAlert {
+  code: string | null;
+  message: string | null;
+}
+
+/** Calls whose replies state the current alert (the original's `$alert_code_check_paths`). */
+const ALERT_CALLS: ReadonlySet<string> = new Set(['verify-key', 'comment-check', 'get-stats']);
+
 /** The fields of one submission as the protocol names them (`comment_author`, `user_ip`, …). */
 export type SpamfilterFields = Record<string, string>;
 
@@ -44,8 +55,8 @@ export interface SpamfilterClientOptions {
   /** The site's home URL (`blog`). */
   blog: string;
   timeoutMs?: number;
-  /** Called with the alert headers of any reply that carries them. */
-  onAlert?: (code: string, message: string) => void | Promise<void>;
+  /** Called with the alert each reply to `verify-key`, `comment-check` or `get-stats` states. */
+  onAlert?: (alert: SpamfilterAlert) => void | Promise<void>;
   fetchImpl?: typeof fetch;
 }
 
@@ -54,7 +65,10 @@ export interface SpamfilterClient {
   verifyKey(key: string): Promise<boolean>;
   commentCheck(key: string, fields: SpamfilterFields): Promise<SpamfilterVerdict>;
   submit(kind: 'spam' | 'ham', key: string, fields: SpamfilterFields): Promise<void>;
-  /** The decoded stats, or undefined when the reply is empty or not JSON (unreachable included). */
+  /**
+   * The decoded stats; null when the reply is not JSON (PHP's `json_decode` gives null, e.g. for
+   * `invalid`); undefined when there is no reply or it is empty (PHP's `empty()`: `''` or `'0'`).
+   */
   getStats(key: string, interval: string): Promise<unknown>;
 }
 
@@ -84,8 +98,9 @@ export function createSpamfilterClient(options: SpamfilterClientOptions): Spamfi
     }
     const buf = Buffer.from(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
     const body = buf.subarray(0, MAX_REPLY_BYTES).toString('utf8');
-    const code = res.headers.get('x-akismet-alert-code');
-    if (code !== null && options.onAlert) await options.onAlert(code, res.headers.get('x-akismet-alert-msg') ?? '');
+    if (ALERT_CALLS.has(name) && options.onAlert) {
+      await options.onAlert({ code: res.headers.get('x-akismet-alert-code'), message: res.headers.get('x-akismet-alert-msg') });
+    }
     return { status: res.status, body, headers: res.headers };
   }
 
@@ -118,15 +133,15 @@ export function createSpamfilterClient(options: SpamfilterClientOptions): Spamfi
     async getStats(key, interval) {
       let reply: Reply;
       try {
-        reply = await call('get-stats', { api_key: key, blog: options.blog, from: interval });
+        reply = await call('get-stats', { blog: options.blog, key, from: interval, api_key: key });
       } catch {
         return undefined;
       }
-      if (reply.body === '') return undefined;
+      if (reply.body === '' || reply.body === '0') return undefined;
       try {
         return JSON.parse(reply.body) as unknown;
       } catch {
-        return undefined;
+        return null;
       }
     },
   };

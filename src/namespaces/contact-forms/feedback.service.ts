@@ -168,6 +168,7 @@ export async function submitFeedback(ctx: AppContext, form: ContactForm, req: Re
         ip: req.ip,
         userAgent,
         referrer: req.headers.referer ?? '',
+        userId: req.user?.id ?? 0,
       });
       spam = check.spam;
       spamGuid = check.guid;

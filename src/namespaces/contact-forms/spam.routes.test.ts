@@ -4,6 +4,7 @@
  * webhook verdict changes what the submission shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInForTest } from '../../auth/test-sessions.js';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { startFakeSpamService, type FakeSpamService } from '../spamfilter/fake-service.case.js';
 import { spamfilterService } from '../spamfilter/index.js';
@@ -45,6 +46,41 @@ describe.each(DIALECTS)('contact-form feedback with the remote spam service on %
     const hook = await t.request('POST', '/spamfilter/v1/webhook', { json: { key: KEY, endpoint: 'comment-check', comments: [{ guid: stored[0]!.spam_guid, result: 'true' }] } });
     expect(hook.body.comments[stored[0]!.spam_guid]).toEqual({ status: 'success' });
     expect((await spamfilterService.verdictsByGuid(t.ctx, [stored[0]!.spam_guid])).get(stored[0]!.spam_guid)).toBe('spam');
+  });
+
+  it('strictness on: blatant spam from a signed-out sender is discarded, a signed-in sender\'s is kept (Akismet::allow_discard)', async () => {
+    const { body: form } = await t.request('POST', `${NS}/contact-forms`, { as: t.admin, json: { title: 'Strict', context: 'save', additional_settings: 'skip_mail: on' } });
+    await t.request('POST', '/spamfilter/v1/settings', { as: t.admin, json: { spamfilter_strictness: true } });
+    try {
+      const member = await t.createUser('subscriber');
+      const anonymous = await postMultipart(t, `${NS}/contact-forms/${form.id}/feedback`, fields('viagra casino'), { 'x-forwarded-for': '192.0.2.12' });
+      const signedIn = await postMultipart(t, `${NS}/contact-forms/${form.id}/feedback`, fields('viagra casino'), { 'x-forwarded-for': '192.0.2.13', authorization: member.authorization });
+      expect([anonymous.body.status, signedIn.body.status]).toEqual(['spam', 'spam']);
+      const stored = await t.db.selectFrom('contact_form_submissions').select(['status', 'user_id']).where('form_id', '=', form.id).execute();
+      expect(stored).toEqual([{ status: 'spam', user_id: member.id }]);
+    } finally {
+      await t.request('POST', '/spamfilter/v1/settings', { as: t.admin, json: { spamfilter_strictness: false } });
+    }
+  });
+
+  it("the submissions page shows each sender's approved count unless spamfilter_show_user_comments_approved is off", async () => {
+    const { body: form } = await t.request('POST', `${NS}/contact-forms`, { as: t.admin, json: { title: 'Counts', context: 'save', additional_settings: 'skip_mail: on' } });
+    const send = (message: string, name: string) => postMultipart(t, `${NS}/contact-forms/${form.id}/feedback`, { ...fields(message), 'your-name': name, 'your-email': `${name.toLowerCase()}@example.org` }, { 'x-forwarded-for': '192.0.2.20' });
+    await send('First question', 'Uma');
+    await send('Second question', 'Uma');
+    await send('cheap viagra', 'Uma');
+    await send('Hello', 'Vic');
+    const session = await signInForTest(t.ctx, t.admin.id);
+    const url = `${t.ctx.config.adminPath}/contact-form-submissions.php?form=${form.id}`;
+    const counts = async () => [...(await t.app.inject({ method: 'GET', url, headers: { cookie: session.cookie } })).body.matchAll(/(\d+) approved/g)].map((m) => m[1]);
+    // Newest first: Vic's one, then Uma's spam and her two cleared ones.
+    expect(await counts()).toEqual(['1', '2', '2', '2']);
+    await t.request('POST', '/spamfilter/v1/settings', { as: t.admin, json: { spamfilter_show_user_comments_approved: false } });
+    try {
+      expect(await counts()).toEqual([]);
+    } finally {
+      await t.request('POST', '/spamfilter/v1/settings', { as: t.admin, json: { spamfilter_show_user_comments_approved: true } });
+    }
   });
 
   it('an unreachable service lets the submission through to the built-in classifier', async () => {

@@ -1,15 +1,17 @@
 /**
  * @module namespaces/contact-forms/submissions.page
  * Admin page `contact-form-submissions.php`: the forms, a form's stored submissions with their spam
- * verdict, marking one spam or not spam (which trains the spam filter), and the CSV export
- * (`&export=csv`). Signed-in users who may read contact forms (`edit_posts`); marking needs
- * `publish_pages` and a nonce.
+ * verdict and, unless the spam filter's `spamfilter_show_user_comments_approved` is off, how many of
+ * the sender's submissions are approved (not spam); marking one spam or not spam (which trains the
+ * spam filter), and the CSV export (`&export=csv`). Signed-in users who may read contact forms
+ * (`edit_posts`); marking needs `publish_pages` and a nonce.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { esc, layout, notice, redirect, requestParams, sendPage, str } from '../../admin/html.js';
 import { adminUrl, pageSession, sessionSubject, signInUrlFor, siteName } from '../../admin/session.js';
 import { createNonce, verifyNonce } from '../../auth/nonces.js';
+import { count as formatCount } from '../../rest/php-values.js';
 import { spamfilterService } from '../spamfilter/index.js';
 import { getForm, listForms } from './forms.repo.js';
 import { getSubmission, listSubmissions, type StoredSubmission } from './submissions.repo.js';
@@ -74,6 +76,7 @@ async function page(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
       .headers({ 'Content-Type': 'text/csv; charset=UTF-8', 'Content-Disposition': `attachment; filename="contact-form-${form.id}-submissions.csv"`, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
       .send(csv(rows, verdicts));
   }
+  const approved = (await spamfilterService.showApprovedCounts(ctx)) ? await spamfilterService.approvedCounts(ctx, rows.map((r) => r.spamGuid)) : undefined;
   const nonce = await createNonce(ctx, sessionSubject(session), MARK_ACTION);
   const action = esc(adminUrl(ctx, SUBMISSIONS_PAGE, { form: String(form.id) }));
   const markForm = (r: StoredSubmission, label: 'spam' | 'ham', text: string) =>
@@ -85,7 +88,9 @@ async function page(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
         .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(Array.isArray(v) ? v.join(', ') : v)}</dd>`)
         .join('');
       const marks = r.spamGuid ? `${verdict !== 'spam' ? markForm(r, 'spam', 'Spam') : ''}${verdict !== 'ham' ? markForm(r, 'ham', 'Not spam') : ''}` : '';
-      return `<tr><td>${esc(r.createdGmt)} UTC</td><td>${esc(r.status)}</td><td>${esc(verdict)}</td><td><dl>${fields}</dl></td><td>${esc(r.remoteIp)}</td><td>${marks}</td></tr>`;
+      const count = approved ? approved.get(r.spamGuid) ?? 0 : undefined;
+      const sender = count === undefined ? '' : `<br><span class="approved-count">${formatCount(count)} approved</span>`;
+      return `<tr><td>${esc(r.createdGmt)} UTC</td><td>${esc(r.status)}</td><td>${esc(verdict)}</td><td><dl>${fields}</dl></td><td>${esc(r.remoteIp)}${sender}</td><td>${marks}</td></tr>`;
     })
     .join('');
   const table = rows.length

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
 import { SpamfilterRemoteError, type SpamfilterFields } from '../../remote/spamfilter-client.js';
 import { spamProbability, tokenize, train, type ClassifierInput } from './classifier.js';
-import { getApiKey, getSettings, gmt, remoteClient } from './settings.js';
+import { allowDiscard, getApiKey, gmt, remoteClient } from './settings.js';
 
 /** Probability from which the built-in classifier calls a submission spam, and blatant spam. */
 export const SPAM_THRESHOLD = 0.9;
@@ -22,11 +22,13 @@ export interface SpamCheckInput extends ClassifierInput {
   permalink?: string;
   /** The original's `comment_type` (`contact-form`, `signup`). */
   type?: string;
+  /** The signed-in sender's user id (0 or absent: nobody is signed in). */
+  userId?: number;
 }
 
 export interface SpamCheckResult {
   spam: boolean;
-  /** Blatant spam and the strictness setting says discard it (store nothing). */
+  /** Blatant spam that may be discarded (store nothing): see {@link allowDiscard}. */
   discard: boolean;
   guid: string;
   via: 'local' | 'remote';
@@ -47,16 +49,28 @@ function protocolFields(input: SpamCheckInput): SpamfilterFields {
   return f;
 }
 
+/**
+ * Who sent a submission, as the original counts a commenter's approved comments
+ * (`Akismet::get_user_comments_approved`): the signed-in user, else the e-mail address with the name
+ * and the URL, compared without case; `''` when there is neither. Stored hashed (fixed length).
+ */
+export function senderOf(input: SpamCheckInput): string {
+  const text = (v: string | undefined) => (v ?? '').toLowerCase();
+  const userId = input.userId !== undefined && input.userId > 0 ? input.userId : 0;
+  const identity = userId ? `user:${userId}` : text(input.email) ? `email:${text(input.email)}\n${text(input.author)}\n${text(input.url)}` : '';
+  return identity && crypto.createHash('sha256').update(identity).digest('hex');
+}
+
 /** Checks one submission and records the check. */
 export async function checkSpam(ctx: AppContext, input: SpamCheckInput): Promise<SpamCheckResult> {
-  const { spamfilter_strictness: strict } = await getSettings(ctx);
+  const mayDiscard = await allowDiscard(ctx, (input.userId ?? 0) > 0);
   const client = remoteClient(ctx);
   const key = client ? await getApiKey(ctx) : undefined;
   let result: SpamCheckResult | undefined;
   if (client && key) {
     try {
       const v = await client.commentCheck(key, protocolFields(input));
-      result = { spam: v.spam, discard: v.spam && v.discard && strict, guid: v.guid || crypto.randomUUID(), via: 'remote' };
+      result = { spam: v.spam, discard: v.spam && v.discard && mayDiscard, guid: v.guid || crypto.randomUUID(), via: 'remote' };
     } catch (e) {
       // As the original: an unreachable service lets the submission through the remote check; the
       // built-in classifier still gives its opinion.
@@ -65,7 +79,7 @@ export async function checkSpam(ctx: AppContext, input: SpamCheckInput): Promise
   }
   if (!result) {
     const p = await spamProbability(ctx.db, tokenize(input));
-    result = { spam: p >= SPAM_THRESHOLD, discard: p >= BLATANT_THRESHOLD && strict, guid: crypto.randomUUID(), via: 'local' };
+    result = { spam: p >= SPAM_THRESHOLD, discard: p >= BLATANT_THRESHOLD && mayDiscard, guid: crypto.randomUUID(), via: 'local' };
   }
   await ctx.db
     .insertInto('spamfilter_checks')
@@ -76,6 +90,7 @@ export async function checkSpam(ctx: AppContext, input: SpamCheckInput): Promise
       via: result.via,
       actual: null,
       fields: JSON.stringify(input),
+      sender: senderOf(input),
       created_gmt: gmt(ctx.now()),
     })
     .execute();
@@ -104,6 +119,31 @@ export async function markCheck(ctx: AppContext, guid: string, label: 'spam' | '
     });
   }
   return true;
+}
+
+/**
+ * For each guid, how many of its sender's checks are currently ham (the original's "N approved"
+ * beside each comment author); 0 for a sender nobody can tell apart.
+ */
+export async function approvedCounts(ctx: AppContext, guids: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const wanted = [...new Set(guids.filter(Boolean))];
+  if (wanted.length === 0) return out;
+  const checks = await ctx.db.selectFrom('spamfilter_checks').select(['guid', 'sender']).where('guid', 'in', wanted).execute();
+  const senders = [...new Set(checks.map((c) => c.sender).filter(Boolean))];
+  const counts = new Map<string, number>();
+  if (senders.length > 0) {
+    const rows = await ctx.db
+      .selectFrom('spamfilter_checks')
+      .select((eb) => ['sender', eb.fn.countAll<number>().as('n')])
+      .where('sender', 'in', senders)
+      .where((eb) => eb.fn.coalesce('actual', 'verdict'), '=', 'ham')
+      .groupBy('sender')
+      .execute();
+    for (const r of rows) counts.set(r.sender, Number(r.n));
+  }
+  for (const c of checks) out.set(c.guid, counts.get(c.sender) ?? 0);
+  return out;
 }
 
 /** The current verdict of each guid: the correction when there is one, else the check's verdict. */

@@ -1,7 +1,9 @@
 /**
- * Test support: a local HTTP server speaking the spam service's protocol (Akismet REST 1.1).
- * `valid` keys verify; comments containing `viagra` are spam (`discard` with `casino` too);
- * `alert` (when set) is sent as alert headers on every reply; `stats` answers get-stats.
+ * Test support: a local HTTP server speaking the spam service's protocol (Akismet REST 1.1, as
+ * Automattic/akismet-api `spec.yml` describes it): `verify-key` and `get-stats` take the key as
+ * `key`, the other calls as `api_key`. `validKeys` verify; comments containing `viagra` are spam
+ * (`discard` with `casino` too); `alert` (when set) is sent as alert headers on every reply;
+ * `stats` answers get-stats (an empty body while unset, `invalid` for a key that is not valid).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,7 +45,7 @@ export async function startFakeSpamService(): Promise<FakeSpamService> {
       }
       const send = (text: string, extra: Record<string, string> = {}) =>
         setTimeout(() => res.writeHead(200, { ...headers, ...extra }).end(text), fake.delayMs);
-      const keyOk = fake.validKeys.has(body.api_key ?? body.key ?? '');
+      const keyOk = fake.validKeys.has((path === '/1.1/verify-key' || path === '/1.1/get-stats' ? body.key : body.api_key) ?? '');
       switch (path) {
         case '/1.1/verify-key':
           return send(keyOk ? 'valid' : 'invalid');
@@ -59,7 +61,8 @@ export async function startFakeSpamService(): Promise<FakeSpamService> {
         case '/1.1/submit-ham':
           return send('Thanks for making the web a better place.');
         case '/1.1/get-stats':
-          return send(keyOk && fake.stats !== undefined ? JSON.stringify(fake.stats) : '', { 'content-type': 'application/json' });
+          if (!keyOk) return send('invalid');
+          return send(fake.stats !== undefined ? JSON.stringify(fake.stats) : '', { 'content-type': 'application/json' });
         default:
           res.writeHead(404).end();
       }

@@ -5,9 +5,9 @@
  * service (`REMOTE_SPAMFILTER_URL`) or the built-in classifier, recorded for `stats`.
  */
 import { defineArea } from '../../area.js';
-import { checkSpam, markCheck, verdictsByGuid } from './checks.service.js';
+import { approvedCounts, checkSpam, markCheck, verdictsByGuid } from './checks.service.js';
 import { spamfilterRoutes } from './spamfilter.routes.js';
-import { FLAGS } from './settings.js';
+import { FLAGS, showApprovedCounts } from './settings.js';
 
 export const spamfilterArea = defineArea({
   id: 'spamfilter',
@@ -15,13 +15,18 @@ export const spamfilterArea = defineArea({
   description: 'Spam checks for forms through a remote service or a built-in classifier, with settings and statistics.',
   namespaces: [spamfilterRoutes],
   settings: {
-    spamfilter_strictness: { default: FLAGS.spamfilter_strictness, description: "'1': discard the worst spam instead of keeping it." },
-    spamfilter_show_user_comments_approved: { default: FLAGS.spamfilter_show_user_comments_approved, description: 'Show approved-comment counts.' },
+    // Unset, the worst spam is kept (the original reads the option without a default when it acts),
+    // although `GET /settings` reports `true` for it as the original does.
+    spamfilter_strictness: { default: '0', description: "'1': discard the worst spam from signed-out senders instead of keeping it." },
+    spamfilter_show_user_comments_approved: { default: FLAGS.spamfilter_show_user_comments_approved, description: "'1': show each sender's approved count on the submissions page." },
     spamfilter_enable_mcp_access: { default: FLAGS.spamfilter_enable_mcp_access, description: 'Allow MCP clients access.' },
   },
 });
 
-/** What other areas use: check a submission, correct a verdict, read current verdicts. */
-export const spamfilterService = Object.freeze({ checkSpam, markCheck, verdictsByGuid });
+/**
+ * What other areas use: check a submission, correct a verdict, read current verdicts, and each
+ * sender's approved count with whether the site shows it.
+ */
+export const spamfilterService = Object.freeze({ checkSpam, markCheck, verdictsByGuid, approvedCounts, showApprovedCounts });
 export type { SpamCheckInput, SpamCheckResult } from './checks.service.js';
 export { SPAMFILTER_NS } from './spamfilter.routes.js';

@@ -59,13 +59,26 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: true, spamfilter_enable_mcp_access: false } });
   });
 
-  it('stats pass the remote answer through keyed by interval; [] when it gives nothing', async () => {
+  it('stats pass the remote answer through keyed by interval; [] when it gives nothing; null when it is not JSON', async () => {
     fake.stats = { spam: 1523, ham: 412, missed_spam: 3, false_positives: 1, accuracy: 99.7 };
     const r = await t.request('GET', `${NS}/stats`, { as: t.admin, query: { interval: ' bogus ' } });
     expect(r.body).toEqual({ all: fake.stats });
-    expect(fake.calls.at(-1)?.body).toMatchObject({ from: 'all', api_key: KEY });
+    // get-stats names the key `key` (Akismet_REST_API::get_stats; akismet-api spec.yml).
+    expect(fake.calls.at(-1)?.body).toMatchObject({ blog: 'http://example.test', key: KEY, from: 'all' });
     expect((await t.request('GET', `${NS}/stats/6-months`, { as: t.admin })).body).toEqual({ '6-months': fake.stats });
     expect(fake.calls.at(-1)?.body.from).toBe('6-months');
+    // A key the service refuses: it answers `invalid`, which json_decode makes null.
+    fake.validKeys.delete(KEY);
+    try {
+      const refused = await t.request('GET', `${NS}/stats`, { as: t.admin });
+      expect(refused.status).toBe(200);
+      expect(refused.text).toBe('{"all":null}');
+    } finally {
+      fake.validKeys.add(KEY);
+    }
+    // `0` is empty() in PHP: nothing, like an empty answer.
+    fake.stats = 0;
+    expect((await t.request('GET', `${NS}/stats`, { as: t.admin })).text).toBe('[]');
     fake.stats = undefined;
     const empty = await t.request('GET', `${NS}/stats`, { as: t.admin, query: { interval: '60-days' } });
     expect(empty.status).toBe(200);
@@ -88,12 +101,43 @@ describe.each(DIALECTS)('spamfilter/v1 with a remote service on %s', (engine) =>
     expect((await t.request('DELETE', `${NS}/alert`, { query: { key: KEY } })).body).toEqual({ code: false, message: false });
   });
 
+  it('alert: the key is trimmed before it is compared (sanitize_key); the webhook compares it as sent', async () => {
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: ` ${KEY.toUpperCase()}\n` } })).body).toEqual({ code: false, message: false });
+    expect((await t.request('POST', `${NS}/webhook`, { json: { key: ` ${KEY}`, endpoint: 'submit-ham' } })).status).toBe(401);
+  });
+
+  it('alert: a reply without alert headers clears the stored alert (Akismet::update_alert); submit calls leave it', async () => {
+    fake.alert = { code: '30001', message: 'Your Akismet subscription is suspended.' };
+    try {
+      expect((await t.request('POST', `${NS}/alert`, { json: { key: KEY } })).body.code).toBe('30001');
+    } finally {
+      fake.alert = undefined;
+    }
+    // submit-spam / submit-ham replies do not state the alert.
+    const check = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'hello again', ip: '10.0.0.1' });
+    fake.alert = { code: '30001', message: 'Your Akismet subscription is suspended.' };
+    try {
+      await t.request('POST', `${NS}/alert`, { json: { key: KEY } });
+    } finally {
+      fake.alert = undefined;
+    }
+    await spamfilterService.markCheck(t.ctx, check.guid, 'spam');
+    expect(fake.calls.at(-1)?.path).toBe('/1.1/submit-spam');
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: KEY } })).body.code).toBe('30001');
+    // The service stopped reporting it: the next stats call forgets it.
+    await t.request('GET', `${NS}/stats`, { as: t.admin });
+    expect((await t.request('GET', `${NS}/alert`, { query: { key: KEY } })).body).toEqual({ code: false, message: false });
+  });
+
   it('checks go to the remote service; the webhook applies later verdicts by guid', async () => {
     const ham = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'hello there', ip: '10.0.0.1', userAgent: 'Mozilla/5.0' });
     expect(ham).toMatchObject({ spam: false, via: 'remote' });
     expect(fake.calls.at(-1)).toMatchObject({ path: '/1.1/comment-check', body: { comment_content: 'hello there', user_ip: '10.0.0.1', api_key: KEY } });
     const spam = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'viagra casino', ip: '10.0.0.1' });
     expect(spam).toMatchObject({ spam: true, discard: true, via: 'remote' });
+    // Akismet::allow_discard: never for a signed-in sender.
+    const member = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'viagra casino', ip: '10.0.0.1', userId: editor.id });
+    expect(member).toMatchObject({ spam: true, discard: false, via: 'remote' });
 
     expect((await t.request('POST', `${NS}/webhook`, { json: { endpoint: 'comment-check', comments: [] } })).status).toBe(401);
     const malformed = await t.request('POST', `${NS}/webhook`, { json: { key: KEY, endpoint: 'comment-check', comments: 'x' } });
@@ -181,22 +225,47 @@ describe.each(DIALECTS)('spamfilter built-in classifier and local stats on %s', 
     expect(passed.spam).toBe(false);
 
     const r = await t.request('GET', `${NS}/stats`, { as: t.admin });
-    const month = t.ctx.now().toISOString().slice(0, 7);
+    const today = t.ctx.now().toISOString().slice(0, 10);
     // 15 checks: 6 spam marked (all missed: the model was untrained or unsure), 6 ham, first unmarked ham, 1 caught, 1 passed.
     const all = r.body.all;
     expect(all.spam + all.ham + all.missed_spam + all.false_positives).toBe(15);
     expect(all.spam).toBeGreaterThanOrEqual(1);
-    expect(all.breakdown[month]).toEqual({ spam: all.spam, ham: all.ham, missed_spam: all.missed_spam, false_positives: all.false_positives });
+    const counts = { spam: all.spam, ham: all.ham, missed_spam: all.missed_spam, false_positives: all.false_positives };
     expect(all.accuracy).toBe(Math.round(((15 - all.missed_spam - all.false_positives) / 15) * 1000) / 10);
-    expect(Object.keys((await t.request('GET', `${NS}/stats/60-days`, { as: t.admin })).body)).toEqual(['60-days']);
+    // The breakdown as get-stats gives it (akismet-api spec.yml): all by year, 6-months by month, 60-days by day, with `da`.
+    expect(all.breakdown).toEqual({ [today.slice(0, 4)]: { ...counts, da: `${today.slice(0, 4)}-01-01` } });
+    expect((await t.request('GET', `${NS}/stats/6-months`, { as: t.admin })).body['6-months'].breakdown).toEqual({ [today.slice(0, 7)]: { ...counts, da: `${today.slice(0, 7)}-01` } });
+    const days = (await t.request('GET', `${NS}/stats/60-days`, { as: t.admin })).body;
+    expect(Object.keys(days)).toEqual(['60-days']);
+    expect(days['60-days'].breakdown).toEqual({ [today]: { ...counts, da: today } });
   });
 
-  it('strictness decides whether blatant spam is discarded or kept', async () => {
+  it('strictness decides whether blatant spam is discarded or kept: only once chosen, never for signed-in senders', async () => {
+    // Never saved: GET /settings says true (get_settings reads it with default '1'), but the worst
+    // spam is kept (Akismet::allow_discard reads it without one).
+    expect((await t.request('GET', `${NS}/settings`, { as: t.admin })).body.spamfilter_strictness).toBe(true);
+    expect(await spamfilterService.checkSpam(t.ctx, spammy(19))).toMatchObject({ spam: true, discard: false });
+    await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: true } });
     const strict = await spamfilterService.checkSpam(t.ctx, spammy(20));
     expect(strict).toMatchObject({ spam: true, discard: true });
+    expect(await spamfilterService.checkSpam(t.ctx, { ...spammy(23), userId: t.admin.id })).toMatchObject({ spam: true, discard: false });
     await t.request('POST', `${NS}/settings`, { as: t.admin, json: { spamfilter_strictness: false } });
     const lenient = await spamfilterService.checkSpam(t.ctx, spammy(21));
     expect(lenient).toMatchObject({ spam: true, discard: false });
     expect((await spamfilterService.checkSpam(t.ctx, hammy(22))).discard).toBe(false);
+  });
+
+  it("approved counts: a sender's checks that are currently ham, by user id, else by e-mail, name and URL without case", async () => {
+    const sender = { source: 'test', content: 'A question about the venue', author: 'Otto Lang', email: 'otto@mail.example', url: 'https://otto.example', ip: '10.0.0.7', userAgent: 'Mozilla/5.0' };
+    const first = await spamfilterService.checkSpam(t.ctx, sender);
+    await spamfilterService.checkSpam(t.ctx, { ...sender, email: 'OTTO@mail.example', author: 'otto lang' });
+    const third = await spamfilterService.checkSpam(t.ctx, sender);
+    await spamfilterService.markCheck(t.ctx, third.guid, 'spam');
+    const otherUrl = await spamfilterService.checkSpam(t.ctx, { ...sender, url: '' });
+    const member = await spamfilterService.checkSpam(t.ctx, { ...sender, email: 'member@mail.example', userId: 41 });
+    await spamfilterService.checkSpam(t.ctx, { ...sender, email: 'changed@mail.example', userId: 41 });
+    const nobody = await spamfilterService.checkSpam(t.ctx, { source: 'test', content: 'hello', ip: '10.0.0.7' });
+    const counts = await spamfilterService.approvedCounts(t.ctx, [first.guid, third.guid, otherUrl.guid, member.guid, nobody.guid, 'no-such-guid']);
+    expect(Object.fromEntries(counts)).toEqual({ [first.guid]: 2, [third.guid]: 2, [otherUrl.guid]: 1, [member.guid]: 2, [nobody.guid]: 0 });
   });
 });

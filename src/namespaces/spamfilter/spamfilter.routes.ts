@@ -4,6 +4,7 @@
  * the inbound webhook. Answers are bare JSON values as the original's handlers return them.
  */
 import type { AppContext } from '../../app-context.js';
+import { asciiLower, phpTrim } from '../../rest/php-builtins.js';
 import { requireCapability } from '../../rest/permissions.js';
 import { DELETABLE, EDITABLE, READABLE, defineRoutes, type Permission, type RestRequest } from '../../rest/route.js';
 import { SpamfilterErrors } from './errors.js';
@@ -15,14 +16,30 @@ export const SPAMFILTER_NS = 'spamfilter/v1';
 
 const privileged = requireCapability('manage_options');
 
-/** Alert and webhook: the request's `key` must equal the stored key, ignoring case. */
+/** A scalar request value as PHP's string functions read it (`true` is `'1'`); anything else undefined. */
+function phpString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? '1' : '';
+  return undefined;
+}
+
+/**
+ * Alert and webhook (`remote_call_permission_callback`): the request's `key` must equal the stored
+ * key, ignoring case. The alert routes trim it first (their `key` arg is sanitised); the webhook
+ * declares no args, so its key is compared as sent.
+ */
 const keyHolder: Permission<AppContext> = async (req, ctx) => {
   const stored = await getApiKey(ctx);
-  const given = req.params.key;
-  return stored !== undefined && typeof given === 'string' && given.toLowerCase() === stored.toLowerCase();
+  const given = phpString(req.params.key);
+  return stored !== undefined && given !== undefined && asciiLower(given) === asciiLower(stored);
 };
 
-const trim = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v);
+/** The original's `sanitize_key`: PHP `trim` (which reads a number as its digits). */
+const trim = (v: unknown) => {
+  const text = phpString(v);
+  return text === undefined ? v : phpTrim(text);
+};
 
 async function getKey(_req: RestRequest, ctx: AppContext): Promise<unknown> {
   return (await getApiKey(ctx)) ?? false;
@@ -30,7 +47,8 @@ async function getKey(_req: RestRequest, ctx: AppContext): Promise<unknown> {
 
 async function setKey(req: RestRequest, ctx: AppContext): Promise<unknown> {
   if (keyIsHardcoded(ctx)) throw SpamfilterErrors.hardcodedKey();
-  const key = String(req.params.key ?? '');
+  // A key that is not text (a list) is no key at all, as PHP 7's `trim` makes it null.
+  const key = phpString(req.params.key) ?? '';
   const client = remoteClient(ctx);
   if (!client || key === '' || !(await client.verifyKey(key))) throw SpamfilterErrors.invalidKey();
   await ctx.options.set(KEY_OPTION, key);
@@ -55,7 +73,8 @@ async function stats(interval: string, ctx: AppContext): Promise<unknown> {
   if (!client) return { [interval]: await localStats(ctx, normaliseInterval(interval)) };
   const key = await getApiKey(ctx);
   const remote = key ? await client.getStats(key, normaliseInterval(interval)) : undefined;
-  // The original answers an empty array when the service gives nothing.
+  // The original answers an empty array when the service gives nothing, and null for an answer
+  // that is not JSON (`invalid` for a key the service refuses).
   return remote === undefined ? [] : { [interval]: remote };
 }
 
@@ -68,7 +87,7 @@ async function refreshAlert(_req: RestRequest, ctx: AppContext): Promise<unknown
   return getAlert(ctx);
 }
 
-const keyArg = { description: 'A 12-character Akismet API key. Available at akismet.com/get/', type: 'string' } as const;
+const keyArg = { description: 'A 12-character Akismet API key. Available at akismet.com/account', type: 'string', sanitize: trim } as const;
 const flagArg = (description: string) => ({ type: 'boolean', description });
 
 export const spamfilterRoutes = defineRoutes<AppContext>(SPAMFILTER_NS, [
@@ -76,7 +95,7 @@ export const spamfilterRoutes = defineRoutes<AppContext>(SPAMFILTER_NS, [
     path: '/key',
     endpoints: [
       { methods: READABLE, permission: privileged, handler: getKey },
-      { methods: EDITABLE, args: { key: { ...keyArg, required: true, sanitize: trim } }, permission: privileged, handler: setKey },
+      { methods: EDITABLE, args: { key: { ...keyArg, required: true } }, permission: privileged, handler: setKey },
       { methods: DELETABLE, permission: privileged, handler: deleteKey },
     ],
   },
@@ -89,7 +108,7 @@ export const spamfilterRoutes = defineRoutes<AppContext>(SPAMFILTER_NS, [
         args: {
           spamfilter_strictness: flagArg('If true, Akismet will automatically discard the worst spam automatically rather than putting it in the spam folder.'),
           spamfilter_show_user_comments_approved: flagArg('If true, show the number of approved comments beside each comment author in the comments list page.'),
-          spamfilter_enable_mcp_access: flagArg('If true, allow MCP clients to access Akismet data.'),
+          spamfilter_enable_mcp_access: flagArg('If true, allow MCP clients to access Akismet data and functionality.'),
         },
         permission: privileged,
         handler: setSettings,

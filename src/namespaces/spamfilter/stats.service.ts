@@ -1,7 +1,9 @@
 /**
  * @module namespaces/spamfilter/stats.service
  * `stats` from the recorded checks (when no remote service is configured): caught spam, ham, missed
- * spam, false positives, accuracy and a monthly breakdown over the interval.
+ * spam, false positives, accuracy and a breakdown over the interval, shaped as the service's
+ * `get-stats` answers (Automattic/akismet-api `spec.yml`): by day for `60-days`, by month for
+ * `6-months`, by year for `all`, each period with its first day as `da`.
  */
 import type { AppContext } from '../../app-context.js';
 import { gmt } from './settings.js';
@@ -37,6 +39,13 @@ function tally(c: Counts, verdict: string, actual: string | null): void {
   else c.ham++;
 }
 
+/** The breakdown period of a `YYYY-MM-DD HH:MM:SS` time: its key and its first day (`da`). */
+function period(interval: Interval, time: string): { key: string; da: string } {
+  if (interval === '60-days') return { key: time.slice(0, 10), da: time.slice(0, 10) };
+  if (interval === '6-months') return { key: time.slice(0, 7), da: `${time.slice(0, 7)}-01` };
+  return { key: time.slice(0, 4), da: `${time.slice(0, 4)}-01-01` };
+}
+
 /** Figures of the local history over `interval`. */
 export async function localStats(ctx: AppContext, interval: Interval): Promise<Record<string, unknown>> {
   let q = ctx.db.selectFrom('spamfilter_checks').select(['verdict', 'actual', 'created_gmt']);
@@ -44,11 +53,11 @@ export async function localStats(ctx: AppContext, interval: Interval): Promise<R
   if (from) q = q.where('created_gmt', '>=', from);
   const rows = await q.orderBy('created_gmt').execute();
   const total: Counts = { spam: 0, ham: 0, missed_spam: 0, false_positives: 0 };
-  const breakdown: Record<string, Counts> = {};
+  const breakdown: Record<string, Counts & { da: string }> = {};
   for (const r of rows) {
     tally(total, r.verdict, r.actual);
-    const month = r.created_gmt.slice(0, 7);
-    tally((breakdown[month] ??= { spam: 0, ham: 0, missed_spam: 0, false_positives: 0 }), r.verdict, r.actual);
+    const { key, da } = period(interval, r.created_gmt);
+    tally((breakdown[key] ??= { spam: 0, ham: 0, missed_spam: 0, false_positives: 0, da }), r.verdict, r.actual);
   }
   const checked = rows.length;
   const wrong = total.missed_spam + total.false_positives;

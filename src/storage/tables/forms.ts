@@ -1,9 +1,10 @@
 /**
  * @module storage/tables/forms
- * Tables of the spam filter, contact forms and mailing list areas (migrations 2026-11-23T1400–T1420).
+ * Tables of the spam filter, contact forms and mailing list areas (migrations 2026-11-23T1400–T1420,
+ * 2026-11-29T0600).
  * Forms of both kinds are posts (one ID sequence); these tables hold what the originals keep in post meta.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** One spam check: the verdict given, and what an administrator or the remote service said later. */
 export interface SpamfilterChecksTable {
@@ -20,6 +21,8 @@ export interface SpamfilterChecksTable {
   actual: string | null;
   /** JSON of the checked fields (kept to train the classifier when corrected). */
   fields: string;
+  /** SHA-256 of who sent it (signed-in user, else e-mail, name and URL); `''` when unknown. */
+  sender: ColumnType<string, string | undefined, string>;
   created_gmt: string;
 }
 
