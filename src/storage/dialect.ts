@@ -274,9 +274,18 @@ export function unpackRow(packed: unknown): unknown[] {
  * venues and organizers of one event took 230 µs of CPU with samples and 30 µs without.
  */
 export async function refreshPlannerStatistics(db: Kysely<any>, tables?: readonly string[]): Promise<void> {
-  if (tables) for (const table of tables) await sql`ANALYZE ${sql.table(table)}`.execute(db);
-  else await sql`ANALYZE`.execute(db);
-  if (isPostgres(db)) return;
-  await sql`DELETE FROM sqlite_stat4`.execute(db);
-  await sql`ANALYZE sqlite_schema`.execute(db); // this connection plans with what is left
+  const analyze = async (on: Kysely<any>) => {
+    if (tables) for (const table of tables) await sql`ANALYZE ${sql.table(table)}`.execute(on);
+    else await sql`ANALYZE`.execute(on);
+  };
+  // PostgreSQL: outside a transaction, which would hold a lock on every table of the database at once.
+  if (isPostgres(db)) return analyze(db);
+  // SQLite: one transaction, or a process reloading the schema between the two would keep the samples.
+  await db.transaction().execute(async (trx) => {
+    await analyze(trx);
+    const samples = await sql`select 1 from sqlite_schema where type = 'table' and name = 'sqlite_stat4'`.execute(trx);
+    if (samples.rows.length === 0) return; // a build without sampled statistics
+    await sql`DELETE FROM sqlite_stat4`.execute(trx);
+    await sql`ANALYZE sqlite_schema`.execute(trx); // this connection plans with what is left
+  });
 }

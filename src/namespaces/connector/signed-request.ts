@@ -98,7 +98,8 @@ async function verifySignature(ctx: AppContext, query: Query, received: Received
   let user: SiteUser | null = null;
   if (userPart !== '0') {
     if (!userPart || !/^\d+$/.test(userPart)) return { code: 'malformed_user_id', userId: 0 };
-    const named = /^\d{1,10}$/.test(userPart) ? Number(userPart) : 0;
+    // User IDs are 32-bit: a larger number names nobody (PostgreSQL would refuse the lookup).
+    const named = /^\d{1,10}$/.test(userPart) && Number(userPart) <= 2 ** 31 - 1 ? Number(userPart) : 0;
     const found = named > 0 ? await getUser(ctx, named) : undefined;
     if (!found) return { code: 'unknown_user', userId: named };
     user = found;

@@ -18,7 +18,9 @@ import { phpString } from '../../rest/php-query.js';
 import type { RestRequest } from '../../rest/route.js';
 import type { SignupForm } from './forms.repo.js';
 
-const TAG = /\{(\w+)((?: +[^{}\n]+)*)\}/g;
+// A name, then nothing or a space and more: `( +[^{}\n]+)*` matches the same texts, but its nested
+// repeats backtrack exponentially on a tag left open (`{data key=a a a a …` froze the event loop).
+const TAG = /\{(\w+)((?: [^{}\n]+)?)\}/g;
 const ATTRIBUTE = /([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s'"]+))(?:\s|$)/g;
 
 /** `shortcode_parse_atts` for `name="value"`, `name='value'` and `name=value` (names lower-cased). */
@@ -124,7 +126,7 @@ async function tagValue(ctx: AppContext, req: RestRequest, name: string, args: R
       const property = args.property || 'user_email';
       const user = req.user;
       const props: Record<string, unknown> = user ? { ID: user.id, user_login: user.login, user_email: user.email, display_name: user.displayName } : {};
-      return props[property] !== undefined ? phpString(props[property]) : fallback;
+      return Object.hasOwn(props, property) ? phpString(props[property]) : fallback;
     }
     case 'post':
       // No post is being viewed on a REST request.

@@ -251,4 +251,15 @@ describe.each(DIALECTS)('mailinglist/v1 sign-up requests to the list service on 
     fake.members.get(`${list}/${memberHash('rae@example.org')}`)!.status = 'subscribed';
     expect((await post(f, { EMAIL: 'rae@example.org' })).body).toMatchObject({ code: 'already_subscribed' });
   });
+
+  it('a tag left open is text, and a property no user has is the default (no backtracking, no built-ins)', async () => {
+    const list = freshList('redirect-open');
+    const open = `{data key=NAME default=${'a '.repeat(40)}`;
+    const f = await form(list, { redirect: `https://example.org/t?n=${open}&u={user property=constructor default=none}` });
+    const started = Date.now();
+    const r = await post(f, { EMAIL: 'ode@example.org' });
+    expect(Date.now() - started).toBeLessThan(2000); // the old pattern took minutes on 20 repeats
+    expect(r.status).toBe(302);
+    expect(r.headers.location).toBe(`https://example.org/t?n=data%20key=NAME%20default=${'a%20'.repeat(40)}&u=none`);
+  });
 });

@@ -9,10 +9,10 @@ import type { Db } from '../../storage/db.js';
 import type { PostRecord } from '../../content/posts.js';
 import type { ProviderSlug } from './providers.js';
 import type { TicketRecord } from './tickets.repo.js';
-import { postColumnsAs, postFromRow, ROWS_PER_INSERT, type DatePair } from './posts.repo.js';
+import { postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
 import { packedColumns, unpackRow } from '../../storage/dialect.js';
-import { insertShape } from './compiled-rows.js';
+import { insertChunks, insertShape } from './compiled-rows.js';
 
 /**
  * What an attendee object shows (see `attendees.present.ts`): lists and ticket statistics load only
@@ -242,10 +242,9 @@ export interface NewAttendee {
   source: string;
 }
 
-/** Inserts the detail rows of attendees whose posts exist, as many as {@link ROWS_PER_INSERT} in one statement. */
+/** Inserts the detail rows of attendees whose posts exist, several in one statement ({@link insertChunks}). */
 export async function insertAttendeeDetails(db: Db, rows: readonly (NewAttendee & { attendee_id: number })[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const part = rows.slice(i, i + ROWS_PER_INSERT);
+  for (const part of insertChunks(rows)) {
     const { shape, parameters } = insertShape('ticket_attendees', part);
     await executeCompiled(db, shape, () => db.insertInto('ticket_attendees').values(part), parameters);
   }

@@ -7,6 +7,26 @@
  */
 import { sql, type SelectQueryBuilder } from 'kysely';
 
+/** Most rows one insert statement holds: well below either engine's limit of bound values. */
+const MAX_ROWS_PER_INSERT = 512;
+
+/**
+ * `rows` in chunks whose sizes are powers of two (largest first, at most {@link MAX_ROWS_PER_INSERT}):
+ * each chunk size is a statement shape of its own, so any number of rows uses at most ten shapes. One
+ * shape per row count would fill the compiled-query and prepared-statement caches, which the hot
+ * reads share.
+ */
+export function insertChunks<T>(rows: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length;) {
+    let size = MAX_ROWS_PER_INSERT;
+    while (size > rows.length - i) size /= 2;
+    chunks.push(rows.slice(i, i + size));
+    i += size;
+  }
+  return chunks;
+}
+
 /** Shape and parameters of an insert of `rows` (each with the same keys) into `table`. */
 export function insertShape(table: string, rows: readonly object[]): { shape: string; parameters: unknown[] } {
   const first = rows[0] as Record<string, unknown>;

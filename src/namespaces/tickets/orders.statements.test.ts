@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { addTicket, makePost, NS } from './fixtures.case.js';
+import { compiledShapes } from '../../storage/compiled-queries.js';
 import { checkout, type CheckoutLine } from './orders.service.js';
 import { providerBySlug } from './providers.js';
 import { MAX_PER_LINE_OPTION, MAX_PER_ORDER_OPTION, OFFLINE_PAYMENTS_OPTION } from './settings.js';
@@ -29,7 +30,7 @@ describe.each(DIALECTS)('checkout statements on %s', (engine) => {
     t = await startTestApp(engine);
     event = await makePost(t, { title: 'Recital' });
     front = (await addTicket(t, event, { name: 'Front', price: '20', ticket: { mode: 'own', capacity: 1000 } })).id;
-    back = (await addTicket(t, event, { name: 'Back', price: '10', ticket: { mode: 'own', capacity: 1000 } })).id;
+    back = (await addTicket(t, event, { name: 'Back', price: '10', ticket: { mode: 'own', capacity: 2000 } })).id;
     await t.ctx.options.set(OFFLINE_PAYMENTS_OPTION, true);
   });
   afterAll(() => t.close());
@@ -53,10 +54,14 @@ describe.each(DIALECTS)('checkout statements on %s', (engine) => {
     return counter.executed;
   }
 
-  it('writes an order of many seats with as many statements as an order of one', async () => {
+  it('writes the posts and attendees of an order of many seats in a few statements of a few shapes', async () => {
     const one = await statementsOf([{ ticket: front, quantity: 1 }]);
-    const five = await statementsOf([{ ticket: front, quantity: 3 }, { ticket: back, quantity: 2 }]);
-    expect(five).toBe(one + 1); // the second line's seats are a reservation of their own
+    // 2 lines, 7 seats: 8 posts in one statement, 7 attendees in three (4 + 2 + 1), a reservation per line.
+    expect(await statementsOf([{ ticket: front, quantity: 4 }, { ticket: back, quantity: 3 }])).toBe(one + 3);
+    // Any number of seats compiles at most one statement per power of two, not one per count.
+    const shapes = compiledShapes(t.db);
+    for (let seats = 1; seats <= 40; seats++) await statementsOf([{ ticket: back, quantity: seats }]);
+    expect(compiledShapes(t.db) - shapes).toBeLessThanOrEqual(12);
   });
 
   it('gives each attendee of a multi-seat order its own post, holder and ticket, in the order bought', async () => {
@@ -102,6 +107,6 @@ describe.each(DIALECTS)('checkout statements on %s', (engine) => {
     expect(rows).toHaveLength(620);
     const posts = await t.db.selectFrom('posts').select('id').where('id', 'in', rows.map((r) => Number(r.attendee_id))).where('type', '=', 'tribe_tpp_attendees').execute();
     expect(posts).toHaveLength(620);
-    expect((await t.request('GET', `${NS}/tickets/${back}`, { as: t.admin })).body.capacity_details).toMatchObject({ pending: 2 + 2 + 620 }); // held by this file's offline orders
+    expect((await t.request('GET', `${NS}/tickets/${back}`, { as: t.admin })).body.capacity_details).toMatchObject({ pending: 3 + 40 * 41 / 2 + 2 + 620 }); // held by this file's offline orders
   });
 });

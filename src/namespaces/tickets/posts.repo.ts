@@ -6,7 +6,7 @@
 import { sql, type AliasedRawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
-import { insertShape } from './compiled-rows.js';
+import { insertChunks, insertShape } from './compiled-rows.js';
 import { randomHex } from './common.js';
 import { uniquePostSlug, type PostRecord } from '../../content/posts.js';
 
@@ -81,14 +81,13 @@ export async function insertPostRecord(db: Db, post: NewPost): Promise<PostRecor
   return (await insertPostRecords(db, [post]))[0]!;
 }
 
-/** Rows per insert statement: well below either engine's limit of bound values. */
-export const ROWS_PER_INSERT = 500;
-
 /**
- * Inserts post rows, as many as {@link ROWS_PER_INSERT} in one statement (a checkout's order and its
- * attendees: on PostgreSQL each statement is a round trip), and returns them in the order given.
+ * Inserts post rows, several in one statement (a checkout's order and its attendees: on PostgreSQL
+ * each statement is a round trip; see {@link insertChunks}), and returns them in the order given.
  */
 export async function insertPostRecords(db: Db, posts: readonly NewPost[]): Promise<PostRecord[]> {
+  // Its slug is made unique against the table, not against the rest of the batch.
+  if (posts.length > 1 && posts.some((p) => p.slugFrom !== undefined)) throw new Error('insertPostRecords: a post with slugFrom is inserted alone');
   const rows = [];
   for (const post of posts) {
     const slug = post.slugFrom !== undefined
@@ -113,8 +112,7 @@ export async function insertPostRecords(db: Db, posts: readonly NewPost[]): Prom
     });
   }
   const out: PostRecord[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const part = rows.slice(i, i + ROWS_PER_INSERT);
+  for (const part of insertChunks(rows)) {
     const { shape, parameters } = insertShape('posts', part);
     const returned = await runCompiled(db, `${shape}:returning id`, () => db.insertInto('posts').values(part).returning('id'), parameters);
     if (returned.length !== part.length) throw new Error('insert into posts returned fewer rows than it inserted');
