@@ -24,14 +24,15 @@ describe.each(DIALECTS)('planner statistics on %s', (engine) => {
   });
   afterAll(() => t.destroy());
 
-  it('refreshes the statistics of the tables named, or of all', async () => {
+  it('refreshes the statistics of the tables named, or of all (SQLite)', async () => {
     await refreshPlannerStatistics(t.db, ['posts']);
-    await refreshPlannerStatistics(t.db);
     if (engine === 'postgres') {
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stats where schemaname = current_schema() and tablename = 'posts'`.execute(t.db);
       expect(rows[0]!.n).toBeGreaterThan(0);
       return;
     }
+    // Every table (not on PostgreSQL: the test database holds every running test's schema).
+    await refreshPlannerStatistics(t.db);
     const stat1 = await sql<{ tbl: string }>`select tbl from sqlite_stat1 where tbl = 'posts'`.execute(t.db);
     expect(stat1.rows.length).toBeGreaterThan(0);
     // Samples would make a statement binding a type prepare itself again on every run.
