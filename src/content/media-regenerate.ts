@@ -114,12 +114,31 @@ interface CopyFile {
   bytes: Uint8Array;
 }
 
+/** Writes `file` whole beside it, then renames it over it: readers see the old file or the new one. */
+async function replaceFile(file: string, bytes: Uint8Array): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await fs.writeFile(temporary, bytes, { flag: 'wx' });
+    await fs.rename(temporary, file);
+  } finally {
+    await fs.rm(temporary, { force: true });
+  }
+}
+
 /**
  * Puts `copies` into `dir`: a name the image owns is replaced, a free name created, and a name that
- * turns out to be taken is replaced only when no other image keeps a file of that name. Returns the
- * names written, those newly created (to remove if the record cannot be updated) and those left out.
+ * turns out to be taken is replaced only when no other image keeps a file of that name (a file left by
+ * an interrupted run). Returns the names written, those newly created (to remove if the record cannot
+ * be updated) and those left out.
  */
-async function placeCopies(ctx: AppContext, dir: string, folder: string, id: number, owned: ReadonlySet<string>, copies: readonly CopyFile[]): Promise<{ written: Set<string>; created: string[]; refused: string[] }> {
+async function placeCopies(
+  ctx: AppContext,
+  dir: string,
+  folder: string,
+  id: number,
+  owned: ReadonlySet<string>,
+  copies: readonly CopyFile[],
+): Promise<{ written: Set<string>; created: string[]; refused: string[] }> {
   const others = await filesOfOtherImages(ctx.db, folder, id);
   const written = new Set<string>();
   const created: string[] = [];
@@ -127,34 +146,26 @@ async function placeCopies(ctx: AppContext, dir: string, folder: string, id: num
   try {
     for (const copy of copies) {
       if (written.has(copy.name)) continue;
-      if (!owned.has(copy.name) && others.has(copy.name)) {
+      const target = path.join(dir, copy.name);
+      if (owned.has(copy.name)) await replaceFile(target, copy.bytes);
+      else if (others.has(copy.name)) {
         refused.push(copy.name);
         continue;
-      }
-      const target = path.join(dir, copy.name);
-      const temporary = path.join(dir, `.${copy.name}.${crypto.randomBytes(6).toString('hex')}.tmp`);
-      await fs.writeFile(temporary, copy.bytes, { flag: 'wx' });
-      try {
-        if (owned.has(copy.name)) await fs.rename(temporary, target);
-        else {
-          try {
-            // Created only if still free (a side-load may be writing the same name).
-            await fs.link(temporary, target);
-            created.push(copy.name);
-          } catch (e) {
-            if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-            // A file nobody keeps (left by an interrupted run): replaced.
-            if ((await filesOfOtherImages(ctx.db, folder, id)).has(copy.name)) {
-              refused.push(copy.name);
-              continue;
-            }
-            await fs.rename(temporary, target);
+      } else {
+        try {
+          // Created only while the name is free: a side-load may be writing it this moment.
+          await fs.writeFile(target, copy.bytes, { flag: 'wx' });
+          created.push(copy.name);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          if ((await filesOfOtherImages(ctx.db, folder, id)).has(copy.name)) {
+            refused.push(copy.name);
+            continue;
           }
+          await replaceFile(target, copy.bytes);
         }
-        written.add(copy.name);
-      } finally {
-        await fs.rm(temporary, { force: true });
       }
+      written.add(copy.name);
     }
   } catch (e) {
     await Promise.all(created.map((name) => fs.rm(path.join(dir, name), { force: true })));
