@@ -1,6 +1,7 @@
 /**
  * @module cli-commands
- * Commands areas add to the command line (seed, import, check-in key, mailing list, jobs, settings).
+ * Commands areas add to the command line (seed, import, check-in key, mailing list, jobs, settings,
+ * media).
  * Each names itself, its usage line and what it runs.
  */
 import cliProgress from 'cli-progress';
@@ -14,6 +15,7 @@ import { rebuildShopAnalytics } from './namespaces/shop-analytics/index.js';
 import { createSignupForm } from './namespaces/mailing-list/index.js';
 import { jobsCommand } from './jobs/jobs.command.js';
 import { settingsCommand } from './settings.command.js';
+import { mediaCommand } from './media.command.js';
 
 export interface CommandInput {
   config: Config;
@@ -175,4 +177,4 @@ const mailinglistCommand: CommandExtension = {
   },
 };
 
-export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand, jobsCommand, settingsCommand];
+export const commandExtensions: CommandExtension[] = [seedCommand, importCommand, checkinKeyCommand, mailinglistCommand, jobsCommand, settingsCommand, mediaCommand];

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * @module cli
- * The `eventsuite` command line: serve, migrate, user create, app-password create, seed, import.
+ * The `eventsuite` command line: serve, migrate, user create, app-password create, and the commands of
+ * `cli-commands.ts` (seed, import, media regenerate, …).
  * Create commands take their values as flags (no prompts) and print JSON with `--json`.
  */
 import crypto from 'node:crypto';
@@ -67,6 +68,9 @@ const OPTIONS = {
   status: { type: 'string' },
   kind: { type: 'string' },
   limit: { type: 'string' },
+  yes: { type: 'boolean' },
+  'only-missing': { type: 'boolean' },
+  'skip-delete': { type: 'boolean' },
 } as const;
 
 export type CliValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };

@@ -6,7 +6,7 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { constrainDimensions, decodeImage, jpegOrientation, orient, planImage, planImageFile, renderImageSizes, resample, resizeDimensions, type Bitmap } from './image-sizes.js';
+import { constrainDimensions, decodeImage, jpegOrientation, orient, planImage, planImageFile, renderImageSizes, resample, resizeDimensions, unresizable, type Bitmap } from './image-sizes.js';
 import { renderImageSizesOffThread } from './image-worker.js';
 import { withOrientation } from '../test-support/images.js';
 
@@ -192,6 +192,30 @@ describe('renderImageSizes', () => {
     expect([copy.width, copy.height]).toEqual([300, 150]);
     expect([...copy.data.subarray(0, 4)]).toEqual([255, 0, 0, 255]);
     expect(copy.data[(150 * 300 - 1) * 4 + 3]).toBe(0);
+  });
+
+  it('makes only the copies a pick names (what media regenerate --only-missing asks for), on the worker too', async () => {
+    const picked = renderImageSizes('image/jpeg', file, 800, 450, { sizes: ['thumbnail', 'nonesuch'], main: false });
+    expect(picked.sizes.map((s) => `${s.name} ${s.width}x${s.height}`)).toEqual(['thumbnail 150x150']);
+    expect(renderImageSizes('image/jpeg', file, 800, 450, { sizes: [], main: true })).toEqual({ sizes: [] });
+    const wide = gradient(2700, 300);
+    const big = jpeg.encode({ ...wide, data: Buffer.from(wide.data) }, 90).data;
+    const scaledOnly = await renderImageSizesOffThread('image/jpeg', big, 2700, 300, { sizes: [], main: true });
+    expect(scaledOnly.main).toMatchObject({ suffix: 'scaled', width: 2560, height: 284 });
+    expect(scaledOnly.sizes).toEqual([]);
+  }, 60_000);
+
+  it('says why a file gets no copies whatever its size: no editor for the type, interlaced PNG, too large', () => {
+    expect(unresizable('image/gif', Buffer.alloc(40), 400, 300)).toBe('type');
+    expect(unresizable('image/webp', Buffer.alloc(40), 400, 300)).toBe('type');
+    const png = PNG.sync.write({ width: 20, height: 10, data: Buffer.alloc(20 * 10 * 4, 255) } as PNG);
+    expect(unresizable('image/png', png, 20, 10)).toBeUndefined();
+    const interlaced = Buffer.from(png);
+    interlaced[28] = 1;
+    expect(unresizable('image/png', interlaced, 20, 10)).toBe('interlaced');
+    expect(unresizable('image/jpeg', file, 6000, 5000)).toBe('too-large');
+    expect(unresizable('image/jpeg', file, 20_000, 10)).toBe('too-large');
+    expect(unresizable('image/jpeg', file, 800, 450)).toBeUndefined();
   });
 
   it('refuses a file that is not the size its header gives, or not an image at all', () => {

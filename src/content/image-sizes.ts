@@ -304,13 +304,27 @@ export interface RenderedImage {
   sizes: (RenderedCopy & { name: string })[];
 }
 
+/** Which copies of an image's plan to render: the named sizes, and the main copy or not. */
+export interface RenderPick {
+  sizes: readonly string[];
+  main: boolean;
+}
+
+/** The part of `plan` that `pick` names. */
+function pickedPlan(plan: ImagePlan, pick: RenderPick): ImagePlan {
+  const sizes = plan.sizes.filter((s) => pick.sizes.includes(s.name));
+  return pick.main && plan.main ? { main: plan.main, sizes } : { sizes };
+}
+
 /**
  * The copies WordPress would make of a `width` × `height` image (as stored) of this type (none for
- * types and sizes that get none); throws on a file that cannot be decoded or is not the size its
- * header gives.
+ * types and sizes that get none), or those of them `pick` names; throws on a file that cannot be
+ * decoded or is not the size its header gives.
  */
-export function renderImageSizes(mime: string, bytes: Uint8Array, width: number, height: number): RenderedImage {
-  const { plan, orientation } = planImageFile(mime, bytes, width, height);
+export function renderImageSizes(mime: string, bytes: Uint8Array, width: number, height: number, pick?: RenderPick): RenderedImage {
+  const planned = planImageFile(mime, bytes, width, height);
+  const { orientation } = planned;
+  const plan = pick ? pickedPlan(planned.plan, pick) : planned.plan;
   if (!plan.main && plan.sizes.length === 0) return { sizes: [] };
   const stored = decodeImage(mime, bytes);
   if (stored.width !== width || stored.height !== height) throw new Error('the decoded image is not the size its header gives');
@@ -326,8 +340,19 @@ export function renderImageSizes(mime: string, bytes: Uint8Array, width: number,
  * without a bound, so a small file could take gigabytes.
  */
 export function planImageFile(mime: string, bytes: Uint8Array, width: number, height: number): { plan: ImagePlan; orientation: number } {
-  if (mime === 'image/png' && (bytes.length < 29 || bytes[28] !== 0)) return { plan: { sizes: [] }, orientation: 1 };
+  if (unresizable(mime, bytes, width, height)) return { plan: { sizes: [] }, orientation: 1 };
   const orientation = mime === 'image/jpeg' ? jpegOrientation(bytes) : 1;
   const [w, h] = orientation >= 5 ? [height, width] : [width, height];
   return { plan: planImage(mime, w, h, orientation !== 1), orientation };
+}
+
+/**
+ * Why a file gets no copies whatever its size, or undefined when it may get some: its type has no
+ * editor here, it is an interlaced PNG, or it is too large to decode (`planImage`'s bounds).
+ */
+export function unresizable(mime: string, bytes: Uint8Array, width: number, height: number): 'type' | 'interlaced' | 'too-large' | undefined {
+  if (!RESIZABLE.has(mime)) return 'type';
+  if (mime === 'image/png' && (bytes.length < 29 || bytes[28] !== 0)) return 'interlaced';
+  if (width * height > MAX_RESIZE_PIXELS || width > MAX_RESIZE_SIDE || height > MAX_RESIZE_SIDE) return 'too-large';
+  return undefined;
 }

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RenderedImage } from './image-sizes.js';
+import type { RenderedImage, RenderPick } from './image-sizes.js';
 import type { SizesRequest } from './image-sizes.worker.js';
 
 const IDLE_MS = 30_000;
@@ -97,11 +97,11 @@ function finish(id: number, outcome: RenderedImage | Error): void {
   next();
 }
 
-/** The sizes of an image (`renderImageSizes`), rendered on the worker thread. */
-export function renderImageSizesOffThread(mime: string, bytes: Uint8Array, width: number, height: number): Promise<RenderedImage> {
+/** The sizes of an image (`renderImageSizes`), or those `pick` names, rendered on the worker thread. */
+export function renderImageSizesOffThread(mime: string, bytes: Uint8Array, width: number, height: number, pick?: RenderPick): Promise<RenderedImage> {
   if (waiting.length >= MAX_WAITING) return Promise.reject(new Error('too many images are waiting for their sizes'));
   return new Promise<RenderedImage>((resolve, reject) => {
-    waiting.push({ request: { mime, bytes, width, height }, resolve, reject });
+    waiting.push({ request: { mime, bytes, width, height, ...(pick ? { pick } : {}) }, resolve, reject });
     next();
   });
 }

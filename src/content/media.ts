@@ -57,7 +57,8 @@ export function sourceKey(url: string): string {
   return crypto.createHash('sha256').update(url).digest('hex');
 }
 
-function storedSizes(json: string): StoredSize[] {
+/** The sizes `media_files.sizes` holds (none for '' or anything unreadable). */
+export function storedSizes(json: string): StoredSize[] {
   if (!json) return [];
   try {
     const sizes: unknown = JSON.parse(json);

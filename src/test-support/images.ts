@@ -1,4 +1,7 @@
-/** Image files for tests. */
+/** Image files for tests, and a server to side-load them from. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import jpeg from 'jpeg-js';
 
 /** `jpeg` with an EXIF segment (APP1, big- or little-endian TIFF) giving `orientation`, right after its SOI. */
 export function withOrientation(jpegBytes: Uint8Array, orientation: number, little = false): Buffer {
@@ -17,4 +20,30 @@ export function withOrientation(jpegBytes: Uint8Array, orientation: number, litt
   const header = Buffer.from([0xff, 0xe1, 0, 0]);
   header.writeUInt16BE(payload.length + 2, 2);
   return Buffer.concat([jpegBytes.subarray(0, 2), header, payload, jpegBytes.subarray(2)]);
+}
+
+/** A real `width` × `height` JPEG: a gradient, so its copies differ from one another. */
+export function gradientJpeg(width: number, height: number): Buffer {
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set([(x * 255) / width, (y * 255) / height, 90, 255], (y * width + x) * 4);
+  return jpeg.encode({ width, height, data }, 90).data;
+}
+
+/** The type a test server sends a file with, by its extension. */
+const TYPES: Readonly<Record<string, string>> = { '.jpg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif' };
+
+/** A local HTTP server (standing in for a remote host) serving `files` by path; add to the map at will. */
+export async function serveFiles(files: Map<string, Buffer>): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const path = decodeURIComponent(req.url ?? '');
+    const body = files.get(path);
+    if (!body) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': TYPES[/\.[a-z]+$/.exec(path)?.[0] ?? ''] ?? 'application/octet-stream', 'content-length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

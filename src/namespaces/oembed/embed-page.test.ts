@@ -12,6 +12,15 @@ describe.each(DIALECTS)('embed pages on %s', (engine) => {
   });
   afterAll(() => t.close());
 
+  /** An image of the media library with these sizes recorded (no files); answers its attachment ID. */
+  const library = async (name: string, width: number, height: number, sizes: [string, number, number][]) => {
+    const url = `http://example.test/wp-content/uploads/2030/01/${name}.jpg`;
+    const id = await insertPost(t.db, { type: 'attachment', status: 'inherit', slug: name, title: name, image_url: url });
+    const stored = sizes.map(([size, w, h]) => ({ name: size, file: `${name}-${w}x${h}.jpg`, width: w, height: h, filesize: 1 }));
+    await t.db.insertInto('media_files').values({ post_id: id, path: `2030/01/${name}.jpg`, mime: 'image/jpeg', width, height, filesize: 1, source_url: '', source_key: '', sizes: JSON.stringify(stored), original_file: '' }).execute();
+    return id;
+  };
+
   it('serves the page the oEmbed iframe points at, framable, with its one script allowed by hash', async () => {
     const created = await t.request('POST', '/eventsuite/events/v1/events', {
       as: t.admin,
@@ -42,13 +51,6 @@ describe.each(DIALECTS)('embed pages on %s', (engine) => {
   });
 
   it('shows the featured image as the embed template picks it: the widest size, above the title when wide, below when not', async () => {
-    const library = async (name: string, width: number, height: number, sizes: [string, number, number][]) => {
-      const url = `http://example.test/wp-content/uploads/2030/01/${name}.jpg`;
-      const id = await insertPost(t.db, { type: 'attachment', status: 'inherit', slug: name, title: name, image_url: url });
-      const stored = sizes.map(([size, w, h]) => ({ name: size, file: `${name}-${w}x${h}.jpg`, width: w, height: h, filesize: 1 }));
-      await t.db.insertInto('media_files').values({ post_id: id, path: `2030/01/${name}.jpg`, mime: 'image/jpeg', width, height, filesize: 1, source_url: '', source_key: '', sizes: JSON.stringify(stored), original_file: '' }).execute();
-      return id;
-    };
     const wide = await library('wide', 1600, 900, [['medium', 300, 169], ['large', 1024, 576], ['thumbnail', 150, 150], ['medium_large', 768, 432]]);
     const boxy = await library('boxy', 400, 300, [['medium', 300, 225], ['thumbnail', 150, 150]]);
     const card = async (title: string, image: number) => {
@@ -66,6 +68,33 @@ describe.each(DIALECTS)('embed pages on %s', (engine) => {
     expect(cardImage('http://example.test/wp-content/uploads/tall.jpg', { mime: 'image/jpeg', width: 300, height: 600, filesize: 1, sizes: [{ name: 'thumbnail', file: 'tall-150x150.jpg', width: 150, height: 150, filesize: 1 }], originalFile: '' }))
       .toEqual({ url: 'http://example.test/wp-content/uploads/tall.jpg', width: 300, height: 600, shape: 'square' });
     expect(cardImage('https://cdn.test/x.jpg', undefined)).toEqual({ url: 'https://cdn.test/x.jpg', shape: 'square' });
+  });
+
+  // get_the_title / get_the_excerpt (tests/phpunit/tests/post/getTheExcerpt.php
+  // test_the_excerpt_password_protected_post) as the embed template prints them: the post is embedded,
+  // its text is not; its featured image is, as theme-compat/embed-content.php shows it unconditionally.
+  it('shows a password-protected post as "Protected: …" with the notice for its excerpt, and its featured image', async () => {
+    const image = await library('members', 1600, 900, [['large', 1024, 576], ['thumbnail', 150, 150]]);
+    const words = Array.from({ length: 60 }, (_, i) => `hush${i}`).join(' ');
+    const made = await t.request('POST', '/eventsuite/events/v1/events', {
+      as: t.admin,
+      json: { title: 'Members <Night>', description: words, excerpt: 'Only for members', image, password: 'pw', start_date: '2030-04-06 19:00', end_date: '2030-04-06 23:00' },
+    });
+    expect(made.status).toBe(201);
+    const res = await t.app.inject({ method: 'GET', url: `${new URL(made.body.url).pathname}embed/` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`<p class="wp-embed-heading"><a href="${made.body.url}" target="_top">Protected: Members &#60;Night&#62;</a></p>`);
+    expect(res.body).toContain('<div class="wp-embed-excerpt"><p>There is no excerpt because this is a protected post.</p></div>');
+    expect(res.body).not.toContain('hush');
+    expect(res.body).not.toContain('Only for members');
+    expect(res.body).not.toContain('wp-embed-more');
+    // The document title is single_post_title's, without the prefix.
+    expect(res.body).toContain('<title>Members &#60;Night&#62; – Example Events</title>');
+    expect(res.body).toContain('<div class="wp-embed-featured-image rectangular"><a href="' + made.body.url + '" target="_top"><img src="http://example.test/wp-content/uploads/2030/01/members-1024x576.jpg" width="1024" height="576" alt=""></a></div>');
+    // The oEmbed object frames this page.
+    const oembed = await t.request('GET', '/oembed/1.0/embed', { query: { url: made.body.url } });
+    expect(oembed.status).toBe(200);
+    expect(oembed.body.html).toContain(`src="${made.body.url}embed/#?secret=`);
   });
 
   it('answers drafts and unknown slugs with the embed template\'s not-found card and a 404', async () => {

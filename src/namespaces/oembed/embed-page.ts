@@ -3,7 +3,9 @@
  * The page the embed `html` frames: `<permalink>embed/` for types with a URL base, `<permalink>&embed=true`
  * for the `?p=<id>` types (served through the front page's `embedView` hook). A small card (title,
  * excerpt, site) that other sites may frame, with the class names of WordPress's embed template; a URL
- * naming nothing embeddable gets the template's "cannot be found" card with a 404.
+ * naming nothing embeddable gets the template's "cannot be found" card with a 404. A password-protected
+ * post's card shows "Protected: <title>" and a notice instead of its excerpt, and its featured image, as
+ * the original's template does (`post-text.ts`).
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +13,7 @@ import type { AppContext } from '../../app-context.js';
 import { esc } from '../../admin/html.js';
 import { mediaFactsByUrl, sizeUrl, type MediaFacts } from '../../content/media.js';
 import { permalinkFor, resolvePermalink, type PostRow } from './permalinks.js';
+import { PROTECTED_EXCERPT, embedTitle, isProtected } from './post-text.js';
 
 const EXCERPT_WORDS = 35;
 
@@ -94,16 +97,20 @@ export function cardImage(url: string, facts: MediaFacts | undefined): CardImage
   return facts ? { url, width: facts.width, height: facts.height, shape } : { url, shape };
 }
 
-/** The card of one post; a cut excerpt ends with the template's "Continue reading" link. */
+/**
+ * The card of one post; a cut excerpt ends with the template's "Continue reading" link. A protected
+ * post's excerpt is the notice, whole (`get_the_excerpt` answers it before any trimming).
+ */
 function postCard(post: PostRow, link: string, siteLink: string, image: CardImage | undefined): string {
-  const excerpt = excerptOf(post.excerpt || post.content, EXCERPT_WORDS);
+  const title = embedTitle(post);
+  const excerpt = isProtected(post) ? { text: PROTECTED_EXCERPT, cut: false } : excerptOf(post.excerpt || post.content, EXCERPT_WORDS);
   const more = excerpt.cut
-    ? ` &hellip; <a href="${esc(link)}" class="wp-embed-more" target="_top">${MESSAGES.continueReading} <span class="screen-reader-text">${esc(post.title)}</span></a>`
+    ? ` &hellip; <a href="${esc(link)}" class="wp-embed-more" target="_top">${MESSAGES.continueReading} <span class="screen-reader-text">${esc(title)}</span></a>`
     : '';
   const size = image?.width && image.height ? ` width="${image.width}" height="${image.height}"` : '';
   const figure = image ? `<div class="wp-embed-featured-image ${image.shape}"><a href="${esc(link)}" target="_top"><img src="${esc(image.url)}"${size} alt=""></a></div>\n` : '';
   return `<div class="wp-embed">
-${image?.shape === 'rectangular' ? figure : ''}<p class="wp-embed-heading"><a href="${esc(link)}" target="_top">${esc(post.title)}</a></p>
+${image?.shape === 'rectangular' ? figure : ''}<p class="wp-embed-heading"><a href="${esc(link)}" target="_top">${esc(title)}</a></p>
 ${image?.shape === 'square' ? figure : ''}${excerpt.text ? `<div class="wp-embed-excerpt"><p>${esc(excerpt.text)}${more}</p></div>` : ''}
 <div class="wp-embed-footer">${siteLink}</div>
 </div>`;
@@ -125,6 +132,7 @@ export async function sendEmbedPage(ctx: AppContext, url: string, reply: Fastify
   const siteLink = `<a href="${esc(ctx.urls.home)}" target="_top">${esc(siteName)}</a>`;
   const image = post?.image_url ? cardImage(post.image_url, await mediaFactsByUrl(ctx.db, ctx.urls.home, post.image_url)) : undefined;
   const card = post ? postCard(post, permalinkFor(ctx, post), siteLink, image) : notFoundCard(siteLink, ctx.urls.home, siteName);
+  // CASE: the document title is `wp_get_document_title`'s, from `single_post_title`: no "Protected: ".
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${post ? `${esc(post.title)} – ` : ''}${esc(siteName)}</title>

@@ -1,7 +1,9 @@
 /**
  * @module namespaces/oembed/embed.service
  * The oEmbed object of one of the site's own posts (`get_oembed_response_data` with the default
- * `get_oembed_response_data_rich` filter): sizing, author, provider, embed HTML, thumbnail.
+ * `get_oembed_response_data_rich` filter): sizing, author, provider, embed HTML, thumbnail. A
+ * password-protected post's title reads "Protected: …" (`get_the_title`); its featured image is still
+ * given, as the original gives it.
  */
 import type { AppContext } from '../../app-context.js';
 import { constrainDimensions } from '../../content/image-sizes.js';
@@ -9,6 +11,7 @@ import { mediaFactsByUrl } from '../../content/media.js';
 import { absint } from '../../rest/php-query.js';
 import { embedHtml } from './embed.present.js';
 import { authorArchiveUrl, permalinkFor, resolvePermalink, type PostRow } from './permalinks.js';
+import { embedTitle } from './post-text.js';
 
 /** `oembed_min_max_width`. */
 export const MIN_WIDTH = 200;
@@ -49,17 +52,18 @@ export async function embedDataForPost(ctx: AppContext, post: PostRow, maxwidth:
       ? await ctx.db.selectFrom('users').select(['display_name', 'nicename', 'login']).where('id', '=', post.author).executeTakeFirst()
       : undefined;
   const permalink = permalinkFor(ctx, post);
+  const title = embedTitle(post);
   const data: OembedData = {
     version: '1.0',
     provider_name: siteName,
     provider_url: ctx.urls.home,
     author_name: author ? author.display_name : siteName,
     author_url: author ? authorArchiveUrl(ctx, author.nicename || author.login) : ctx.urls.home,
-    title: post.title,
+    title,
     type: 'rich',
     width,
     height,
-    html: embedHtml({ permalink, title: post.title, siteName, width, height }),
+    html: embedHtml({ permalink, title, siteName, width, height }),
   };
   if (post.image_url !== '') {
     // The original asks for the featured image at `width` × any height: no smaller size is that tall,

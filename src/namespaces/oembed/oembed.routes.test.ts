@@ -86,7 +86,7 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
     ids.hall = await insertPost(t.db, { type: 'tribe_venue', slug: 'hall', title: 'Hall' });
     ids.draft = await insertPost(t.db, { slug: 'draft-event', status: 'draft' });
     ids.private = await insertPost(t.db, { slug: 'private-event', status: 'private' });
-    ids.locked = await insertPost(t.db, { slug: 'locked-event', password: 'pw' });
+    ids.locked = await insertPost(t.db, { slug: 'locked-event', title: 'Members <Night>', password: 'pw', author: ada, image_url: 'https://cdn.test/members.jpg' });
     ids.post = await insertPost(t.db, { type: 'post', slug: 'hello-world', title: 'Hello World', author: ada });
     ids.front = await insertPost(t.db, { type: 'page', slug: 'front-page', title: 'Front page' });
   });
@@ -214,12 +214,30 @@ describe.each(DIALECTS)('oembed/1.0 on %s', (engine) => {
       expect(json.body.code).toBe('rest_missing_callback_param');
     });
 
-    it('does not embed drafts, private or password-protected posts', async () => {
-      for (const url of [`${HOME}/event/draft-event/`, `${HOME}/?p=${ids.draft}`, `${HOME}/event/private-event/`, `${HOME}/event/locked-event/`]) {
+    it('does not embed drafts or private posts', async () => {
+      for (const url of [`${HOME}/event/draft-event/`, `${HOME}/?p=${ids.draft}`, `${HOME}/event/private-event/`, `${HOME}/?p=${ids.private}`]) {
         const res = await t.request('GET', '/oembed/1.0/embed', { query: { url } });
         expect(res.status, url).toBe(404);
         expect(res.body.code).toBe('oembed_invalid_url');
       }
+    });
+
+    // CASE: get_oembed_response_data asks only that the post be publicly viewable; a password hides
+    // its text (get_the_title's "Protected: " prefix), not the post, and not its featured image.
+    it('embeds a password-protected post under "Protected: …", with its featured image, in JSON and XML', async () => {
+      for (const url of [`${HOME}/event/locked-event/`, `${HOME}/?p=${ids.locked}`]) {
+        const res = await t.request('GET', '/oembed/1.0/embed', { query: { url, maxwidth: 400 } });
+        expect(res.status, url).toBe(200);
+        expect(res.body).toMatchObject({
+          title: 'Protected: Members <Night>', author_name: 'Ada', type: 'rich', width: 400, height: 225,
+          thumbnail_url: 'https://cdn.test/members.jpg', thumbnail_width: 400, thumbnail_height: 225,
+        });
+        expect(res.body.html).toContain(`<a href="${HOME}/event/locked-event/">Protected: Members &lt;Night&gt;</a></blockquote>`);
+        expect(res.body.html).toContain(' title="&#8220;Protected: Members &lt;Night&gt;&#8221; &#8212; Example Events"');
+      }
+      const xml = await t.request('GET', '/oembed/1.0/embed', { query: { url: `${HOME}/event/locked-event/`, format: 'xml' } });
+      expect(xml.status).toBe(200);
+      expect(xml.text).toContain('<title>Protected: Members &lt;Night&gt;</title>');
     });
 
     it('requires url', async () => {

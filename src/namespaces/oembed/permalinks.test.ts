@@ -120,10 +120,14 @@ describe.each(DIALECTS)('resolvePermalink on %s', (engine) => {
     expect(permalinkFor(ctx, post!)).toBe('http://example.test/event/gala/');
   });
 
-  it('does not resolve drafts, password-protected posts, other types or unknown slugs', async () => {
+  it('resolves password-protected posts, which the original embeds (is_post_publicly_viewable)', async () => {
+    expect((await resolvePermalink(ctx, 'http://example.test/event/locked/'))?.id).toBe(ids.locked);
+    expect((await resolvePermalink(ctx, `http://example.test/?p=${ids.locked}`))?.id).toBe(ids.locked);
+  });
+
+  it('does not resolve drafts, other types or unknown slugs', async () => {
     expect(await resolvePermalink(ctx, 'http://example.test/event/draft-one/')).toBeUndefined();
     expect(await resolvePermalink(ctx, `http://example.test/?p=${ids.draft}`)).toBeUndefined();
-    expect(await resolvePermalink(ctx, 'http://example.test/event/locked/')).toBeUndefined();
     expect(await resolvePermalink(ctx, `http://example.test/?p=${ids.ticket}`)).toBeUndefined();
     expect(await resolvePermalink(ctx, 'http://example.test/event/nope/')).toBeUndefined();
     expect(await resolvePermalink(ctx, 'http://example.test/organizer/gala/')).toBeUndefined();

@@ -1,8 +1,9 @@
 /**
  * @module namespaces/oembed/permalinks
  * Public URLs of the site's own posts and the reverse lookup (WordPress's `get_permalink` and
- * `url_to_postid`), restricted to what may be embedded: published, not password-protected posts of
- * an embeddable type.
+ * `url_to_postid`), restricted to what may be embedded: published posts of an embeddable type
+ * (`is_post_publicly_viewable`, `is_post_embeddable`). Password-protected posts are embedded too, as
+ * WordPress embeds them, with their text hidden (`post-text.ts`).
  *
  * @example
  * permalinkFor(ctx, { type: 'tribe_events', slug: 'spring-gala', id: 12 }); // 'https://example.test/event/spring-gala/'
@@ -91,8 +92,9 @@ async function frontPageId(ctx: Pick<AppContext, 'options'>): Promise<number | u
 }
 
 /**
- * The embeddable post a URL of this site names, or undefined: the post must exist, be published,
- * have no password and be of an embeddable type. The home URL names the static front page.
+ * The embeddable post a URL of this site names, or undefined: the post must exist, be published and
+ * be of an embeddable type; a password does not keep it from being embedded. The home URL names the
+ * static front page.
  */
 export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls' | 'areas' | 'options'>, url: string): Promise<PostRow | undefined> {
   const types = ctx.areas.postTypes;
@@ -104,7 +106,6 @@ export async function resolvePermalink(ctx: Pick<AppContext, 'db' | 'urls' | 'ar
     .selectFrom('posts')
     .selectAll()
     .where('status', '=', 'publish')
-    .where('password', '=', '')
     .where('type', 'in', types.embeddable().map((d) => d.type));
   if (target.kind === 'front') query = query.where('id', '=', front!).where('type', '=', 'page');
   else if (target.kind === 'id') query = query.where('id', '=', target.id);
