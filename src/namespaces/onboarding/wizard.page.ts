@@ -16,14 +16,15 @@ import { esc, layout, redirect, requestParams, sendPage } from '../../admin/html
 import { createNonce } from '../../auth/index.js';
 import { readSession } from '../../auth/session.js';
 import { RestError } from '../../rest/errors.js';
-import { parsePhpQuery } from '../../rest/php-query.js';
+import { phpTruthy } from '../../rest/php-builtins.js';
+import { absint, parsePhpQuery } from '../../rest/php-query.js';
 import { createRestRequest } from '../../rest/request.js';
 import type { AuthInfo, RestUser } from '../../rest/route.js';
 import { valueOf } from '../../rest/serve.js';
 import { COUNTRIES, countryKeyOf } from './countries.js';
 import { CURRENCIES, currencyKeyOf } from './currencies.js';
 import { ONBOARDING_NS, WIZARD_NONCE_ACTION } from './wizard.routes.js';
-import { TABS, VIEW_SLUGS, WIZARD_OPTION, absint, empty } from './wizard.service.js';
+import { TABS, VIEW_SLUGS, WIZARD_OPTION } from './wizard.service.js';
 
 const TAB_TITLES = ['Welcome', 'Display', 'Settings', 'Organizer', 'Venue', 'Tickets'] as const;
 const LAST_TAB = TABS.tickets;
@@ -113,7 +114,7 @@ async function bootData(host: PageHost, caller: Caller): Promise<Boot> {
  * else what the Organizer / Venue tab sent (kept in the stored last request).
  */
 function carried(boot: Boot, kind: 'organizer' | 'venue'): Fields {
-  return !empty(boot[kind]) ? boot[kind] : record(record(boot.state.last_send)[kind]);
+  return phpTruthy(boot[kind]) ? boot[kind] : record(record(boot.state.last_send)[kind]);
 }
 
 /** A tab's answers as the original's tab posts them. */
@@ -127,12 +128,12 @@ function answers(tab: number, form: Fields, boot: Boot): Fields {
     case TABS.settings:
       return { currency: text(form.currency), timezone_string: text(form.timezone_string), date_format: text(form.date_format), start_of_week: text(form.start_of_week) };
     case TABS.organizer: {
-      if (!empty(boot.organizer)) return { organizer: boot.organizer };
+      if (phpTruthy(boot.organizer)) return { organizer: boot.organizer };
       const o = record(form.organizer);
       return { organizer: { organizerId: false, name: text(o.name), phone: text(o.phone), website: text(o.website), email: text(o.email) } };
     }
     case TABS.venue: {
-      if (!empty(boot.venue)) return { venue: boot.venue };
+      if (phpTruthy(boot.venue)) return { venue: boot.venue };
       const v = record(form.venue);
       return { venue: { venueId: false, ...Object.fromEntries(['name', 'address', 'city', 'state', 'zip', 'country', 'phone', 'website'].map((k) => [k, text(v[k])])) } };
     }
@@ -213,7 +214,7 @@ function tabForm(tab: number, boot: Boot, posted: Fields | undefined): string {
     case TABS.settings:
       return settingsForm(boot.settings);
     case TABS.organizer: {
-      const existing = !empty(boot.organizer);
+      const existing = phpTruthy(boot.organizer);
       const o = existing ? boot.organizer : record(record(boot.state.last_send).organizer);
       return `<p>${existing ? 'Looks like you have already created your first organizer. Well done!' : 'Add an event organizer for your events: you can show it to your attendees.'}</p>`
         + input('Organizer name', 'organizer[name]', o.name, { required: true, disabled: existing })
@@ -222,7 +223,7 @@ function tabForm(tab: number, boot: Boot, posted: Fields | undefined): string {
         + input('Email', 'organizer[email]', o.email, { type: 'email', disabled: existing });
     }
     case TABS.venue: {
-      const existing = !empty(boot.venue);
+      const existing = phpTruthy(boot.venue);
       const v = existing ? boot.venue : record(record(boot.state.last_send).venue);
       const country = text(v.country) || 'US';
       return `<p>${existing ? 'Looks like you have already created your first venue. Well done!' : 'Show your attendees where your events take place.'}</p>`

@@ -12,6 +12,8 @@ import type { AppContext } from '../../app-context.js';
 import { esc, notice } from '../../admin/html.js';
 import type { DashboardNotice } from '../../admin/screens.js';
 import { isValidTimeZone } from '../../content/posts.js';
+import { phpTruthy } from '../../rest/php-builtins.js';
+import { absint } from '../../rest/php-query.js';
 import { countryByKey } from './countries.js';
 import { currencyByKey } from './currencies.js';
 
@@ -38,20 +40,8 @@ type Failure = 400 | 500 | undefined;
 const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const ints = (v: unknown): number[] => (Array.isArray(v) ? v : []).map((x) => Number(x)).filter((n) => Number.isInteger(n));
 const unique = (a: number[]) => [...new Set(a)];
-/** PHP's `empty()` on a decoded request value (a JSON object is a PHP array there, so `{}` is empty). */
-export const empty = (v: unknown): boolean => v === undefined || v === null || v === false || v === '' || v === '0' || v === 0
-  || (typeof v === 'object' && Object.keys(v as object).length === 0);
-const truthy = (v: unknown) => !empty(v);
-
-/** PHP's `absint()`: the integer part of a number or of a numeric string's leading digits, made positive. */
-export function absint(v: unknown): number {
-  let n = 0;
-  if (typeof v === 'number') n = Number.isFinite(v) ? Math.trunc(v) : 0;
-  else if (typeof v === 'string') n = Number(/^\s*[+-]?\d+/.exec(v)?.[0] ?? 0);
-  else if (typeof v === 'boolean') n = v ? 1 : 0;
-  else if (Array.isArray(v)) n = v.length > 0 ? 1 : 0;
-  return Math.abs(n);
-}
+const truthy = phpTruthy;
+const empty = (v: unknown): boolean => !phpTruthy(v);
 
 /** Stores the wizard state (the original's `set_tab_records`). */
 async function storeState(ctx: AppContext, params: Record<string, unknown>, messages: string[]): Promise<void> {
