@@ -82,9 +82,15 @@ export async function siteTimeZone(options: OptionReader): Promise<string> {
   return normaliseZone(await siteTimeZoneSetting(options)) ?? 'UTC';
 }
 
-/** `YYYY-MM-DD HH:MM:SS` of a DateTime in its own zone. */
+/** `YYYY-MM-DD HH:MM:SS` of a DateTime in its own zone (what `toFormat(DB_FORMAT)` writes, without re-reading the format each call). */
 export function toDbDate(dt: DateTime): string {
-  return dt.toFormat(DB_FORMAT);
+  if (!dt.isValid) return dt.toFormat(DB_FORMAT);
+  return `${padded(dt.year, 4)}-${padded(dt.month)}-${padded(dt.day)} ${padded(dt.hour)}:${padded(dt.minute)}:${padded(dt.second)}`;
+}
+
+/** luxon's zero padding: a minus sign before the padded digits. */
+function padded(n: number, width = 2): string {
+  return n < 0 ? `-${String(-n).padStart(width, '0')}` : String(n).padStart(width, '0');
 }
 
 /** A stored local date (in `zone`) as a DateTime; undefined for the zero date or garbage. */

@@ -3,9 +3,9 @@
  * The event object (reference 1.1) from an {@link EventRecord} and the page's batch-loaded relations,
  * including the blanking of password-protected events and the single-event JSON-LD.
  */
-import { DateTime } from 'luxon';
 import { dateDetails, normaliseZone, renderContent, renderTitle, stripTags } from '../../content/posts.js';
 import type { MediaFacts } from '../../content/media.js';
+import { localToIso } from '../../content/zone-offset.js';
 import type { TermRecord } from '../../content/terms.js';
 import type { SiteUrls } from '../../config.js';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from './caps.js';
@@ -45,18 +45,6 @@ export interface PresentOptions {
 
 const EMPTY_COST_DETAILS = { currency_symbol: '', currency_position: '', currency_code: '', values: [] as string[] };
 
-/** `local` (stored `YYYY-MM-DD HH:MM:SS`) as ISO 8601 with the zone's offset; `fromFormat` would re-read its format each call. */
-function isoInZone(local: string, zone: string): string {
-  const m = DB_DATE.exec(local);
-  if (!m) return local;
-  const z = normaliseZone(zone) ?? 'UTC';
-  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const dt = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: z });
-  return dt.isValid ? (dt.toISO({ suppressMilliseconds: true }) ?? local) : local;
-}
-
-const DB_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
 /** Schema.org Event of an event (single GET only). */
 export function eventJsonLd(page: EventPage, ev: EventRecord, venues: VenueRecord[], organizers: OrganizerRecord[]): Record<string, unknown> {
   const url = page.urls.permalink(ev);
@@ -70,8 +58,9 @@ export function eventJsonLd(page: EventPage, ev: EventRecord, venues: VenueRecor
   out.url = url;
   out.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode';
   out.eventStatus = 'https://schema.org/EventScheduled';
-  out.startDate = isoInZone(ev.startLocal, ev.timezone);
-  out.endDate = isoInZone(ev.endLocal, ev.timezone);
+  const zone = normaliseZone(ev.timezone) ?? 'UTC';
+  out.startDate = localToIso(ev.startLocal, zone);
+  out.endDate = localToIso(ev.endLocal, zone);
   if (venues.length > 0) out.location = venues.length === 1 ? venueJsonLd(page.urls, venues[0]!) : venues.map((v) => venueJsonLd(page.urls, v));
   if (organizers.length > 0) out.organizer = organizers.length === 1 ? organizerJsonLd(page.urls, organizers[0]!) : organizers.map((o) => organizerJsonLd(page.urls, o));
   if (ev.costValues.length > 0) {
