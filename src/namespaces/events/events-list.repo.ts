@@ -85,8 +85,25 @@ function part(shape: string | undefined, values: readonly unknown[], build: (eb:
   return { shape, values, build };
 }
 
-/** `textDrive: false`: the text index only tests rows (see {@link postTextCandidates}). */
-function filterParts(db: Db, f: EventListFilter, textDrive = true): FilterPart[] {
+/**
+ * The term filter a list reads from `event_term_index` (categories before tags): its rows carry every
+ * `event_details` column a filter part tests, so with the index aliased as `e` the other parts apply
+ * to it unchanged, and the driving part becomes `e.term_id IN (…)`.
+ */
+interface TermDriver {
+  name: 'cat' | 'tag';
+  /** Several terms: an event holding two of them has two rows, so pages and totals count it once. */
+  several: boolean;
+}
+
+function termDriver(f: EventListFilter): TermDriver | undefined {
+  if (f.categoryIds && f.categoryIds.length > 0) return { name: 'cat', several: f.categoryIds.length > 1 };
+  if (f.tagIds && f.tagIds.length > 0) return { name: 'tag', several: f.tagIds.length > 1 };
+  return undefined;
+}
+
+/** `textDrive: false`: the text index only tests rows (see {@link postTextCandidates}); `driver`: `e` is `event_term_index`. */
+function filterParts(db: Db, f: EventListFilter, textDrive = true, driver?: TermDriver): FilterPart[] {
   const list: FilterPart[] = [];
   const { statuses } = f;
   if (statuses.length === 1) list.push(part('s1', statuses, (eb) => statusCondition(eb, statuses)));
@@ -132,7 +149,8 @@ function filterParts(db: Db, f: EventListFilter, textDrive = true): FilterPart[]
   for (const [name, ids, eventsLinkedTo] of links) {
     if (!ids || ids.length === 0) continue;
     const values = [...ids];
-    list.push(part(`${name}${values.length}`, values, (eb) => eb('e.post_id', 'in', eventsLinkedTo(values))));
+    if (name === driver?.name) list.push(part(`t${name}${values.length}`, values, (eb) => eb(sql.ref<number>('e.term_id'), 'in', values)));
+    else list.push(part(`${name}${values.length}`, values, (eb) => eb('e.post_id', 'in', eventsLinkedTo(values))));
   }
   if (f.featured !== undefined) {
     const featured = f.featured ? 1 : 0;
@@ -184,8 +202,10 @@ async function runFiltered<R>(db: Db, name: string, parts: readonly FilterPart[]
   return runCompiled(db, `${name}:${shaped.shape}`, () => build(where), [...shaped.values, ...extra]);
 }
 
-/** Number of events matching the filter (index-only on `event_details` for the default window). */
+/** Number of events matching the filter (index-only on `event_details` for the default window, on `event_term_index` for terms). */
 export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
+  const driver = termDriver(f);
+  if (driver) return countEventsByTerm(db, f, driver);
   const parts = filterParts(db, f);
   const window = windowOnly(parts, f);
   if (window) return countEventsInWindow(db, window);
@@ -201,6 +221,18 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
           .selectFrom('event_details as e')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where((eb) => where(eb as unknown as EB)));
+  return Number(row?.n ?? 0);
+}
+
+/** {@link countEvents} from the rows of the filter's terms (each event once). */
+async function countEventsByTerm(db: Db, f: EventListFilter, driver: TermDriver): Promise<number> {
+  const joined = needsPosts(f);
+  const [row] = await runFiltered(db, `countEventsByTerm${joined ? 'Joined' : ''}`, filterParts(db, f, true, driver), (where) =>
+    db
+      .selectFrom('event_term_index as e')
+      .$if(joined, (q) => q.innerJoin('posts as p', 'p.id', 'e.post_id'))
+      .select((eb) => (driver.several ? eb.fn.count<number>('e.post_id').distinct() : eb.fn.countAll<number>()).as('n'))
+      .where((eb) => where(eb as unknown as EB)));
   return Number(row?.n ?? 0);
 }
 
@@ -278,16 +310,10 @@ export async function listEvents(db: Db, f: EventListFilter, limit: number, offs
   const textDrive = (f.search?.length ?? 0) === 0 || ((await countPostTextCandidates(db, f.search!, FEW_TEXT_CANDIDATES)) ?? 0) < FEW_TEXT_CANDIDATES;
   const byPostDate = f.include !== undefined;
   const skip = safeOffset(offset);
-  const rows = await runFiltered(db, byPostDate ? 'eventPageByPostDate' : 'eventPage', filterParts(db, f, textDrive), (where) => {
-    const q = db
-      .selectFrom('event_details as e')
-      .innerJoin('posts as p', 'p.id', 'e.post_id')
-      .select(['e.post_id', 'e.start_utc', 'p.date_gmt'])
-      .where((eb) => where(eb as unknown as EB));
-    const ids = (byPostDate
-      ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
-      : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
-    ).limit(limit).offset(skip);
+  const driver = termDriver(f);
+  const name = `eventPage${byPostDate ? 'ByPostDate' : ''}${driver ? `ByTerm${needsPosts(f) ? 'Joined' : ''}` : ''}`;
+  const rows = await runFiltered(db, name, filterParts(db, f, textDrive, driver), (where) => {
+    const ids = pageIds(db, driver, needsPosts(f), where, byPostDate).limit(limit).offset(skip);
     const page = db
       .selectFrom(ids.as('page'))
       .innerJoin('event_details as e', 'e.post_id', 'page.post_id')
@@ -298,4 +324,31 @@ export async function listEvents(db: Db, f: EventListFilter, limit: number, offs
       : page.orderBy('page.start_utc', 'asc').orderBy('page.date_gmt', 'asc').orderBy('page.post_id', 'asc');
   }, [limit, skip]);
   return rows.map((r) => toEventRecord(r.packed));
+}
+
+/**
+ * The ordered IDs (with their sort keys) of the matching events: from `event_details` and `posts`, or
+ * with a term driver from `event_term_index`, whose rows hold the publication date too (`posts` is
+ * joined only for the filters that test its columns).
+ */
+function pageIds(db: Db, driver: TermDriver | undefined, joinPosts: boolean, where: (eb: EB) => Expression<SqlBool>, byPostDate: boolean) {
+  if (driver) {
+    const q = db
+      .selectFrom('event_term_index as e')
+      .$if(joinPosts, (b) => b.innerJoin('posts as p', 'p.id', 'e.post_id'))
+      .select(['e.post_id', 'e.start_utc', 'e.date_gmt'])
+      .$if(driver.several, (b) => b.distinct())
+      .where((eb) => where(eb as unknown as EB));
+    return byPostDate
+      ? q.orderBy('e.date_gmt', 'asc').orderBy('e.post_id', 'asc')
+      : q.orderBy('e.start_utc', 'asc').orderBy('e.date_gmt', 'asc').orderBy('e.post_id', 'asc');
+  }
+  const q = db
+    .selectFrom('event_details as e')
+    .innerJoin('posts as p', 'p.id', 'e.post_id')
+    .select(['e.post_id', 'e.start_utc', 'p.date_gmt'])
+    .where((eb) => where(eb as unknown as EB));
+  return byPostDate
+    ? q.orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc')
+    : q.orderBy('e.start_utc', 'asc').orderBy('p.date_gmt', 'asc').orderBy('e.post_id', 'asc');
 }

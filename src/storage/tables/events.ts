@@ -106,9 +106,27 @@ export interface EventWindowDaysTable {
   n: number;
 }
 
+/**
+ * One row per event and term, with the columns the archive filters and sorts on, ordered by term and
+ * start; kept by triggers on `term_relationships`, `event_details` and `posts`. Lists filtered by
+ * terms read their page and total from it (`events-list.repo`).
+ */
+export interface EventTermIndexTable {
+  term_id: number;
+  start_utc: string;
+  /** `posts.date_gmt` of the event: the archive's second sort key. */
+  date_gmt: string;
+  post_id: number;
+  end_utc: string;
+  status: string;
+  hide_from_listings: number;
+  featured: number;
+}
+
 export interface EventTables {
   event_details: EventDetailsTable;
   event_window_days: EventWindowDaysTable;
+  event_term_index: EventTermIndexTable;
   event_venues: EventVenuesTable;
   event_organizers: EventOrganizersTable;
   venue_details: VenueDetailsTable;
