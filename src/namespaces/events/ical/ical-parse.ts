@@ -1,6 +1,6 @@
 /**
  * @module namespaces/events/ical/ical-parse
- * Reads `.ics` text with ical.js into importable items (the import itself is `ical-import.ts`). Every
+ * Reads `.ics` text with ical.js into importable items (the event-import area imports them). Every
  * VEVENT becomes an item: SUMMARY → title, DESCRIPTION, DTSTART/DTEND (TZID, UTC, floating or all-day
  * DATE with an exclusive DTEND), LOCATION → a venue, ORGANIZER CN → organizer, CATEGORIES →
  * categories, URL → website, an image ATTACH → image. Recurring events (RRULE/RDATE, EXDATE and
