@@ -4,7 +4,7 @@
  * request before routing (WordPress's `rest_authentication_errors` stage).
  */
 import type { RestError } from '../rest/errors.js';
-import type { AuthInfo, RestUser } from '../rest/route.js';
+import type { AuthInfo, RestUser, UploadedFile } from '../rest/route.js';
 
 export interface AuthInput {
   /** Lower-cased header names (`authorization`, `cookie`, `x-wp-nonce`, ...). */
@@ -28,6 +28,18 @@ export interface ReceivedRequest {
   rawBody: string | undefined;
   /** True for a multipart body, which is read only after authentication. */
   multipart: boolean;
+  /**
+   * Reads the multipart body for a check that needs it (a signature over its fields), once: later
+   * calls, and the host after authentication, get the same answer. Undefined when no route would
+   * read the body; a RestError when it cannot be read (too large, malformed).
+   */
+  readMultipart?: () => Promise<ReceivedForm | RestError | undefined>;
+}
+
+/** A multipart body as read: its fields parsed as PHP's `$_POST`, and the files the route keeps. */
+export interface ReceivedForm {
+  body: Record<string, unknown>;
+  files: Record<string, UploadedFile>;
 }
 
 export interface AuthOutcome {

@@ -90,23 +90,38 @@ export function registerRestHost(app: FastifyInstance, opts: RestHostOptions): v
     const multipart = isMultipartRequest(request);
     let parsed: ParsedBody = multipart ? { body: {}, rawBody: undefined, files: {} } : readBody(method, headers['content-type'], request.body);
 
-    // Authentication errors come before everything, even unknown routes.
-    const received = { method: realMethod, url: request.url, rawBody: parsed.rawBody, multipart };
-    let outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip, request: received });
-    // A multipart body is read only now: after the credentials were checked, for a route that
-    // exists. A cookie nonce may travel in it, so a refused nonce waits for the body.
-    if (multipart && !(outcome instanceof RestError && outcome.code !== 'rest_cookie_invalid_nonce')) {
-      const found = method === 'OPTIONS' ? undefined : discovery().registry.match(route, method === 'HEAD' ? 'GET' : method);
-      if (found) {
+    // A multipart body is read once, for a route that exists: by a signature check that covers it
+    // (once the signature itself verified), else after authentication.
+    let form: Promise<ParsedBody | RestError | undefined> | undefined;
+    const readForm = () =>
+      (form ??= (async () => {
+        const found = method === 'OPTIONS' ? undefined : discovery().registry.match(route, method === 'HEAD' ? 'GET' : method);
+        if (!found) return undefined;
         try {
-          parsed = await readMultipart(request, { maxBytes: opts.bodyLimit, keepFiles: takesUploads(found.endpoint) });
+          return await readMultipart(request, { maxBytes: opts.bodyLimit, keepFiles: takesUploads(found.endpoint) });
         } catch (err) {
-          if (!(err instanceof RestError)) throw err;
-          // The rest of the body is not read: close the connection after the answer.
-          const wire = errorWire(err);
-          return send(reply, wire, fixed(true), wire.headers, CLOSE);
+          if (err instanceof RestError) return err;
+          throw err;
         }
-        if (Object.hasOwn(parsed.body, '_wpnonce')) outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip, request: received });
+      })());
+
+    // Authentication errors come before everything, even unknown routes.
+    const received = { method: realMethod, url: request.url, rawBody: parsed.rawBody, multipart, ...(multipart ? { readMultipart: readForm } : {}) };
+    let outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip, request: received });
+    // Otherwise the body is read only now: after the credentials were checked. A cookie nonce may
+    // travel in it, so a refused nonce waits for the body.
+    const refused = outcome instanceof RestError && outcome.code !== 'rest_cookie_invalid_nonce';
+    if (multipart && (form !== undefined || !refused)) {
+      const read = await readForm();
+      if (read instanceof RestError) {
+        // The rest of the body is not read: close the connection after the answer.
+        const wire = errorWire(read);
+        return send(reply, wire, fixed(true), wire.headers, CLOSE);
+      }
+      if (read) {
+        parsed = read;
+        const signed = !(outcome instanceof RestError) && outcome.auth.method === 'signature';
+        if (!refused && !signed && Object.hasOwn(parsed.body, '_wpnonce')) outcome = await authenticator.authenticate({ headers, query, body: parsed.body, ip: request.ip, request: received });
       }
     }
     if (outcome instanceof RestError) {

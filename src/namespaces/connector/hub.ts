@@ -6,18 +6,21 @@ import type { AppContext } from '../../app-context.js';
 import { connectorHub, ConnectorHubError, type HubClient } from '../../remote/connector-hub.js';
 import { RestError } from '../../rest/errors.js';
 import { ConnectorErrors } from './errors.js';
-import type { ConnectionState } from './state.js';
+import { loadTimeDiff, saveTimeDiff, type ConnectionState } from './state.js';
 
-const clients = new Map<string, HubClient>();
+/** Per app: the client of each endpoint (it keeps the app's clock and stored time offset). */
+const clients = new WeakMap<AppContext, Map<string, HubClient>>();
 
 /** The hub client, or the "not configured" error. */
 export function hubOf(ctx: AppContext): HubClient {
   const endpoint = ctx.config.remotes.connector;
   if (!endpoint) throw ConnectorErrors.hubNotConfigured();
-  let client = clients.get(endpoint);
+  let mine = clients.get(ctx);
+  if (!mine) clients.set(ctx, (mine = new Map()));
+  let client = mine.get(endpoint);
   if (!client) {
-    client = connectorHub(endpoint, () => ctx.now());
-    clients.set(endpoint, client);
+    client = connectorHub(endpoint, { now: () => ctx.now(), timeDiff: () => loadTimeDiff(ctx), setTimeDiff: (s) => saveTimeDiff(ctx, s) });
+    mine.set(endpoint, client);
   }
   return client;
 }

@@ -3,7 +3,8 @@
  * Requests the hub signs, on any REST route (the original's `Rest_Authentication` over
  * `Manager::verify_xml_rpc_signature`): `_for=jetpack` and the query parameters `token`
  * (`<token key>:1:<user id>`, user id 0 for the blog token), `timestamp`, `nonce`, `body-hash` and
- * `signature` (see `remote/connector-signature.ts`).
+ * `signature` (see `remote/connector-signature.ts`). The signed URL is this site's address
+ * (`BASE_URL`: host and port) with the path and query as received, after `esc_url_raw`.
  *
  * - Without `_for=jetpack`, or with neither `token` nor `signature`, the request is not a signed one
  *   and other credentials apply.
@@ -12,20 +13,27 @@
  * - A signature that does not verify ends the request with 400 `rest_invalid_signature`, whatever
  *   the reason; the reason (the original's code: `unknown_user`, `no_token_for_user`,
  *   `invalid_body_hash`, `signature_mismatch`, `invalid_nonce`, …) is kept for `verify_xmlrpc_error`.
- * - The timestamp must lie between {@link PAST_WINDOW_S} before and {@link FUTURE_WINDOW_S} after
- *   now, and each (timestamp, nonce) is accepted once, also when replays arrive together (the
- *   nonce's primary key decides). Nonces are pruned hourly once {@link NONCE_LIFETIME_S} old.
+ * - The body hash: of the raw body (JSON, form-encoded, any other), required with a body and empty
+ *   without one. A multipart body carries `_jetpack_is_multipart`: it is signed as its fields (see
+ *   `multipartSignedBody`), read only once the signature itself verified, and each file the route
+ *   keeps must match its `_jetpack_file_hmac_<field>`.
+ * - The timestamp, on the hub's clock, less the stored offset (`time_diff`), must lie between
+ *   {@link PAST_WINDOW_S} before and {@link FUTURE_WINDOW_S} after now, and each (timestamp, nonce)
+ *   is accepted once, also when replays arrive together (the nonce's primary key decides). Nonces
+ *   are pruned hourly once {@link NONCE_LIFETIME_S} old.
  * - Tokens, nonces and signatures are never logged.
  */
 import type { AppContext } from '../../app-context.js';
 import type { SignedCaller } from '../../auth/signed-requests.js';
-import type { AuthInput, ReceivedRequest } from '../../auth/types.js';
+import type { AuthInput, ReceivedForm, ReceivedRequest } from '../../auth/types.js';
 import { getUser, type SiteUser } from '../../auth/users.js';
-import { bodyHash, computeSignature, signaturesEqual } from '../../remote/connector-signature.js';
-import type { RestError } from '../../rest/errors.js';
+import {
+  bodyHash, computeSignature, escapedRequestTarget, FILE_HMAC_PREFIX, fileHmac, MULTIPART_MARKER, multipartSignedBody, sha1Base64, signaturesEqual,
+} from '../../remote/connector-signature.js';
+import { RestError } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/route.js';
 import { ConnectorErrors } from './errors.js';
-import { loadState, recordSignatureError, type ConnectionState } from './state.js';
+import { loadState, loadTimeDiff, recordSignatureError, type ConnectionState } from './state.js';
 
 /** How old a signed request's timestamp may be (seconds). */
 export const PAST_WINDOW_S = 600;
@@ -67,6 +75,8 @@ export async function authenticateSignedRequest(ctx: AppContext, input: AuthInpu
 
   const result = await verifySignature(ctx, query, received);
   if (result === UNSIGNED) return ConnectorErrors.invalidSignature();
+  // A multipart body that could not be read (too large, malformed): that error, nothing recorded.
+  if (result instanceof RestError) return result;
   if ('code' in result) {
     ctx.log.info({ code: result.code, method: received.method }, 'connector: refused a signed request');
     await recordSignatureError(ctx, result.code, result.userId);
@@ -83,10 +93,15 @@ export function isSignedWithBlogToken(req: RestRequest): boolean {
 /** The URL the hub signed: this site's address (`BASE_URL`) with the path and query as received. */
 function signedUrl(ctx: AppContext, received: ReceivedRequest): string {
   const base = new URL(ctx.config.baseUrl);
-  return `${base.origin}${base.pathname.replace(/\/+$/, '')}${received.url}`;
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}${escapedRequestTarget(received.url)}`;
 }
 
-async function verifySignature(ctx: AppContext, query: Query, received: ReceivedRequest): Promise<Verified | Refusal | typeof UNSIGNED> {
+/** The raw body the signature covers; undefined for none (PHP's `empty()`: `''` and `'0'`). */
+function signedRawBody(received: ReceivedRequest): string | undefined {
+  return received.rawBody && received.rawBody !== '0' ? received.rawBody : undefined;
+}
+
+async function verifySignature(ctx: AppContext, query: Query, received: ReceivedRequest): Promise<Verified | Refusal | RestError | typeof UNSIGNED> {
   const signature = text(query.signature);
   if (query.token === undefined || signature === undefined) return UNSIGNED;
   if (typeof query.token !== 'string') return { code: 'malformed_token', userId: 0 };
@@ -112,31 +127,77 @@ async function verifySignature(ctx: AppContext, query: Query, received: Received
   if ('code' in stored) return refuse(stored.code);
   const [storedKey, secret, extra] = stored.token.split('.');
   if (!storedKey || !secret || extra !== undefined) return refuse('invalid_secret');
-  if (!token.startsWith(`${storedKey}:`)) return refuse('token_mismatch');
+  if (!token.split('.')[0]!.startsWith(`${storedKey}:`)) return refuse('token_mismatch');
 
   // ---- What the signature covers (`Jetpack_Signature::sign_request`)
-  if (received.multipart) return refuse('invalid_body');
-  const body = received.rawBody ? received.rawBody : undefined;
+  const body = received.multipart ? undefined : signedRawBody(received);
   for (const name of ['timestamp', 'nonce', ...(body !== undefined ? ['body-hash'] : [])]) {
     if (!text(query[name])) return refuse('invalid_signature');
   }
   const timestamp = query.timestamp as string;
   const nonce = query.nonce as string;
   const presentedHash = typeof query['body-hash'] === 'string' ? query['body-hash'] : '';
-  if (body === undefined ? presentedHash !== '' : presentedHash !== bodyHash(body)) return refuse('invalid_body_hash');
+  if (!received.multipart && (body === undefined ? presentedHash !== '' : presentedHash !== bodyHash(body))) return refuse('invalid_body_hash');
   if (!/^\d{1,10}$/.test(timestamp)) return refuse('invalid_signature');
   const now = Math.floor(ctx.now().getTime() / 1000);
   const at = Number(timestamp);
-  if (at < now - PAST_WINDOW_S || at > now + FUTURE_WINDOW_S) return refuse('invalid_signature');
+  const local = at - ((await loadTimeDiff(ctx)) ?? 0);
+  if (local < now - PAST_WINDOW_S || local > now + FUTURE_WINDOW_S) return refuse('invalid_signature');
   if (!/^[A-Za-z0-9]{1,12}$/.test(nonce)) return refuse('invalid_signature');
 
   const expected = computeSignature(secret, { token, timestamp, nonce, bodyHash: presentedHash, method: received.method, url: signedUrl(ctx, received) });
   if (!signaturesEqual(expected, signature)) return refuse('signature_mismatch');
 
+  // CASE: the original hashes a multipart body's fields before anything else; here the body is
+  // read only for a signature that verified, so a forged request never makes the site read one.
+  if (received.multipart) {
+    const form = await received.readMultipart?.();
+    if (form instanceof RestError) return form;
+    // No route reads the body (the answer is rest_no_route): nothing to compare.
+    const problem = form ? multipartRefusal(form, presentedHash, stored.token) : undefined;
+    if (problem) return refuse(problem);
+  }
+
   // CASE: the original spends the nonce before comparing signatures; spending it only on a good one
   // lets nobody burn a nonce in flight with a forged request.
   if (!(await spendNonce(ctx, at, nonce))) return refuse('invalid_nonce');
   return { user };
+}
+
+/**
+ * Why a multipart body is not the one signed (the original's code), else undefined. With
+ * `_jetpack_is_multipart` the body hash must be that of the fields (`multipartSignedBody`), and
+ * each file the route keeps must match its `_jetpack_file_hmac_<field>` (`<hex>:<salt>`, as the
+ * original's upload handler checks it: `missing_hmac`, `invalid_hmac`).
+ */
+function multipartRefusal(form: ReceivedForm, presentedHash: string, token: string): string | undefined {
+  if (!Object.hasOwn(form.body, MULTIPART_MARKER)) {
+    // CASE: the original cannot read such a body raw, signs none of it and lets it through unchecked;
+    // here a signed request's multipart body must say it is signed, or be empty.
+    if (presentedHash !== '') return 'invalid_body_hash';
+    return Object.keys(form.body).length > 0 || Object.keys(form.files).length > 0 ? 'invalid_body' : undefined;
+  }
+  if (presentedHash === '') return 'invalid_signature';
+  if (!signaturesEqual(presentedHash, sha1Base64(multipartSignedBody(form.body)))) return 'invalid_body_hash';
+  for (const [field, file] of Object.entries(form.files)) {
+    const presented = fileHmacOf(form.body, field);
+    if (typeof presented !== 'string') return 'missing_hmac';
+    const [hmac = '', salt = ''] = presented.split(':');
+    if (!signaturesEqual(hmac, fileHmac(file.data, salt, token))) return 'invalid_hmac';
+  }
+  return undefined;
+}
+
+/** The `_jetpack_file_hmac_…` value for the file part named `field` (`name`, `name[key]…`); `[]` names none. */
+function fileHmacOf(fields: Record<string, unknown>, field: string): unknown {
+  const bracket = field.indexOf('[');
+  const base = (bracket < 0 ? field : field.slice(0, bracket)).replace(/[ .]/g, '_');
+  let value: unknown = fields[`${FILE_HMAC_PREFIX}${base}`];
+  for (const m of (bracket < 0 ? '' : field.slice(bracket)).matchAll(/\[([^\]]*)\]/g)) {
+    if (m[1] === '' || value === null || typeof value !== 'object' || !Object.hasOwn(value, m[1]!)) return undefined;
+    value = (value as Record<string, unknown>)[m[1]!];
+  }
+  return value;
 }
 
 /** The site's token (`key.secret`) for `user` (the blog token for none) whose key is `key`, else the original's code. */
@@ -169,8 +230,12 @@ async function spendNonce(ctx: AppContext, timestamp: number, nonce: string): Pr
   return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-/** Forgets nonces signed more than {@link NONCE_LIFETIME_S} ago (`Nonce_Handler::clean_scheduled`). */
+/**
+ * Forgets nonces signed more than {@link NONCE_LIFETIME_S} ago (`Nonce_Handler::clean_scheduled`).
+ * Their timestamps are the hub's: a hub clock behind this site's moves the cutoff back by as much,
+ * so no nonce goes while its timestamp could still pass the window.
+ */
 export async function pruneNonces(ctx: AppContext): Promise<void> {
-  const cutoff = Math.floor(ctx.now().getTime() / 1000) - NONCE_LIFETIME_S;
+  const cutoff = Math.floor(ctx.now().getTime() / 1000) + Math.min(0, (await loadTimeDiff(ctx)) ?? 0) - NONCE_LIFETIME_S;
   await ctx.db.deleteFrom('connector_nonces').where('timestamp', '<', cutoff).execute();
 }

@@ -8,9 +8,9 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type RequestOptions, type TestApp, type TestUser } from '../../test-support/harness.js';
-import { HUB_BLOG_TOKEN, HUB_SITE_ID, hubSignedQuery, type HubSigning } from './hub-fixture.case.js';
-import { PRUNE_NONCES_JOB } from './signed-request.js';
-import { loadState, saveState, type StoredSignatureError } from './state.js';
+import { HUB_BLOG_TOKEN, HUB_SITE_ID, hubMultipart, hubSignedQuery, type HubMultipart, type HubSigning } from './hub-fixture.case.js';
+import { PRUNE_NONCES_JOB, pruneNonces } from './signed-request.js';
+import { loadState, saveState, saveTimeDiff, type StoredSignatureError } from './state.js';
 
 const BASE = 'http://example.test';
 const EV = '/eventsuite/events/v1';
@@ -78,6 +78,61 @@ describe.each(DIALECTS)('requests the hub signs, on any route, on %s', (engine) 
   afterAll(() => t.close());
   beforeEach(() => {
     clock = Date.now();
+  });
+
+  // Known vectors: signatures computed outside this code base (Python's hmac/hashlib) over the
+  // normalized request Jetpack_Signature builds; a site that signs any other way refuses them.
+  it('accepts requests signed as WordPress.com signs them (known vectors: HMAC-SHA1, SHA-1 body hash)', async () => {
+    clock = 1_700_000_000_000;
+    for (const known of ['vector1', 'vector2', 'vector3', 'arFLwtccFLJuDPge0yvdNmM/QwY=', 'faweInEMFKn4XnP+WUasZo2y47Q=', '1fjDPHiNOULqT8z4Fp0SKU25O3U=']) secrets.add(known);
+    const common = { _for: 'jetpack', token: 'blogkey:1:0', timestamp: '1700000000', 'body-hash': '' };
+    const get = await t.request('GET', `${CN}/connection/check`, { query: { ...common, nonce: 'vector1', signature: 'arFLwtccFLJuDPge0yvdNmM/QwY=' } });
+    expect(get.status).toBe(200);
+    expect(get.body).toEqual({ status: 'success' });
+    const json = { nonce: 'none' };
+    const post = await t.request('POST', `${CN}/verify_xmlrpc_error`, {
+      query: { ...common, nonce: 'vector2', 'body-hash': 'Klhqp+4sLcY0JrTvGL5kAldE6AY=', signature: 'faweInEMFKn4XnP+WUasZo2y47Q=' },
+      json,
+    });
+    expect(post.status).toBe(200);
+    expect(post.body).toBe(false);
+    // The same request under an HMAC-SHA256 of the same text is not the hub's.
+    await t.ctx.options.delete('connector_xmlrpc_errors');
+    const sha256 = await t.request('GET', `${CN}/connection/check`, { query: { ...common, nonce: 'vector3', signature: 'JdvegEJoJ1+//E0z1W4aThGDG1wc0vuRWq7vTzueAf8=' } });
+    expect(sha256.body).toEqual(INVALID_SIGNATURE);
+    expect((await t.request('GET', `${CN}/connection/check`, { query: { ...common, nonce: 'vector3', signature: '1fjDPHiNOULqT8z4Fp0SKU25O3U=' } })).body).toEqual({ status: 'success' });
+  });
+
+  it('the timestamp is on the hub’s clock: the stored offset (time_diff) is taken off before the window applies', async () => {
+    const me = '/core/v2/users/me';
+    const hubNow = clock + 7200_000;
+    expect(await recordedReason(() => hub('GET', me, { as: editor, at: new Date(hubNow) }))).toBe('invalid_signature');
+    await saveTimeDiff(t.ctx, 7200);
+    try {
+      expect((await hub('GET', me, { as: editor, at: new Date(hubNow) })).body.id).toBe(editor.id);
+      expect((await hub('GET', me, { as: editor, at: new Date(hubNow - 590_000) })).body.id).toBe(editor.id);
+      expect(await recordedReason(() => hub('GET', me, { as: editor, at: new Date(hubNow - 610_000) }))).toBe('invalid_signature');
+      await t.ctx.options.delete('connector_xmlrpc_errors');
+      expect((await hub('GET', me, { as: editor, at: new Date(hubNow + 310_000) })).body).toEqual(INVALID_SIGNATURE);
+      // This site's own time is now two hours stale for the hub.
+      expect((await hub('GET', me, { as: editor, at: new Date(clock) })).body).toEqual(INVALID_SIGNATURE);
+    } finally {
+      await saveTimeDiff(t.ctx, 0);
+    }
+  });
+
+  it('a hub clock behind this one keeps used nonces longer: no replay while the timestamp still passes', async () => {
+    await saveTimeDiff(t.ctx, -5400);
+    try {
+      const me = '/core/v2/users/me';
+      const query = sign('GET', me, undefined, { as: editor, at: new Date(clock - 5400_000) });
+      expect((await t.request('GET', me, { query })).body.id).toBe(editor.id);
+      clock += 590_000;
+      await pruneNonces(t.ctx);
+      expect(await recordedReason(() => t.request('GET', me, { query }))).toBe('invalid_nonce');
+    } finally {
+      await saveTimeDiff(t.ctx, 0);
+    }
   });
 
   it('a request signed with a user token acts as that user on any route', async () => {
@@ -212,11 +267,73 @@ describe.each(DIALECTS)('requests the hub signs, on any route, on %s', (engine) 
     expect(await recordedReason(() => t.request('POST', route, { query: emptySigned, json: { venue: 'Unsigned Body' } }))).toBe('invalid_signature');
     const { 'body-hash': _h, ...noHash } = sign('POST', route, { venue: 'Signed Body' }, { as: editor });
     expect(await recordedReason(() => t.request('POST', route, { query: noHash, json: { venue: 'Signed Body' } }))).toBe('invalid_signature');
-    // A multipart body is read after authentication, so no signature can vouch for it.
-    const multipart = '--b\r\nContent-Disposition: form-data; name="venue"\r\n\r\nForm Hall\r\n--b--\r\n';
-    const headers = { 'content-type': 'multipart/form-data; boundary=b' };
-    const signedMultipart = sign('POST', route, undefined, { as: editor });
-    expect(await recordedReason(() => t.request('POST', route, { query: signedMultipart, form: multipart, headers }))).toBe('invalid_body');
+    // A raw body "0" is no body to the original (PHP's empty()): signed with an empty hash, it passes.
+    const zero = await t.request('POST', route, { query: sign('POST', route, undefined, { as: editor }), form: '0' });
+    expect(zero.status).toBe(400);
+    expect(zero.body.code).toBe('rest_missing_callback_param');
+  });
+
+  /** A multipart POST the hub signs as `as` (with that user's token), its fields and files as `form`. */
+  function hubMultipartRequest(route: string, form: HubMultipart, as: TestUser, tamper?: (payload: string) => string) {
+    const multipart = hubMultipart(form, tokenOf(as));
+    // The body hash is that of the fields, as the hub computes it.
+    const query = hubSignedQuery({ method: 'POST', url: `${BASE}/wp-json${route}`, token: tokenOf(as), userId: as.id, body: multipart.signedBody || undefined, at: new Date(clock) });
+    secrets.add(query.nonce!).add(query.signature!);
+    return t.request('POST', route, { query, form: tamper ? tamper(multipart.payload) : multipart.payload, headers: { 'content-type': multipart.contentType } });
+  }
+
+  it('a multipart body is signed as its fields (_jetpack_is_multipart): the body hash must be theirs', async () => {
+    const route = `${EV}/venues`;
+    const created = await hubMultipartRequest(route, { fields: { venue: 'Form Hall', city: 'Lyon ~ (Rhône)' } }, editor);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ venue: 'Form Hall', city: 'Lyon ~ (Rhône)' });
+    expect(String(created.body.author)).toBe(String(editor.id));
+    // A field changed after signing.
+    const tampered = () => hubMultipartRequest(route, { fields: { venue: 'Signed Hall' } }, editor, (p) => p.replace('Signed Hall', 'Other Hall'));
+    expect(await recordedReason(tampered)).toBe('invalid_body_hash');
+    // A marked body signed as none: the required body hash is missing.
+    const noHash = sign('POST', route, undefined, { as: editor });
+    const marked = hubMultipart({ fields: { venue: 'No Hash Hall' } }, tokenOf(editor));
+    expect(await recordedReason(() => t.request('POST', route, { query: noHash, form: marked.payload, headers: { 'content-type': marked.contentType } }))).toBe('invalid_signature');
+    // CASE: unmarked, the original signs none of the body; here it must then be empty.
+    const unmarked = () => hubMultipartRequest(route, { fields: { venue: 'Unsigned Hall' }, unmarked: true }, editor);
+    expect(await recordedReason(unmarked)).toBe('invalid_body');
+    const list = await t.request('GET', route, { query: { search: 'Hall' } });
+    expect(list.body.venues.map((v: { venue: string }) => v.venue)).not.toEqual(expect.arrayContaining(['Other Hall', 'No Hash Hall', 'Unsigned Hall']));
+  });
+
+  it('a signed multipart body that cannot be read answers that error, with no signature refusal recorded; no route, no read', async () => {
+    await t.ctx.options.delete('connector_xmlrpc_errors');
+    const big = await hubMultipartRequest(`${EV}/venues`, { fields: { venue: 'Big Hall' } }, editor, (p) => p.replace('Big Hall', 'x'.repeat(t.ctx.config.bodyLimit)));
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('rest_request_too_large');
+    expect(big.headers.connection).toBe('close');
+    const missing = await hubMultipartRequest(`${EV}/no-such-route`, { fields: { venue: 'Nowhere' } }, editor);
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('rest_no_route');
+    expect(await storedErrors()).toEqual([]);
+  });
+
+  it('a file the route keeps must match its _jetpack_file_hmac_ (HMAC-SHA1 keyed with salt + token)', async () => {
+    const admin = { id: t.admin.id } as TestUser;
+    secrets.add(`usecret${admin.id}`);
+    await hub('POST', `${CN}/user-token`, { json: { user_token: `${tokenOf(admin)}.${admin.id}` } });
+    const route = '/shop-admin/themes';
+    const file = { filename: 'theme.txt', data: Buffer.from('not a zip archive') };
+    // The file reached the route: it answers that a theme must be a zip.
+    const kept = await hubMultipartRequest(route, { fields: {}, files: { pluginzip: file } }, admin);
+    expect(kept.status).toBe(200);
+    expect(kept.body.status).toBe('error');
+    const forged = () => hubMultipartRequest(route, { fields: {}, files: { pluginzip: { ...file, hmac: `${'0'.repeat(40)}:salt` } } }, admin);
+    expect(await recordedReason(forged)).toBe('invalid_hmac');
+    const swapped = () => hubMultipartRequest(route, { fields: {}, files: { pluginzip: file } }, admin, (p) => p.replace('not a zip archive', 'other contents!!!'));
+    expect(await recordedReason(swapped)).toBe('invalid_hmac');
+    // A file without its HMAC field: a field of that name stands in for it, but the file is not vouched for.
+    const bare = hubMultipart({ fields: { pluginzip: 'x' } }, tokenOf(admin));
+    const withFile = bare.payload.replace(/--hubBoundary7MA4YWxk--/, '--hubBoundary7MA4YWxk\r\nContent-Disposition: form-data; name="pluginzip"; filename="t.txt"\r\n\r\nabc\r\n--hubBoundary7MA4YWxk--');
+    const query = hubSignedQuery({ method: 'POST', url: `${BASE}/wp-json${route}`, token: tokenOf(admin), userId: admin.id, body: bare.signedBody, at: new Date(clock) });
+    secrets.add(query.nonce!).add(query.signature!);
+    expect(await recordedReason(() => t.request('POST', route, { query, form: withFile, headers: { 'content-type': bare.contentType } }))).toBe('missing_hmac');
   });
 
   it('each nonce is accepted once, also when replays arrive together', async () => {
@@ -260,14 +377,18 @@ describe.each(DIALECTS)('requests the hub signs, on any route, on %s', (engine) 
 
   it('used nonces are pruned hourly once an hour old', async () => {
     await t.ctx.jobs.runDue();
-    const count = async () => Number((await t.db.selectFrom('connector_nonces').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    expect(await count()).toBeGreaterThan(0);
+    const stamps = async () => (await t.db.selectFrom('connector_nonces').select('timestamp').execute()).map((n) => Number(n.timestamp));
+    expect((await stamps()).length).toBeGreaterThan(0);
     clock += 2 * 3600_000;
     expect((await hub('GET', '/core/v2/users/me', { as: editor })).body.id).toBe(editor.id);
+    const before = await stamps();
     const ran = await t.ctx.jobs.runDue();
     expect(ran.filter((j) => j.kind === PRUNE_NONCES_JOB).map((j) => j.status)).toEqual(['done']);
-    // Only the nonce of the request just made is left.
-    expect(await count()).toBe(1);
+    // Left: the nonce of the request just made, and those stamped on a hub clock two hours ahead.
+    const left = await stamps();
+    expect(left.length).toBeLessThan(before.length);
+    expect(left).toContain(Math.floor(clock / 1000));
+    expect(left.every((at) => at >= Math.floor(clock / 1000) - 3600)).toBe(true);
   });
 
   it('never logs tokens, nonces or signatures', () => {

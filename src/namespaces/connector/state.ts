@@ -1,8 +1,9 @@
 /**
  * @module namespaces/connector/state
  * The connection's stored state: the site id and owner (`connector_options`), the blog token and
- * user tokens (`connector_private_options`), pending verification secrets and recorded signature
- * errors. Tokens are `key.secret`; user tokens `key.secret.<user id>`.
+ * user tokens (`connector_private_options`), the hub's clock offset (`connector_time_diff`), pending
+ * verification secrets and recorded signature errors. Tokens are `key.secret`; user tokens
+ * `key.secret.<user id>`.
  */
 import crypto from 'node:crypto';
 import type { AppContext } from '../../app-context.js';
@@ -12,6 +13,7 @@ const PRIVATE = 'connector_private_options';
 const SECRETS = 'connector_secrets';
 const ERRORS = 'connector_xmlrpc_errors';
 const VERIFIED_ERRORS = 'connector_verified_xmlrpc_errors';
+const TIME_DIFF = 'connector_time_diff';
 
 export interface ConnectionOptions {
   /** Site id at the hub. */
@@ -46,11 +48,25 @@ export async function saveState(ctx: AppContext, state: ConnectionState): Promis
   await ctx.options.set(PRIVATE, { blog_token: state.blog_token, user_tokens: state.user_tokens });
 }
 
-/** Forgets every token and the site id (after a disconnect). */
+/** Forgets every token, the site id and the hub's clock offset (after a disconnect). */
 export async function forgetConnection(ctx: AppContext): Promise<void> {
   await ctx.options.delete(PUBLIC);
   await ctx.options.delete(PRIVATE);
   await ctx.options.delete(SECRETS);
+  await ctx.options.delete(TIME_DIFF);
+}
+
+/**
+ * How many seconds the hub's clock is ahead of this site's (`time_diff`): learnt from the `Date` of
+ * the hub's answers, used for the timestamps of both directions. Undefined until learnt.
+ */
+export async function loadTimeDiff(ctx: AppContext): Promise<number | undefined> {
+  const value = await ctx.options.get<unknown>(TIME_DIFF, null);
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+}
+
+export async function saveTimeDiff(ctx: AppContext, seconds: number): Promise<void> {
+  await ctx.options.set(TIME_DIFF, seconds);
 }
 
 /** Registered: a blog token and a site id. */
