@@ -1,7 +1,8 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp, type TestUser } from '../../test-support/harness.js';
 import { freePort } from '../../test-support/net.js';
-import { HUB_SITE_ID, hubSignedQuery, startHub, type TestHub } from './hub-fixture.case.js';
+import { HUB_BLOG_TOKEN, HUB_SITE_ID, hubSignedQuery, startHub, type TestHub } from './hub-fixture.case.js';
 
 const NS = '/connector/v4';
 
@@ -52,7 +53,7 @@ describe.each(DIALECTS)('connector/v4 hub-initiated handshakes on %s', (engine) 
     expect((await t.request('POST', `${NS}/remote_provision`, { as: editor })).body.code).toBe('invalid_user_permission_remote_provision');
     const res = await signed('POST', `${NS}/remote_provision`, { local_user: t.admin.email });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ user_id: t.admin.id, user_login: 'admin', is_active: false, scope: expect.stringMatching(/^administrator:[0-9a-f]{64}$/), secret: expect.any(String) });
+    expect(res.body).toMatchObject({ user_id: t.admin.id, user_login: 'admin', is_active: false, scope: `administrator:${crypto.createHmac('md5', HUB_BLOG_TOKEN).update(`administrator|${t.admin.id}`).digest('hex')}`, secret: expect.any(String) });
     const byPassword = await t.request('POST', `${NS}/remote_provision`, { as: t.admin });
     expect(byPassword.body.user_id).toBe(t.admin.id);
   });

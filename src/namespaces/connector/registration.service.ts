@@ -45,11 +45,14 @@ export async function tryRegistration(
   return { state: next, alternateAuthorizeUrl: result.alternateAuthorizeUrl };
 }
 
-/** `role:hmac` the hub passes back unchanged, so it cannot grant a role the site did not offer. */
+/**
+ * `role:hmac` the hub passes back unchanged, so it cannot grant a role the site did not offer: Jetpack's
+ * `Tokens::sign_role`, the hex HMAC-MD5 of `role|user id` keyed with the whole blog token (`key.secret`),
+ * which the real hub checks.
+ */
 function signedRole(state: ConnectionState, user: RestUser): string {
   const role = user.roles[0] ?? 'subscriber';
-  const secret = state.blog_token!.split('.')[1]!;
-  return `${role}:${crypto.createHmac('sha256', secret).update(`${role}|${user.id}`).digest('hex')}`;
+  return `${role}:${crypto.createHmac('md5', state.blog_token!).update(`${role}|${user.id}`).digest('hex')}`;
 }
 
 /** The hub's authorize page for `user`, with fresh `authorize` secrets. */
