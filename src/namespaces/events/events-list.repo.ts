@@ -153,8 +153,9 @@ function filterParts(db: Db, f: EventListFilter, textDrive = true, driver?: Term
     else list.push(part(`${name}${values.length}`, values, (eb) => eb('e.post_id', 'in', eventsLinkedTo(values))));
   }
   if (f.featured !== undefined) {
+    // A literal, so that `featured = 1` can use the partial index of featured events.
     const featured = f.featured ? 1 : 0;
-    list.push(part('f', [featured], (eb) => eb('e.featured', '=', featured)));
+    list.push(part(`f${featured}`, [], (eb) => eb('e.featured', '=', sql.lit(featured))));
   }
   if (f.include !== undefined) {
     const include = [...f.include];

@@ -105,6 +105,12 @@ describe.each(DIALECTS)('lists filtered by terms, from event_term_index, on %s',
         ...(i % 10 === 4 ? { ownDraftsOnly: { userId: 1, readPrivate: false } } : {}),
         ...(i % 11 === 6 ? { include: pick(someEvents, 20) } : {}),
       };
+      if (i % 13 === 12) {
+        // No term: featured lists read the partial index of featured events.
+        delete filter.categoryIds;
+        delete filter.tagIds;
+        filter.featured = i % 2 === 0;
+      }
       const limit = [5, 10, 50][i % 3]!;
       const offset = i % 4 === 1 ? limit : 0;
       const expected = await reference(filter, limit, offset);
@@ -122,6 +128,13 @@ describe.each(DIALECTS)('lists filtered by terms, from event_term_index, on %s',
       ORDER BY e.start_utc, e.date_gmt, e.post_id LIMIT 10`.execute(t.db)).rows.map((r) => r.detail).join('\n');
     expect(text).toMatch(/SEARCH e USING PRIMARY KEY \(term_id=\? AND start_utc>\?\)/);
     expect(text).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('reads featured events in start order from their partial index', async () => {
+    if (engine !== 'sqlite') return;
+    const text = (await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT count(*) FROM event_details e
+      WHERE e.status NOT IN ('trash', 'auto-draft', 'inherit') AND e.hide_from_listings = 0 AND e.start_utc >= '2025-01-01 00:00:00' AND e.featured = 1`.execute(t.db)).rows.map((r) => r.detail).join('\n');
+    expect(text).toMatch(/USING COVERING INDEX event_details_featured_start/);
   });
 
   it('reads term-filtered pages and totals from the index (emptied, it finds nothing)', async () => {
