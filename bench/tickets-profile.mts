@@ -10,8 +10,8 @@
  * `PROFILE_POOL` attendees of the main ticket, default 3000; `PROFILE_ONLY` a comma list of loads;
  * `PROFILE_CPU=dir` writes a V8 CPU profile of each load's timed requests, `dir/<load>.cpuprofile`;
  * `PROFILE_ENGINE=postgres` runs on a fresh schema of `BENCH_PG_URL` (default the local `test`
- * database), dropped at the end, and adds PostgreSQL's CPU per request, read from `/proc`; SQL
- * statements are timed on SQLite only).
+ * database), dropped at the end, and adds PostgreSQL's CPU per request, read from `/proc`; there each
+ * statement's time is its round trip, from the call to the answer).
  * Jobs the requests queued (due or not: an analytics sync after checkouts) run inside each timed
  * round and are counted with it; their statements are shown apart, per request.
  */

@@ -25,6 +25,12 @@ export function capabilities(db: Kysely<any>) {
     postTextIndex: (pgsql ? 'pg_trgm' : 'fts5-trigram') as 'pg_trgm' | 'fts5-trigram',
     /** A row trigger runs a PL/pgSQL function (PostgreSQL), or holds its statements itself (SQLite). */
     triggerBodies: (pgsql ? 'plpgsql-function' : 'inline') as 'plpgsql-function' | 'inline',
+    /**
+     * A `WITH` may hold `INSERT`/`UPDATE` … `RETURNING` whose rows the rest of the statement reads, all
+     * on one snapshot (PostgreSQL): a read and a write in one statement, one round trip. SQLite has no
+     * such `WITH`, and a statement there costs no round trip.
+     */
+    writesInWith: pgsql,
   };
 }
 

@@ -7,7 +7,7 @@
 import { sql, type AliasedRawBuilder } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { PostRecord } from '../../content/posts.js';
-import type { ProviderSlug } from './providers.js';
+import { PROVIDERS, type ProviderSlug } from './providers.js';
 import type { TicketRecord } from './tickets.repo.js';
 import { postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
@@ -204,18 +204,65 @@ export async function loadAttendeeListings(db: Db, ids: readonly number[]): Prom
 /** An attendee as the QR check-in reads it: what its object shows, and what the scan is checked against. */
 export type CheckInCandidate = AttendeeListing & Pick<AttendeeRecord, 'securityCode' | 'qrStatus'>;
 
+/** The candidate read of {@link getCheckInCandidate} (`a` joined with its post `ap`), to run or to nest. */
+function checkInCandidateQuery(db: Db, id: number) {
+  return attendeesJoined(db)
+    .select([...listingColumns(), sql.ref('a.security_code').as('security_code'), sql.ref('a.qr_status').as('qr_status'), attendeeTicketPacked(db)])
+    .where('a.attendee_id', '=', id);
+}
+
+function candidateOfRow(row: Record<string, unknown>): { attendee: CheckInCandidate; ticket: AttendeeTicket | undefined } {
+  const attendee = { ...listingFromRow(row), securityCode: row.security_code as string, qrStatus: Number(row.qr_status) === 1 };
+  return { attendee, ticket: ticketOfPacked(row.ticket) };
+}
+
 /**
  * One attendee for a check-in with what its object shows of its ticket (undefined when the ticket is
  * gone), in one query; undefined when there is no such attendee.
  */
 export async function getCheckInCandidate(db: Db, id: number): Promise<{ attendee: CheckInCandidate; ticket: AttendeeTicket | undefined } | undefined> {
-  const [row] = await runCompiled<Record<string, unknown>>(db, 'getCheckInCandidate', () =>
-    attendeesJoined(db)
-      .select([...listingColumns(), sql.ref('a.security_code').as('security_code'), sql.ref('a.qr_status').as('qr_status'), attendeeTicketPacked(db)])
-      .where('a.attendee_id', '=', id), [id]);
-  if (!row) return undefined;
-  const attendee = { ...listingFromRow(row), securityCode: row.security_code as string, qrStatus: Number(row.qr_status) === 1 };
-  return { attendee, ticket: ticketOfPacked(row.ticket) };
+  const [row] = await runCompiled<Record<string, unknown>>(db, 'getCheckInCandidate', () => checkInCandidateQuery(db, id), [id]);
+  return row ? candidateOfRow(row) : undefined;
+}
+
+/**
+ * {@link getCheckInCandidate} and {@link markCheckedIn} in one statement, where the engine has
+ * `capabilities(db).writesInWith` (one round trip instead of two on PostgreSQL). The candidate is read
+ * as it was before the statement; the UPDATE checks the attendee in only when that read passes every
+ * check the QR check-in makes before it writes: `securityCode` is the attendee's, its post is not
+ * trashed, its ticket exists, its order lets it check in, and it is not checked in yet (nor, in the
+ * row as the UPDATE finds it, by a concurrent scan, as {@link markCheckedIn}). `checkedIn` says
+ * whether this statement did it. The caller repeats the checks on the candidate; where they pass and
+ * `checkedIn` is false, a concurrent scan won (or a condition here was stricter than the caller's):
+ * {@link markCheckedIn} then decides as it always did.
+ */
+export async function checkInIfAllowed(
+  db: Db,
+  id: number,
+  securityCode: string,
+  mark: CheckInMark,
+): Promise<{ attendee: CheckInCandidate; ticket: AttendeeTicket | undefined; checkedIn: boolean } | undefined> {
+  const qr = mark.source === 'app' ? 1 : 0;
+  const mayCheckIn = sql.join(
+    PROVIDERS.map((p) => sql`(c.provider = ${sql.lit(p.slug)} AND c.order_status IN (${sql.join(p.completed.map((s) => sql.lit(s)))}))`),
+    sql` OR `,
+  );
+  const [row] = await runCompiled<Record<string, unknown>>(db, 'checkInIfAllowed', () => {
+    const query = sql`WITH c AS (${checkInCandidateQuery(db, id)}),
+      u AS (
+        UPDATE ticket_attendees
+        SET checked_in = ${1}, qr_status = ${qr}, checkin_local = ${mark.when.local}, checkin_gmt = ${mark.when.gmt}, checkin_source = ${mark.source}, checkin_author = ${mark.author}
+        FROM c
+        WHERE ticket_attendees.attendee_id = ${id} AND ticket_attendees.attendee_id = c.attendee_id
+          AND ticket_attendees.checked_in = 0 AND ticket_attendees.qr_status = 0
+          AND c.security_code = ${securityCode} AND c.ap_status <> 'trash' AND c.ticket IS NOT NULL
+          AND (${mayCheckIn}) AND c.checked_in <> 1 AND c.qr_status <> 1
+        RETURNING ticket_attendees.attendee_id
+      )
+      SELECT c.*, EXISTS (SELECT 1 FROM u) AS checked_in_now FROM c`;
+    return { compile: () => query.compile(db) };
+  }, [id, 1, qr, mark.when.local, mark.when.gmt, mark.source, mark.author, id, securityCode]);
+  return row ? { ...candidateOfRow(row), checkedIn: row.checked_in_now === true } : undefined;
 }
 
 /** One attendee, or undefined. */

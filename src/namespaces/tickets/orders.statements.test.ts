@@ -1,24 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { StatementCounter } from '../../test-support/statement-counter.js';
 import { addTicket, makePost, NS } from './fixtures.case.js';
 import { compiledShapes } from '../../storage/compiled-queries.js';
 import { checkout, type CheckoutLine } from './orders.service.js';
 import { providerBySlug } from './providers.js';
 import { MAX_PER_LINE_OPTION, MAX_PER_ORDER_OPTION, OFFLINE_PAYMENTS_OPTION } from './settings.js';
 import { getTicket } from './tickets.repo.js';
-
-/** Counts the statements run through the database it is plugged into. */
-class StatementCounter implements KyselyPlugin {
-  executed = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.executed++;
-    return args.result;
-  }
-}
 
 describe.each(DIALECTS)('checkout statements on %s', (engine) => {
   let t: TestApp;

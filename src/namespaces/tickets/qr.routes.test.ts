@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
 import { generateCheckinApiKey, getCheckinApiKey, setCheckinApiKey } from './access.js';
 import { addTicket, makePost, NS } from './fixtures.case.js';
-import { checkinLink, qrPng } from './qr.service.js';
+import { checkinLink, HAPPENING_NOW_OPTION, qrCheckIn, qrPng } from './qr.service.js';
+import { capabilities } from '../../storage/dialect.js';
+import { StatementCounter } from '../../test-support/statement-counter.js';
 import { OFFLINE_PAYMENTS_OPTION } from './settings.js';
 
 describe.each(DIALECTS)('QR routes on %s', (engine) => {
@@ -129,6 +131,72 @@ describe.each(DIALECTS)('QR routes on %s', (engine) => {
       const results = await Promise.all(Array.from({ length: 20 }, () => scan({ api_key: 'door-key', ticket_id: a.id, security_code: a.security_code })));
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
       expect(results.filter((r) => r.status === 403 && r.body.error === 'attendee_already_checked_in')).toHaveLength(19);
+    });
+
+    const checkedInRow = async (id: number) =>
+      t.db.selectFrom('ticket_attendees').select(['checked_in', 'qr_status', 'checkin_source']).where('attendee_id', '=', id).executeTakeFirstOrThrow();
+
+    it('checks in with one statement where the engine can write inside WITH, two elsewhere, and never on a refused scan', async () => {
+      const a = (await buy()).attendees[0];
+      const call = (security_code: unknown) => ({ api_key: 'door-key', ticket_id: a.id, event_id: undefined, security_code, ip: '203.0.113.9' });
+      const counter = new StatementCounter();
+      const counted = { ...t.ctx, db: t.db.withPlugin(counter) };
+      // Refused in the statement itself: a wrong code, also one PostgreSQL could not bind (NUL, half a surrogate pair).
+      for (const code of ['bad', `${a.security_code}\0`, `${a.security_code}\uD800`, a.security_code.slice(1)]) {
+        const refused = await qrCheckIn(counted, call(code));
+        expect(refused).toEqual({ status: 403, body: { msg: 'Security code is not valid!', error: 'security_code_not_valid' } });
+      }
+      expect(await checkedInRow(a.id)).toEqual({ checked_in: 0, qr_status: 0, checkin_source: '' });
+      counter.executed = 0;
+      expect((await qrCheckIn(counted, call(a.security_code))).status).toBe(201);
+      expect(counter.executed).toBe(capabilities(t.db).writesInWith ? 1 : 2);
+      expect(await checkedInRow(a.id)).toEqual({ checked_in: 1, qr_status: 1, checkin_source: 'app' });
+      counter.executed = 0;
+      expect((await qrCheckIn(counted, call(a.security_code))).body.error).toBe('attendee_already_checked_in');
+      expect(counter.executed).toBe(1);
+    });
+
+    it('leaves unpaid, trashed and ticketless attendees not checked in', async () => {
+      const pending = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: ticket.id, quantity: 1 }], purchaser_name: 'P', purchaser_email: 'p@example.test' } })).body.attendees[0];
+      expect((await scan({ api_key: 'door-key', ticket_id: pending.id, security_code: pending.security_code })).body.error).toBe('attendee_not_authorized');
+      expect((await checkedInRow(pending.id)).checked_in).toBe(0);
+      const trashed = (await buy()).attendees[0];
+      await t.db.updateTable('posts').set({ status: 'trash' }).where('id', '=', trashed.id).execute();
+      expect((await scan({ api_key: 'door-key', ticket_id: trashed.id, security_code: trashed.security_code })).body.error).toBe('attendee_not_found');
+      expect((await checkedInRow(trashed.id)).checked_in).toBe(0);
+      const other = await addTicket(t, event, { name: 'Gone soon', price: '2' });
+      const order = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: other.id, quantity: 1 }], purchaser_name: 'G', purchaser_email: 'g@example.test', gateway: 'offline' } })).body;
+      await t.request('POST', `${NS}/orders/${order.id}`, { json: { status: 'completed' }, as: t.admin });
+      await t.db.deleteFrom('posts').where('id', '=', other.id).execute();
+      const ticketless = order.attendees[0];
+      expect((await scan({ api_key: 'door-key', ticket_id: ticketless.id, security_code: ticketless.security_code })).body.error).toBe('attendee_not_found');
+      expect((await checkedInRow(ticketless.id)).checked_in).toBe(0);
+    });
+
+    it('with "only while the event is happening" on, checks in during the event only', async () => {
+      const day = 86_400_000;
+      const local = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 19).replace('T', ' ');
+      const eventAt = async (start: number, end: number) =>
+        (await t.request('POST', '/eventsuite/events/v1/events', { json: { title: 'Timed', status: 'publish', start_date: local(start), end_date: local(end) }, as: t.admin })).body.id as number;
+      const buyFor = async (eventId: number) => {
+        const own = await addTicket(t, eventId, { price: '3' });
+        const order = (await t.request('POST', `${NS}/orders`, { json: { tickets: [{ ticket_id: own.id, quantity: 1 }], purchaser_name: 'T', purchaser_email: 't@example.test', gateway: 'offline' } })).body;
+        await t.request('POST', `${NS}/orders/${order.id}`, { json: { status: 'completed' }, as: t.admin });
+        return order.attendees[0];
+      };
+      const later = await buyFor(await eventAt(30 * day, 31 * day));
+      const now = await buyFor(await eventAt(-2 * day, 2 * day));
+      await t.ctx.options.set(HAPPENING_NOW_OPTION, 'yes');
+      try {
+        const early = await scan({ api_key: 'door-key', ticket_id: later.id, security_code: later.security_code });
+        expect(early.status).toBe(403);
+        expect(early.body).toMatchObject({ error: 'event_not_happening_now', attendee: { id: later.id, checked_in: false } });
+        expect((await checkedInRow(later.id)).checked_in).toBe(0);
+        expect((await scan({ api_key: 'door-key', ticket_id: now.id, security_code: now.security_code })).status).toBe(201);
+      } finally {
+        await t.ctx.options.set(HAPPENING_NOW_OPTION, false);
+      }
+      expect((await scan({ api_key: 'door-key', ticket_id: later.id, security_code: later.security_code })).status).toBe(201);
     });
 
     it('gives manage access to requests carrying the key, and none once the key is emptied', async () => {
