@@ -143,22 +143,17 @@ function listBase(db: Db, filters: readonly ListFilter[]): ListQueryBuilder {
 }
 
 /**
- * The statuses attendee posts have, site-wide: per attendee type, the least status and then the next
- * above the last one found, each one index seek (`posts_type_status_date`), so a few seeks however
- * many attendees there are.
+ * The statuses attendee posts have, site-wide, as the recursive `WITH` table `s(type, status)`: per
+ * attendee type, the least status and then the next above the last one found, each one index seek
+ * (`posts_type_status_date`), so a few seeks however many attendees there are.
  */
-async function attendeePostStatuses(db: Db): Promise<Set<string>> {
-  const build = () => {
-    const anchors = sql.join(ATTENDEE_TYPES.map((t) => sql`SELECT ${sql.lit(t)} AS type, (SELECT MIN(p.status) FROM posts p WHERE p.type = ${sql.lit(t)}) AS status`), sql` UNION ALL `);
-    const query = sql<{ status: string }>`WITH RECURSIVE s(type, status) AS (
+function attendeePostStatuses() {
+  const anchors = sql.join(ATTENDEE_TYPES.map((t) => sql`SELECT ${sql.lit(t)} AS type, (SELECT MIN(p.status) FROM posts p WHERE p.type = ${sql.lit(t)}) AS status`), sql` UNION ALL `);
+  return sql`WITH RECURSIVE s(type, status) AS (
     ${anchors}
     UNION ALL
     SELECT s.type, (SELECT MIN(p.status) FROM posts p WHERE p.type = s.type AND p.status > s.status) FROM s WHERE s.status IS NOT NULL
-  ) SELECT DISTINCT status FROM s WHERE status IS NOT NULL`;
-    return { compile: () => query.compile(db) };
-  };
-  const rows = await runCompiled(db, 'attendeePostStatuses', build, []);
-  return new Set(rows.map((r) => r.status));
+  )`;
 }
 
 /**
@@ -168,33 +163,37 @@ async function attendeePostStatuses(db: Db): Promise<Set<string>> {
  * attendees is counted alone, with the event's own status checked once. Undefined when the list has
  * other filters or some attendee post has a status the list leaves out (then the caller counts the
  * rows with their posts). Every attendee row has its post: the foreign key deletes it with the post.
+ * One statement: the statuses are looked up first and the count runs only when they all fit.
  */
 async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | undefined> {
   const { postIds, ticketIds, postStatuses, statuses, publicOnly, orderby, order, limit, offset, ...others } = q;
   if (publicOnly || Object.values(others).some((v) => v !== undefined)) return undefined;
   if (!postIds?.length && !ticketIds?.length) return undefined;
   if (!statuses) return undefined;
-  for (const status of await attendeePostStatuses(db)) if (!statuses.includes(status)) return undefined;
+  // As `statusIn` lists them: an empty list takes only the empty status.
+  const taken = statuses.length ? statuses : [''];
   const allowed = postStatuses ? (postStatuses.length ? postStatuses : ['']) : [];
   const build = () => {
-    let query = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
+    let count = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
     if (postIds?.length && postStatuses) {
       // The events named that have a status the list takes, looked up once (not once per attendee);
       // they drive the walk through the attendees index.
-      query = query.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed));
+      count = count.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed));
     } else if (postIds?.length) {
-      query = query.where('a.post_id', 'in', postIds);
+      count = count.where('a.post_id', 'in', postIds);
     }
-    if (ticketIds?.length) query = query.where('a.ticket_id', 'in', ticketIds);
+    if (ticketIds?.length) count = count.where('a.ticket_id', 'in', ticketIds);
     if (!postIds?.length && postStatuses) {
-      query = query.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
+      count = count.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
     }
-    return query;
+    const query = sql<{ n: number | null }>`${attendeePostStatuses()}
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM s WHERE s.status NOT IN (${sql.join(taken)})) THEN NULL ELSE (${count}) END AS n`;
+    return { compile: () => query.compile(db) };
   };
-  const parameters = postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed];
-  const shape = `countByIndex:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
+  const parameters = [...taken, ...(postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed])];
+  const shape = `countByIndex:${taken.length}:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
   const [row] = await runCompiled(db, shape, build, parameters);
-  return Number(row?.n ?? 0);
+  return row?.n === null || row?.n === undefined ? undefined : Number(row.n);
 }
 
 /** A page of the list with `filters` as listings with their order dates and tickets, before its order. */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../../test-support/harness.js';
+import { StatementCounter } from '../../test-support/statement-counter.js';
+import { listAttendeePage, type AttendeeListQuery } from './attendees-list.repo.js';
 import { addTicket, makePost, NS } from './fixtures.case.js';
 
 /**
@@ -47,6 +49,19 @@ describe.each(DIALECTS)('attendee list totals on %s', (engine) => {
     await setStatus(attendees[0]!, 'private');
     expect(await listed(`post_id=${event}`)).toEqual({ total: 5, rows: 5 });
     expect(await listed(`post_id=${event}&status=publish`)).toEqual({ total: 4, rows: 4 });
+    await setStatus(attendees[0]!, 'publish');
+  });
+
+  it('asks for the statuses and counts in one statement, and counts the rows when a status is left out', async () => {
+    const counter = new StatementCounter();
+    const db = t.db.withPlugin(counter);
+    const q: AttendeeListQuery = { postIds: [event], statuses: ['publish', 'private'], orderby: 'id', order: 'ASC', limit: 10, offset: 0 };
+    expect((await listAttendeePage(db, q)).total).toBe(5);
+    expect(counter.executed).toBe(2); // the count, the page
+    await setStatus(attendees[0]!, 'trash');
+    counter.executed = 0;
+    expect((await listAttendeePage(db, q)).total).toBe(4);
+    expect(counter.executed).toBe(3); // no count by index, the rows counted, the page
     await setStatus(attendees[0]!, 'publish');
   });
 
