@@ -5,7 +5,10 @@
  * another key order, or leaving a column out, compile a statement of their own instead of binding
  * values to the wrong placeholders. Filtered lists: each condition names itself and its values.
  */
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Db } from '../../storage/db.js';
+import { executeCompiled } from '../../storage/compiled-queries.js';
+import { capabilities } from '../../storage/dialect.js';
 
 /** Most rows one insert statement holds: well below either engine's limit of bound values. */
 const MAX_ROWS_PER_INSERT = 512;
@@ -34,6 +37,43 @@ export function insertShape(table: string, rows: readonly object[]): { shape: st
   const parameters: unknown[] = [];
   for (const row of rows) for (const c of columns) parameters.push((row as Record<string, unknown>)[c]);
   return { shape: `insert:${table}:${rows.length}:${columns.join(',')}`, parameters };
+}
+
+/** Rows of one table to insert, every row with the same keys in the same order (see {@link insertShape}). */
+export interface InsertPart {
+  table: string;
+  rows: readonly object[];
+  /** All rows in one statement: few, and bounded by the caller (an order's lines); otherwise in chunks. */
+  whole?: boolean;
+}
+
+/**
+ * Inserts the rows of several tables, in the order of `parts`, in chunks ({@link insertChunks}). Where
+ * a `WITH` may hold writes (`capabilities(db).writesInWith`: PostgreSQL, where each statement is a
+ * round trip) the first chunk of every part goes in one statement, `WITH w0 AS (INSERT …), … INSERT …`,
+ * and only further chunks run apart, so the shapes stay as few as the chunks'. The rows of that one
+ * statement are checked against each other's constraints (foreign keys) at its end.
+ */
+export async function insertParts(db: Db, parts: readonly InsertPart[]): Promise<void> {
+  const chunked = parts.filter((p) => p.rows.length > 0).map((p) => ({ table: p.table, chunks: p.whole ? [p.rows] : insertChunks(p.rows) }));
+  const insert = (table: string, rows: readonly object[]) => (db as Kysely<any>).insertInto(table).values(rows as Record<string, unknown>[]);
+  if (chunked.length > 1 && capabilities(db).writesInWith) {
+    const firsts = chunked.map((p) => ({ table: p.table, rows: p.chunks.shift()! }));
+    const shapes = firsts.map((f) => insertShape(f.table, f.rows));
+    const build = () => {
+      const last = firsts[firsts.length - 1]!;
+      const before = firsts.slice(0, -1).map((f, i) => sql`${sql.id(`w${i}`)} AS (${insert(f.table, f.rows)})`);
+      const query = sql`WITH ${sql.join(before)} ${insert(last.table, last.rows)}`;
+      return { compile: () => query.compile(db) };
+    };
+    await executeCompiled(db, `with:${shapes.map((s) => s.shape).join('|')}`, build, shapes.flatMap((s) => s.parameters));
+  }
+  for (const part of chunked) {
+    for (const rows of part.chunks) {
+      const { shape, parameters } = insertShape(part.table, rows);
+      await executeCompiled(db, shape, () => insert(part.table, rows), parameters);
+    }
+  }
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { executeCompiled } from '../../storage/compiled-queries.js';
-import { insertShape } from './compiled-rows.js';
+import { insertParts } from './compiled-rows.js';
+import type { NewAttendee } from './attendees.repo.js';
 import type { TicketOrderItemsTable, TicketOrdersTable } from '../../storage/tables/tickets.js';
 import { getPost, type PostRecord } from '../../content/posts.js';
 import type { ProviderSlug } from './providers.js';
@@ -74,11 +74,12 @@ export interface NewOrder {
   discount?: number;
 }
 
-export async function insertOrderDetails(db: Db, orderId: number, order: NewOrder, items: readonly OrderItemRecord[]): Promise<void> {
+/**
+ * Writes an order's row, its items and the detail rows of its attendees (whose posts exist): one
+ * statement on PostgreSQL for all but the largest orders ({@link insertParts}).
+ */
+export async function insertOrderRows(db: Db, orderId: number, order: NewOrder, items: readonly OrderItemRecord[], attendees: readonly (NewAttendee & { attendee_id: number })[]): Promise<void> {
   const row = { order_id: orderId, ...order, updated_gmt: order.created_gmt, completed_gmt: order.status === 'completed' ? order.created_gmt : '' };
-  const orderInsert = insertShape('ticket_orders', [row]);
-  await executeCompiled(db, orderInsert.shape, () => db.insertInto('ticket_orders').values(row), orderInsert.parameters);
-  if (items.length === 0) return;
   const itemRows = items.map((i) => ({
     order_id: orderId,
     ticket_id: i.ticketId,
@@ -88,8 +89,11 @@ export async function insertOrderDetails(db: Db, orderId: number, order: NewOrde
     unit_price: i.unitPrice,
     total: i.total,
   }));
-  const itemsInsert = insertShape('ticket_order_items', itemRows);
-  await executeCompiled(db, itemsInsert.shape, () => db.insertInto('ticket_order_items').values(itemRows), itemsInsert.parameters);
+  await insertParts(db, [
+    { table: 'ticket_orders', rows: [row] },
+    { table: 'ticket_order_items', rows: itemRows, whole: true },
+    { table: 'ticket_attendees', rows: attendees },
+  ]);
 }
 
 type OrderRow = Selectable<TicketOrdersTable>;

@@ -12,13 +12,13 @@ import type { PostRecord } from '../../content/posts.js';
 import type { RestError } from '../../rest/errors.js';
 import { PAYMENTS_TEST_MODE_OPTION } from './common.js';
 import { PaymentGatewayError, paymentGateway, type GatewayName, type PaymentResult } from '../../remote/payment-gateway.js';
-import { attendeeIdsOfOrder, insertAttendeeDetails, parseInformation, setOrderAttendeesStatus, touchAttendees, type AttendeeRecord, type NewAttendee } from './attendees.repo.js';
+import { attendeeIdsOfOrder, parseInformation, setOrderAttendeesStatus, touchAttendees, type AttendeeRecord, type NewAttendee } from './attendees.repo.js';
 import { claimCartLines, restoreCartLines, type CartLine } from './cart.repo.js';
 import { newSecurityCode } from './attendees.service.js';
 import { gmtText, nowGmt, nowPair, randomHex, ticketsUrl } from './common.js';
 import { TicketErrors } from './errors.js';
 import { lineTotal, priceValue, sumAmounts } from './money.js';
-import { getOrder, insertOrderDetails, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
+import { getOrder, insertOrderRows, setOrderPayment, transitionOrder, type OrderRecord, type OrderStatus } from './orders.repo.js';
 import { insertPostRecords } from './posts.repo.js';
 import type { TicketProvider } from './providers.js';
 import { reservationMinutes } from './settings.js';
@@ -183,8 +183,6 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
         created_gmt: now.gmt,
         test_mode: gateway?.id === 'remote' && testMode ? 1 : 0,
       };
-      await insertOrderDetails(trx, id, details, items);
-      await crashPoint('checkout.order-written');
       const attendeeRows = seats.map(({ line: l, holder }, i) => ({
         attendee_id: attendeePosts[i]!.id,
         ticket_id: l.ticket.id,
@@ -204,7 +202,8 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
         information: JSON.stringify(holder.information),
         source: 'checkout',
       }));
-      await insertAttendeeDetails(trx, attendeeRows);
+      await insertOrderRows(trx, id, details, items, attendeeRows);
+      await crashPoint('checkout.order-written');
       const attendees = attendeeRows.map((values, i) => newAttendeeRecord(attendeePosts[i]!, values, post.date));
       // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
       if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
