@@ -26,8 +26,13 @@ export interface RoundOptions {
   serverCpuMs?: () => number;
 }
 
-/** CPU time, in ms, of every process of the local user `postgres` (read from `/proc`; Linux). */
-export function postgresCpuMs(): number {
+/**
+ * CPU time, in ms, of the local PostgreSQL server's processes (read from `/proc`; Linux): all of them,
+ * or with `database` only the backends connected to that database (their process title names it), as
+ * the server also serves other databases on a shared machine; the WAL writer and checkpointer, shared
+ * by all, are then left out.
+ */
+export function postgresCpuMs(database?: string): number {
   const tick = 10; // ms per clock tick (USER_HZ 100)
   let total = 0;
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -35,6 +40,11 @@ export function postgresCpuMs(): number {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (!/^\(postgres\)$/.test(stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1))) continue;
+      if (database !== undefined) {
+        // "postgres: 15/main: <user> <database> <client> <state>"
+        const title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').split(/\s+/);
+        if (title[3] !== database) continue;
+      }
       total += (Number(fields[11]) + Number(fields[12])) * tick;
     } catch {
       // The process ended meanwhile.

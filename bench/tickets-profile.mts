@@ -10,7 +10,8 @@
  * `PROFILE_POOL` attendees of the main ticket, default 3000; `PROFILE_ONLY` a comma list of loads;
  * `PROFILE_CPU=dir` writes a V8 CPU profile of each load's timed requests, `dir/<load>.cpuprofile`;
  * `PROFILE_ENGINE=postgres` runs on a fresh schema of `BENCH_PG_URL` (default the local `test`
- * database), dropped at the end, and adds PostgreSQL's CPU per request, read from `/proc`; there each
+ * database), dropped at the end, and adds the CPU per request of that database's PostgreSQL backends,
+ * read from `/proc` (other databases' work on a shared machine is left out); there each
  * statement's time is its round trip, from the call to the answer).
  * Jobs the requests queued (due or not: an analytics sync after checkouts) run inside each timed
  * round and are counted with it; their statements are shown apart, per request.
@@ -122,7 +123,7 @@ await runQueuedJobs();
 // Rounds of N requests of each load in turn; the least CPU time of a round counts (the machine is shared).
 // As autovacuum leaves the tables (see app-server.ts's `/__bench/analyze`).
 if (pgSchema) await sql`VACUUM ANALYZE`.execute(db);
-const rounds = await measureRounds(chosen, { rounds: ROUNDS, n: N, cpuDir: CPU_DIR, afterRound: runQueuedJobs, ...(pgSchema ? { serverCpuMs: postgresCpuMs } : {}) });
+const rounds = await measureRounds(chosen, { rounds: ROUNDS, n: N, cpuDir: CPU_DIR, afterRound: runQueuedJobs, ...(pgSchema ? { serverCpuMs: () => postgresCpuMs(new URL(PG_URL).pathname.slice(1)) } : {}) });
 for (const [name, load] of chosen) {
   startRecording();
   const R = 20;
