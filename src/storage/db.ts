@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 import { foldCase, SQLITE_CASE_FOLD } from './dialect.js';
@@ -112,6 +112,53 @@ function prepareNamedStatements(client: pg.PoolClient): void {
   } as typeof client.query;
 }
 
+/** Opens the text {@link runAndCommit} sends: it commits the transaction it runs in. */
+const COMMITS = '/* commits */ ';
+
+/** What pg answers to a COMMIT, for the one {@link runAndCommit} already sent. */
+const COMMITTED = Object.freeze({ command: 'COMMIT', rowCount: null, rows: [], fields: [] });
+
+/**
+ * Once {@link runAndCommit} committed a transaction on this connection, answers the COMMIT (or the
+ * ROLLBACK, when the transaction's callback threw afterwards) that Kysely then sends, without a round
+ * trip, and refuses any other statement until then: it would run outside the transaction.
+ */
+function answerCommitsSent(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let committed = false;
+  client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+    const text = args[0];
+    if (committed) {
+      if (text === 'commit' || text === 'rollback') {
+        committed = false;
+        return Promise.resolve(COMMITTED);
+      }
+      return Promise.reject(new Error('a statement after runAndCommit committed the transaction'));
+    }
+    if (typeof text === 'string' && text.startsWith(COMMITS)) {
+      return (query(...args) as Promise<unknown>).then((result) => {
+        committed = true;
+        return result;
+      });
+    }
+    return query(...args);
+  } as typeof client.query;
+}
+
+/**
+ * PostgreSQL: `statements` and then `COMMIT`, as one round trip, to end the transaction `trx`. The
+ * statements are SQL without parameters (one text, `;` between them, sent by the simple protocol),
+ * run in order; the first that fails stops the rest, nothing commits, and the error is thrown here,
+ * so the transaction rolls back as any other. Nothing may run in `trx` afterwards: the COMMIT that
+ * Kysely sends when the transaction's callback returns is answered in this process. For writes that
+ * take row locks other transactions wait for (a checkout's seats): the locks are held for this round
+ * trip only. Only where `capabilities(trx).oneTripCommit`.
+ */
+export async function runAndCommit(trx: Db, statements: string): Promise<void> {
+  if (!trx.isTransaction || !(trx.getExecutor().adapter instanceof PostgresAdapter)) throw new Error('runAndCommit: only in a PostgreSQL transaction');
+  await sql.raw(`${COMMITS}${statements}; COMMIT`).execute(trx);
+}
+
 /**
  * SQLite transactions take the write lock when they begin (`BEGIN IMMEDIATE`): a transaction in
  * another process then waits for it (busy timeout) instead of failing with `SQLITE_BUSY` when it
@@ -208,6 +255,7 @@ export function createDb(options: DbOptions): Db {
     pool.on('error', () => {});
     pool.on('connect', (client) => {
       client.on('error', () => {});
+      answerCommitsSent(client);
       if (options.preparedStatements !== false) prepareNamedStatements(client);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -31,6 +31,12 @@ export function capabilities(db: Kysely<any>) {
      * such `WITH`, and a statement there costs no round trip.
      */
     writesInWith: pgsql,
+    /**
+     * A transaction's last statements (SQL without parameters) and its COMMIT go to the server as one
+     * round trip (`runAndCommit` in storage/db; PostgreSQL): a row those statements lock is held for
+     * that round trip only, not until this process, busy with other requests, gets to send the COMMIT.
+     */
+    oneTripCommit: pgsql,
   };
 }
 

@@ -25,7 +25,7 @@ import { reservationMinutes } from './settings.js';
 import { queueOrderTickets } from './ticket-email.js';
 import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
 import { notifyOrderChanged, recordOrderChange } from './extensions.js';
-import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
+import { releaseSeats, reserveSeats, reserveSeatsAndCommit, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
 import { crashPoint } from '../../storage/crash-point.js';
 
 export interface CheckoutLine {
@@ -208,7 +208,11 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
       // The tickets e-mail of a settled order is queued with it (sent by the jobs runner, retried).
       if (holdsSeats && settled) await queueOrderTickets(ctx, id, trx);
       await recordOrderChange(ctx, trx, { orderId: id, from: null, to: status });
-      if (holdsSeats) for (const l of lines) await reserveSeats(trx, l.ticket.id, l.quantity, !settled);
+      const reservations = holdsSeats ? lines.map((l) => ({ ticketId: l.ticket.id, quantity: l.quantity, pending: !settled })) : [];
+      // Without a coupon to claim or a payment to take after them, the seats are the transaction's
+      // last writes and go with its COMMIT (one round trip on PostgreSQL), below.
+      const seatsLast = !input.coupon && !(paysInside && !paysBeforeSeats);
+      if (!seatsLast) for (const r of reservations) await reserveSeats(trx, r.ticketId, r.quantity, r.pending);
       if (input.coupon) await claimCoupon(trx, input.coupon, now.gmt);
       if (paysInside && !paysBeforeSeats) {
         payment = await gateway.createPayment(paymentRequest(id));
@@ -243,6 +247,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
         items,
         post,
       };
+      if (seatsLast) await reserveSeatsAndCommit(trx, reservations);
       return { order, attendees, payment };
     });
   } catch (e) {

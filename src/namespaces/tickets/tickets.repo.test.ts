@@ -8,6 +8,7 @@ import {
   insertTicketDetails,
   releaseSeats,
   reserveSeats,
+  reserveSeatsAndCommit,
   setSharedCapacity,
   settlePendingSeats,
   SoldOutError,
@@ -25,11 +26,16 @@ async function ticket(db: Db, postId: number, mode: CapacityMode, capacity: numb
   return id;
 }
 
+/** Seats taken in a transaction of their own, one of the two ways checkout takes them. */
+type Reserve = (db: Db, ticketId: number, quantity: number, pending: boolean) => Promise<void>;
+const RESERVES: [string, Reserve][] = [
+  ['reserveSeats', (db, ticketId, quantity, pending) => db.transaction().execute((trx) => reserveSeats(trx, ticketId, quantity, pending))],
+  ['reserveSeatsAndCommit', (db, ticketId, quantity, pending) => db.transaction().execute((trx) => reserveSeatsAndCommit(trx, [{ ticketId, quantity, pending }]))],
+];
+
 /** `n` concurrent transactions, each reserving one seat; returns how many succeeded and failed. */
-async function rush(db: Db, ticketId: number, n: number): Promise<{ ok: number; soldOut: number }> {
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: n }, () => db.transaction().execute((trx) => reserveSeats(trx, ticketId, 1, false))),
-  );
+async function rush(db: Db, reserve: Reserve, ticketId: number, n: number): Promise<{ ok: number; soldOut: number }> {
+  const outcomes = await Promise.allSettled(Array.from({ length: n }, () => reserve(db, ticketId, 1, false)));
   const soldOut = outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof SoldOutError).length;
   return { ok: outcomes.filter((o) => o.status === 'fulfilled').length, soldOut };
 }
@@ -46,36 +52,65 @@ describe.each(DIALECTS)('tickets.repo seat reservation on %s', (engine) => {
   });
   afterAll(() => tdb.destroy());
 
-  it('takes exactly the capacity when 200 transactions race for 50 seats (one conditional UPDATE)', async () => {
-    const id = await ticket(db, post, 'own', 50);
-    expect(await rush(db, id, 200)).toEqual({ ok: 50, soldOut: 150 });
-    expect((await getTicket(db, id))!.sold).toBe(50);
+  describe.each(RESERVES)('with %s', (_, reserve) => {
+    it('takes exactly the capacity when 200 transactions race for 50 seats (one conditional UPDATE)', async () => {
+      const id = await ticket(db, post, 'own', 50);
+      expect(await rush(db, reserve, id, 200)).toEqual({ ok: 50, soldOut: 150 });
+      expect((await getTicket(db, id))!.sold).toBe(50);
+    });
+
+    it('takes seats of a ticket without a limit, and counts pending ones', async () => {
+      const id = await ticket(db, post, 'own', -1);
+      await reserve(db, id, 3, true);
+      await reserve(db, id, 2, false);
+      const t = (await getTicket(db, id))!;
+      expect([t.sold, t.pending]).toEqual([5, 3]);
+    });
+
+    it('never lets tickets sharing a capacity sell more than the shared pool', async () => {
+      const shared = await insertPost(db, { type: 'tribe_events', status: 'publish', title: 'Shared', slugFrom: 'shared', when: WHEN });
+      await setSharedCapacity(db, shared, 30);
+      const global = await ticket(db, shared, 'global', -1);
+      const capped = await ticket(db, shared, 'capped', 20);
+      const [a, b] = await Promise.all([rush(db, reserve, global, 60), rush(db, reserve, capped, 60)]);
+      expect(a.ok + b.ok).toBe(30);
+      expect(b.ok).toBeLessThanOrEqual(20);
+      expect((await getTicket(db, global))!.shared).toEqual({ capacity: 30, sold: 30 });
+    });
+
+    it('rolls the ticket back when the shared pool is full, releases and settles pending seats', async () => {
+      const shared = await insertPost(db, { type: 'tribe_events', status: 'publish', title: 'Small', slugFrom: 'small', when: WHEN });
+      await setSharedCapacity(db, shared, 1);
+      const capped = await ticket(db, shared, 'capped', 5);
+      await reserve(db, capped, 1, true);
+      await expect(reserve(db, capped, 1, false)).rejects.toEqual(new SoldOutError(capped));
+      let t = (await getTicket(db, capped))!;
+      expect([t.sold, t.pending, t.shared!.sold]).toEqual([1, 1, 1]);
+      await settlePendingSeats(db, capped, 1);
+      expect((await getTicket(db, capped))!.pending).toBe(0);
+      await releaseSeats(db, capped, 1, false);
+      t = (await getTicket(db, capped))!;
+      expect([t.sold, t.pending, t.shared!.sold]).toEqual([0, 0, 0]);
+    });
   });
 
-  it('never lets tickets sharing a capacity sell more than the shared pool', async () => {
-    const shared = await insertPost(db, { type: 'tribe_events', status: 'publish', title: 'Shared', slugFrom: 'shared', when: WHEN });
-    await setSharedCapacity(db, shared, 30);
-    const global = await ticket(db, shared, 'global', -1);
-    const capped = await ticket(db, shared, 'capped', 20);
-    const [a, b] = await Promise.all([rush(db, global, 60), rush(db, capped, 60)]);
-    expect(a.ok + b.ok).toBe(30);
-    expect(b.ok).toBeLessThanOrEqual(20);
-    expect((await getTicket(db, global))!.shared).toEqual({ capacity: 30, sold: 30 });
-  });
-
-  it('rolls the ticket back when the shared pool is full, releases and settles pending seats', async () => {
-    const shared = await insertPost(db, { type: 'tribe_events', status: 'publish', title: 'Small', slugFrom: 'small', when: WHEN });
-    await setSharedCapacity(db, shared, 1);
-    const capped = await ticket(db, shared, 'capped', 5);
-    await db.transaction().execute((trx) => reserveSeats(trx, capped, 1, true));
-    await expect(db.transaction().execute((trx) => reserveSeats(trx, capped, 1, false))).rejects.toBeInstanceOf(SoldOutError);
-    let t = (await getTicket(db, capped))!;
-    expect([t.sold, t.pending, t.shared!.sold]).toEqual([1, 1, 1]);
-    await settlePendingSeats(db, capped, 1);
-    expect((await getTicket(db, capped))!.pending).toBe(0);
-    await releaseSeats(db, capped, 1, false);
-    t = (await getTicket(db, capped))!;
-    expect([t.sold, t.pending, t.shared!.sold]).toEqual([0, 0, 0]);
+  it('reserveSeatsAndCommit: commits every line or none, naming the ticket without room', async () => {
+    const roomy = await ticket(db, post, 'own', 10);
+    const small = await ticket(db, post, 'own', 2);
+    const order = await insertPost(db, { type: 'tribe_tpp_orders', status: 'publish', title: 'Order', when: WHEN });
+    const attempt = db.transaction().execute(async (trx) => {
+      await trx.updateTable('posts').set({ title: 'Written before the seats' }).where('id', '=', order).execute();
+      await reserveSeatsAndCommit(trx, [{ ticketId: roomy, quantity: 3, pending: false }, { ticketId: small, quantity: 3, pending: false }]);
+    });
+    await expect(attempt).rejects.toEqual(new SoldOutError(small));
+    expect([(await getTicket(db, roomy))!.sold, (await getTicket(db, small))!.sold]).toEqual([0, 0]);
+    expect((await db.selectFrom('posts').select('title').where('id', '=', order).executeTakeFirstOrThrow()).title).toBe('Order');
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('posts').set({ title: 'Written with the seats' }).where('id', '=', order).execute();
+      await reserveSeatsAndCommit(trx, [{ ticketId: roomy, quantity: 3, pending: false }, { ticketId: small, quantity: 2, pending: true }]);
+    });
+    expect([(await getTicket(db, roomy))!.sold, (await getTicket(db, small))!.sold, (await getTicket(db, small))!.pending]).toEqual([3, 2, 2]);
+    expect((await db.selectFrom('posts').select('title').where('id', '=', order).executeTakeFirstOrThrow()).title).toBe('Written with the seats');
   });
 
   it('checks an attendee in exactly once under concurrent scans', async () => {

@@ -5,11 +5,11 @@
  * attendee statistics.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { Db } from '../../storage/db.js';
+import { runAndCommit, type Db } from '../../storage/db.js';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
 import { postColumnsAs, postFromRow } from './posts.repo.js';
 import { PROVIDERS, TICKET_TYPES } from './providers.js';
-import { containsPattern, ilike, ilikeBinding, textOrder } from '../../storage/dialect.js';
+import { capabilities, containsPattern, ilike, ilikeBinding, textOrder } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
@@ -17,7 +17,7 @@ import { applyFilters, filtersShape, includeOrder, type ListFilter as Filter } f
 
 export type CapacityMode = 'own' | 'global' | 'capped' | '';
 
-/** Modes whose sales also count against the post's shared capacity. */
+/** Modes whose sales also count against the post's shared capacity (also in PostgreSQL's `ticket_reserve_seats`). */
 export const SHARED_MODES: readonly CapacityMode[] = ['global', 'capped'];
 
 export interface SharedCapacity {
@@ -225,6 +225,45 @@ export async function reserveSeats(db: Db, ticketId: number, quantity: number, p
       .where((eb) => eb(eb('sold', '+', quantity), '<=', eb.ref('capacity')))
       .returning('sold'), [quantity, postId, quantity]);
   if (!shared) throw new SoldOutError(ticketId);
+}
+
+/** Seats one checkout line takes ({@link reserveSeats}). */
+export interface SeatReservation {
+  ticketId: number;
+  quantity: number;
+  pending: boolean;
+}
+
+/** SQLSTATE `ticket_reserve_seats` raises when a ticket has no room (its ID is the detail). */
+const NO_ROOM = 'ES409';
+
+function integerLiteral(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a count or an ID: ${n}`);
+  return String(n);
+}
+
+/**
+ * {@link reserveSeats} for each of `reservations` (in ascending ticket ID order, as there) as the last
+ * writes of the transaction `trx`, which commits with them. Where `capabilities(trx).oneTripCommit`
+ * (PostgreSQL) they are sent with the COMMIT in one round trip (`runAndCommit`), calls of the
+ * migration's `ticket_reserve_seats`, so each ticket's row lock is held for that round trip alone and
+ * the checkouts of one ticket wait for no more than that; nothing may run in `trx` afterwards. Elsewhere
+ * they run as {@link reserveSeats} and the transaction commits as usual. Throws {@link SoldOutError}
+ * when a ticket has no room (nothing is committed then).
+ */
+export async function reserveSeatsAndCommit(trx: Db, reservations: readonly SeatReservation[]): Promise<void> {
+  if (!capabilities(trx).oneTripCommit || reservations.length === 0) {
+    for (const r of reservations) await reserveSeats(trx, r.ticketId, r.quantity, r.pending);
+    return;
+  }
+  const calls = reservations.map((r) => `SELECT ticket_reserve_seats(${integerLiteral(r.ticketId)}, ${integerLiteral(r.quantity)}, ${r.pending ? 'true' : 'false'})`);
+  try {
+    await runAndCommit(trx, calls.join('; '));
+  } catch (e) {
+    const err = e as { code?: unknown; detail?: unknown };
+    if (err.code === NO_ROOM) throw new SoldOutError(Number(err.detail));
+    throw e;
+  }
 }
 
 /** Gives back seats (cancelled or refunded orders, RSVPs changed to "not going"). */
