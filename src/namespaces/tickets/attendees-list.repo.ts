@@ -5,7 +5,7 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { containsPattern, ilike, ilikeBinding, textOrder } from '../../storage/dialect.js';
+import { containsPattern, ilike, ilikeBinding, inFewValues, textOrder } from '../../storage/dialect.js';
 import { ATTENDEE_TYPES, type ProviderSlug } from './providers.js';
 import { ATTENDEE_LIST_MARKERS } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
@@ -178,7 +178,7 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
     if (postIds?.length && postStatuses) {
       // The events named that have a status the list takes, looked up once (not once per attendee);
       // they drive the walk through the attendees index.
-      count = count.where('a.post_id', 'in', (eb) => eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed));
+      count = count.where((eb) => inFewValues(db, eb.ref('a.post_id'), eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed)));
     } else if (postIds?.length) {
       count = count.where('a.post_id', 'in', postIds);
     }
