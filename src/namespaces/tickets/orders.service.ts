@@ -2,8 +2,8 @@
  * @module namespaces/tickets/orders.service
  * Checkout and the order lifecycle. A checkout writes the order, its items and its attendees, then
  * reserves every seat with one conditional UPDATE per row (tickets in ID order, then shared
- * capacity), all in one transaction, and only then talks to a payment gateway that calls out, outside
- * the transaction. Orders go `pending` → `completed`, `refunded` or `cancelled`; each change is one
+ * capacity; on PostgreSQL sent with the COMMIT when nothing follows them), all in one transaction,
+ * and only then talks to a payment gateway that calls out, outside the transaction. Orders go `pending` → `completed`, `refunded` or `cancelled`; each change is one
  * conditional UPDATE on the current status, and seats go back to sale when an order is cancelled or
  * refunded.
  */
