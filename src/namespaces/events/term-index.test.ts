@@ -137,6 +137,17 @@ describe.each(DIALECTS)('lists filtered by terms, from event_term_index, on %s',
     expect(text).toMatch(/USING COVERING INDEX event_details_featured_start/);
   });
 
+  it('leaves the index rows alone when a save rewrites an event with the same values (no locks taken)', async () => {
+    if (engine !== 'postgres') return;
+    const [{ post_id: id }] = (await sql<{ post_id: number }>`SELECT post_id FROM event_term_index LIMIT 1`.execute(t.db)).rows as [{ post_id: number }];
+    const versions = async () => (await sql<{ v: string }>`SELECT xmin::text AS v FROM event_term_index WHERE post_id = ${id} ORDER BY term_id`.execute(t.db)).rows.map((r) => r.v);
+    const before = await versions();
+    await sql`UPDATE event_details SET status = status, start_utc = start_utc, featured = featured WHERE post_id = ${id}`.execute(t.db);
+    expect(await versions()).toEqual(before);
+    await sql`UPDATE event_details SET featured = 1 - featured WHERE post_id = ${id}`.execute(t.db);
+    expect(await versions()).not.toEqual(before);
+  });
+
   it('reads term-filtered pages and totals from the index (emptied, it finds nothing)', async () => {
     const filter: EventListFilter = { statuses: [...ANY_STATUSES], includeHidden: true, categoryIds: categories };
     expect(await countEvents(t.db, filter)).toBeGreaterThan(0);

@@ -27,9 +27,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status', 'varchar(20)', (c) => c.notNull())
     .addColumn('hide_from_listings', 'integer', (c) => c.notNull())
     .addColumn('featured', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('event_term_index_pk', ['term_id', 'start_utc', 'date_gmt', 'post_id'])
     // SQLite: the table is its primary key's B-tree, so a term's rows are read in order with every column.
-    .$call((t) => (pgsql ? t : t.modifyEnd(sql`without rowid`)))
+    // PostgreSQL: a heap, read in order through the covering index below.
+    .$call((t) => (pgsql ? t : t.addPrimaryKeyConstraint('event_term_index_pk', ['term_id', 'start_utc', 'date_gmt', 'post_id']).modifyEnd(sql`without rowid`)))
     .execute();
   await db.schema.createIndex('event_term_index_post').unique().on('event_term_index').columns(['post_id', 'term_id']).execute();
   if (pgsql) {
@@ -53,6 +53,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     hide_from_listings = new.hide_from_listings, featured = new.featured WHERE post_id = new.post_id`;
   const eventRemoved = sql`DELETE FROM event_term_index WHERE post_id = old.post_id`;
   const postDated = sql`UPDATE event_term_index SET date_gmt = new.date_gmt WHERE post_id = new.id`;
+  // Saving an event writes every column of its row: the index rows are touched (and, on PostgreSQL,
+  // locked) only when a column they copy changed, so an edit that keeps them does not take locks a
+  // concurrent term deletion takes in the other order.
+  const changed = sql.raw(['post_id', 'status', 'hide_from_listings', 'featured', 'start_utc', 'end_utc'].map((c) => `old.${c} IS DISTINCT FROM new.${c}`).join(' OR '));
 
   if (pgsql) {
     await sql`CREATE FUNCTION event_term_index_relationships() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -81,8 +85,9 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$`.execute(db);
-    await sql`CREATE TRIGGER event_term_index_events AFTER INSERT OR DELETE OR UPDATE OF post_id, status, hide_from_listings, featured, start_utc, end_utc
-      ON event_details FOR EACH ROW EXECUTE FUNCTION event_term_index_events()`.execute(db);
+    await sql`CREATE TRIGGER event_term_index_events AFTER INSERT OR DELETE ON event_details FOR EACH ROW EXECUTE FUNCTION event_term_index_events()`.execute(db);
+    await sql`CREATE TRIGGER event_term_index_events_changed AFTER UPDATE OF post_id, status, hide_from_listings, featured, start_utc, end_utc
+      ON event_details FOR EACH ROW WHEN (${changed}) EXECUTE FUNCTION event_term_index_events()`.execute(db);
     await sql`CREATE FUNCTION event_term_index_posts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   ${postDated};
@@ -100,7 +105,8 @@ END $$`.execute(db);
   END`.execute(db);
   await sql`CREATE TRIGGER event_term_index_event_insert AFTER INSERT ON event_details BEGIN ${eventAdded}; END`.execute(db);
   await sql`CREATE TRIGGER event_term_index_event_delete AFTER DELETE ON event_details BEGIN ${eventRemoved}; END`.execute(db);
-  await sql`CREATE TRIGGER event_term_index_event_update AFTER UPDATE OF post_id, status, hide_from_listings, featured, start_utc, end_utc ON event_details BEGIN
+  await sql`CREATE TRIGGER event_term_index_event_update AFTER UPDATE OF post_id, status, hide_from_listings, featured, start_utc, end_utc ON event_details
+    WHEN ${changed} BEGIN
     DELETE FROM event_term_index WHERE post_id = old.post_id AND old.post_id <> new.post_id;
     ${eventChanged};
     INSERT INTO event_term_index (${columns})
@@ -114,6 +120,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   if (capabilities(db).triggerBodies === 'plpgsql-function') {
     await sql`DROP TRIGGER IF EXISTS event_term_index_relationships ON term_relationships`.execute(db);
     await sql`DROP TRIGGER IF EXISTS event_term_index_events ON event_details`.execute(db);
+    await sql`DROP TRIGGER IF EXISTS event_term_index_events_changed ON event_details`.execute(db);
     await sql`DROP TRIGGER IF EXISTS event_term_index_posts ON posts`.execute(db);
     for (const fn of ['event_term_index_relationships', 'event_term_index_events', 'event_term_index_posts']) await sql`DROP FUNCTION IF EXISTS ${sql.id(fn)}()`.execute(db);
   } else {
