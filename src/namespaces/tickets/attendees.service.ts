@@ -64,7 +64,7 @@ export async function createManualAttendee(ctx: AppContext, ticket: TicketRecord
   const now = await nowPair(ctx);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      if (holdsSeat(provider, input.status)) await reserveSeats(trx, ticket.id, 1, input.status === 'pending');
+      if (holdsSeat(provider, input.status)) await reserveSeats(trx, [{ ticketId: ticket.id, quantity: 1, pending: input.status === 'pending' }]);
       const id = await insertPost(trx, { type: provider.attendeeType, status: 'publish', title: input.fullName, author: input.userId, when: now });
       await insertAttendeeDetails(trx, [{
         attendee_id: id,
@@ -122,8 +122,8 @@ export async function updateAttendee(ctx: AppContext, a: AttendeeRecord, changes
         const before = holdsSeat(provider, a.orderStatus);
         const after = holdsSeat(provider, changes.status);
         if (before && after && a.orderStatus === 'pending') await settlePendingSeats(trx, a.ticketId, 1);
-        else if (before && !after) await releaseSeats(trx, a.ticketId, 1, a.orderStatus === 'pending');
-        else if (!before && after) await reserveSeats(trx, a.ticketId, 1, changes.status === 'pending');
+        else if (before && !after) await releaseSeats(trx, [{ ticketId: a.ticketId, quantity: 1, wasPending: a.orderStatus === 'pending' }]);
+        else if (!before && after) await reserveSeats(trx, [{ ticketId: a.ticketId, quantity: 1, pending: changes.status === 'pending' }]);
       }
       const patch: Record<string, string> = {};
       if (changes.fullName !== undefined) patch.holder_name = changes.fullName;

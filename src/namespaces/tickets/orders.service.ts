@@ -212,7 +212,7 @@ export async function checkout(ctx: AppContext, input: CheckoutInput): Promise<C
       // Without a coupon to claim or a payment to take after them, the seats are the transaction's
       // last writes and go with its COMMIT (one round trip on PostgreSQL), below.
       const seatsLast = !input.coupon && !(paysInside && !paysBeforeSeats);
-      if (!seatsLast) for (const r of reservations) await reserveSeats(trx, r.ticketId, r.quantity, r.pending);
+      if (!seatsLast) await reserveSeats(trx, reservations);
       if (input.coupon) await claimCoupon(trx, input.coupon, now.gmt);
       if (paysInside && !paysBeforeSeats) {
         payment = await gateway.createPayment(paymentRequest(id));
@@ -358,9 +358,7 @@ async function closeOrder(ctx: AppContext, orderId: number, from: OrderStatus, t
     if (!(await transitionOrder(trx, orderId, from, to, now.gmt))) return false;
     const seatsHeld = order.provider !== 'rsvp' || (await trx.selectFrom('ticket_attendees').select('order_status').where('order_id', '=', orderId).executeTakeFirst())?.order_status === 'yes';
     if (seatsHeld) {
-      for (const item of [...order.items].sort((a, b) => a.ticketId - b.ticketId)) {
-        await releaseSeats(trx, item.ticketId, item.quantity, from === 'pending');
-      }
+      await releaseSeats(trx, order.items.map((item) => ({ ticketId: item.ticketId, quantity: item.quantity, wasPending: from === 'pending' })));
     }
     if (to === 'cancelled' && order.couponId > 0) await releaseCoupon(trx, order.couponId);
     await setOrderAttendeesStatus(trx, orderId, order.provider === 'rsvp' ? 'no' : to);

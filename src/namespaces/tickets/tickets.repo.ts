@@ -197,34 +197,40 @@ export class SoldOutError extends Error {
 }
 
 /**
- * Takes `quantity` seats of a ticket. Each row is changed by one conditional UPDATE, so the check and
- * the increment are atomic on both engines: the ticket's own limit, then (for shared modes) the
- * post's shared capacity. Throws {@link SoldOutError} when either has no room; run it inside a
- * transaction so a failed shared check undoes the ticket's increment. Callers holding several
- * tickets reserve them in ascending ID order (rows are always locked tickets first, then shared rows).
+ * Takes the seats of `reservations`. Each row changes by one conditional UPDATE, so the check and the
+ * increment are atomic on both engines: first every ticket's own limit (ascending ticket ID), then,
+ * for the shared modes, the post's shared capacity (ascending post ID, then ticket ID). Rows are thus
+ * always locked in one order, every ticket row before any shared row: two checkouts of tickets that
+ * share a capacity cannot each hold a row the other waits for (taking a ticket's shared row before the
+ * next ticket's row could deadlock on PostgreSQL). Throws {@link SoldOutError} (naming the ticket whose
+ * seats found no room) when a row has no room; run it inside a transaction, which then rolls back.
  */
-export async function reserveSeats(db: Db, ticketId: number, quantity: number, pending: boolean): Promise<void> {
-  const [row] = await runCompiled(db, `reserveSeats:${pending}`, () =>
-    db
-      .updateTable('ticket_details')
-      .set((eb) => ({
-        sold: eb('sold', '+', quantity),
-        pending: pending ? eb('pending', '+', quantity) : eb.ref('pending'),
-      }))
-      .where('ticket_id', '=', ticketId)
-      .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('sold', '+', quantity), '<=', eb.ref('capacity'))]))
-      .returning(['post_id', 'capacity_mode']), pending ? [quantity, quantity, ticketId, 0, quantity] : [quantity, ticketId, 0, quantity]);
-  if (!row) throw new SoldOutError(ticketId);
-  if (!SHARED_MODES.includes(row.capacity_mode as CapacityMode)) return;
-  const postId = Number(row.post_id);
-  const [shared] = await runCompiled(db, 'reserveSharedSeats', () =>
-    db
-      .updateTable('ticket_shared_capacity')
-      .set((eb) => ({ sold: eb('sold', '+', quantity) }))
-      .where('post_id', '=', postId)
-      .where((eb) => eb(eb('sold', '+', quantity), '<=', eb.ref('capacity')))
-      .returning('sold'), [quantity, postId, quantity]);
-  if (!shared) throw new SoldOutError(ticketId);
+export async function reserveSeats(db: Db, reservations: readonly SeatReservation[]): Promise<void> {
+  const shared: { postId: number; ticketId: number; quantity: number }[] = [];
+  for (const { ticketId, quantity, pending } of [...reservations].sort((a, b) => a.ticketId - b.ticketId)) {
+    const [row] = await runCompiled(db, `reserveSeats:${pending}`, () =>
+      db
+        .updateTable('ticket_details')
+        .set((eb) => ({
+          sold: eb('sold', '+', quantity),
+          pending: pending ? eb('pending', '+', quantity) : eb.ref('pending'),
+        }))
+        .where('ticket_id', '=', ticketId)
+        .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('sold', '+', quantity), '<=', eb.ref('capacity'))]))
+        .returning(['post_id', 'capacity_mode']), pending ? [quantity, quantity, ticketId, 0, quantity] : [quantity, ticketId, 0, quantity]);
+    if (!row) throw new SoldOutError(ticketId);
+    if (SHARED_MODES.includes(row.capacity_mode as CapacityMode)) shared.push({ postId: Number(row.post_id), ticketId, quantity });
+  }
+  for (const { postId, ticketId, quantity } of shared.sort((a, b) => a.postId - b.postId || a.ticketId - b.ticketId)) {
+    const [row] = await runCompiled(db, 'reserveSharedSeats', () =>
+      db
+        .updateTable('ticket_shared_capacity')
+        .set((eb) => ({ sold: eb('sold', '+', quantity) }))
+        .where('post_id', '=', postId)
+        .where((eb) => eb(eb('sold', '+', quantity), '<=', eb.ref('capacity')))
+        .returning('sold'), [quantity, postId, quantity]);
+    if (!row) throw new SoldOutError(ticketId);
+  }
 }
 
 /** Seats one checkout line takes ({@link reserveSeats}). */
@@ -243,22 +249,21 @@ function integerLiteral(n: number): string {
 }
 
 /**
- * {@link reserveSeats} for each of `reservations` (in ascending ticket ID order, as there) as the last
- * writes of the transaction `trx`, which commits with them. Where `capabilities(trx).oneTripCommit`
- * (PostgreSQL) they are sent with the COMMIT in one round trip (`runAndCommit`), calls of the
- * migration's `ticket_reserve_seats`, so each ticket's row lock is held for that round trip alone and
+ * {@link reserveSeats} of `reservations` (in the same order of rows) as the last writes of the
+ * transaction `trx`, which commits with them. Where `capabilities(trx).oneTripCommit` (PostgreSQL)
+ * they are sent with the COMMIT in one round trip (`runAndCommit`), one call of the migration's
+ * `ticket_reserve_seats`, so each ticket's row lock is held for that round trip alone and
  * the checkouts of one ticket wait for no more than that; nothing may run in `trx` afterwards. Elsewhere
  * they run as {@link reserveSeats} and the transaction commits as usual. Throws {@link SoldOutError}
  * when a ticket has no room (nothing is committed then).
  */
 export async function reserveSeatsAndCommit(trx: Db, reservations: readonly SeatReservation[]): Promise<void> {
-  if (!capabilities(trx).oneTripCommit || reservations.length === 0) {
-    for (const r of reservations) await reserveSeats(trx, r.ticketId, r.quantity, r.pending);
-    return;
-  }
-  const calls = reservations.map((r) => `SELECT ticket_reserve_seats(${integerLiteral(r.ticketId)}, ${integerLiteral(r.quantity)}, ${r.pending ? 'true' : 'false'})`);
+  if (!capabilities(trx).oneTripCommit || reservations.length === 0) return reserveSeats(trx, reservations);
+  const sorted = [...reservations].sort((a, b) => a.ticketId - b.ticketId);
+  const array = (values: string[], type: string) => `ARRAY[${values.join(', ')}]::${type}[]`;
+  const call = `SELECT ticket_reserve_seats(${array(sorted.map((r) => integerLiteral(r.ticketId)), 'integer')}, ${array(sorted.map((r) => integerLiteral(r.quantity)), 'integer')}, ${array(sorted.map((r) => (r.pending ? 'true' : 'false')), 'boolean')})`;
   try {
-    await runAndCommit(trx, calls.join('; '));
+    await runAndCommit(trx, call);
   } catch (e) {
     const err = e as { code?: unknown; detail?: unknown };
     if (err.code === NO_ROOM) throw new SoldOutError(Number(err.detail));
@@ -266,23 +271,39 @@ export async function reserveSeatsAndCommit(trx: Db, reservations: readonly Seat
   }
 }
 
-/** Gives back seats (cancelled or refunded orders, RSVPs changed to "not going"). */
-export async function releaseSeats(db: Db, ticketId: number, quantity: number, wasPending: boolean): Promise<void> {
-  const row = await db
-    .updateTable('ticket_details')
-    .set((eb) => ({
-      sold: sql<number>`CASE WHEN ${eb.ref('sold')} >= ${quantity} THEN ${eb.ref('sold')} - ${quantity} ELSE 0 END`,
-      pending: wasPending ? sql<number>`CASE WHEN ${eb.ref('pending')} >= ${quantity} THEN ${eb.ref('pending')} - ${quantity} ELSE 0 END` : eb.ref('pending'),
-    }))
-    .where('ticket_id', '=', ticketId)
-    .returning(['post_id', 'capacity_mode'])
-    .executeTakeFirst();
-  if (!row || !SHARED_MODES.includes(row.capacity_mode as CapacityMode)) return;
-  await db
-    .updateTable('ticket_shared_capacity')
-    .set((eb) => ({ sold: sql<number>`CASE WHEN ${eb.ref('sold')} >= ${quantity} THEN ${eb.ref('sold')} - ${quantity} ELSE 0 END` }))
-    .where('post_id', '=', Number(row.post_id))
-    .execute();
+/** Seats one order line or attendee gives back ({@link releaseSeats}). */
+export interface SeatRelease {
+  ticketId: number;
+  quantity: number;
+  /** The seats were pending (their order not yet paid). */
+  wasPending: boolean;
+}
+
+/**
+ * Gives back seats (cancelled or refunded orders, RSVPs changed to "not going"), rows in the order
+ * {@link reserveSeats} locks them: every ticket, then the shared capacities by post.
+ */
+export async function releaseSeats(db: Db, releases: readonly SeatRelease[]): Promise<void> {
+  const shared = new Map<number, number>();
+  for (const { ticketId, quantity, wasPending } of [...releases].sort((a, b) => a.ticketId - b.ticketId)) {
+    const row = await db
+      .updateTable('ticket_details')
+      .set((eb) => ({
+        sold: sql<number>`CASE WHEN ${eb.ref('sold')} >= ${quantity} THEN ${eb.ref('sold')} - ${quantity} ELSE 0 END`,
+        pending: wasPending ? sql<number>`CASE WHEN ${eb.ref('pending')} >= ${quantity} THEN ${eb.ref('pending')} - ${quantity} ELSE 0 END` : eb.ref('pending'),
+      }))
+      .where('ticket_id', '=', ticketId)
+      .returning(['post_id', 'capacity_mode'])
+      .executeTakeFirst();
+    if (row && SHARED_MODES.includes(row.capacity_mode as CapacityMode)) shared.set(Number(row.post_id), (shared.get(Number(row.post_id)) ?? 0) + quantity);
+  }
+  for (const [postId, quantity] of [...shared].sort((a, b) => a[0] - b[0])) {
+    await db
+      .updateTable('ticket_shared_capacity')
+      .set((eb) => ({ sold: sql<number>`CASE WHEN ${eb.ref('sold')} >= ${quantity} THEN ${eb.ref('sold')} - ${quantity} ELSE 0 END` }))
+      .where('post_id', '=', postId)
+      .execute();
+  }
 }
 
 /** Pending seats became completed sales. */
