@@ -6,7 +6,8 @@
  * times per time converted, microseconds each), which the event presenters paid for every date shown.
  * Here a zone's offsets are read once per UTC year into a table of its transitions, and each
  * conversion is a binary search in it. Anything outside the plain case (an invalid field, a year
- * outside 1–9999, an offset of fractional minutes) goes through luxon itself.
+ * outside 1–9999, an offset of fractional minutes, as local mean times before 1900 have) goes through
+ * luxon itself.
  */
 import { DateTime, Info, type Zone } from 'luxon';
 
@@ -131,7 +132,7 @@ export function localToIso(local: string, zoneName: string): string {
   const plain = year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 59;
   if (!plain) return viaLuxon(parts, zoneName, local);
   const [ts, offset] = fixOffset(utcMillis(year, month, day, hour, minute, second), zoneOffset(zone, Date.now()), zone);
-  if (!Number.isInteger(offset)) return viaLuxon(parts, zoneName, local);
+  if (!Number.isInteger(offset) || !Number.isInteger(ts)) return viaLuxon(parts, zoneName, local);
   const shown = new Date(ts + offset * 60_000);
   const y = shown.getUTCFullYear();
   if (y < 0 || y > 9999) return viaLuxon(parts, zoneName, local);
