@@ -151,6 +151,8 @@ async function verifySignature(ctx: AppContext, query: Query, received: Received
   // CASE: the original hashes a multipart body's fields before anything else; here the body is
   // read only for a signature that verified, so a forged request never makes the site read one.
   if (received.multipart) {
+    // A replay is refused before its body is read (the nonce is spent below, once the body checks out).
+    if (await nonceSpent(ctx, at, nonce)) return refuse('invalid_nonce');
     const form = await received.readMultipart?.();
     if (form instanceof RestError) return form;
     // No route reads the body (the answer is rest_no_route): nothing to compare.
@@ -221,6 +223,10 @@ function storedToken(state: ConnectionState, user: SiteUser | null, key: string)
 }
 
 /** Records (timestamp, nonce) as used: false when it was used already, also by a request arriving at the same moment. */
+async function nonceSpent(ctx: AppContext, timestamp: number, nonce: string): Promise<boolean> {
+  return (await ctx.db.selectFrom('connector_nonces').select('nonce').where('timestamp', '=', timestamp).where('nonce', '=', nonce).executeTakeFirst()) !== undefined;
+}
+
 async function spendNonce(ctx: AppContext, timestamp: number, nonce: string): Promise<boolean> {
   const inserted = await ctx.db
     .insertInto('connector_nonces')

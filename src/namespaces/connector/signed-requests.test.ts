@@ -302,6 +302,18 @@ describe.each(DIALECTS)('requests the hub signs, on any route, on %s', (engine) 
     expect(list.body.venues.map((v: { venue: string }) => v.venue)).not.toEqual(expect.arrayContaining(['Other Hall', 'No Hash Hall', 'Unsigned Hall']));
   });
 
+  it('a replayed signed multipart request is refused before its body is read', async () => {
+    const route = `${EV}/venues`;
+    const multipart = hubMultipart({ fields: { venue: 'Replay Hall' } }, tokenOf(editor));
+    const query = hubSignedQuery({ method: 'POST', url: `${BASE}/wp-json${route}`, token: tokenOf(editor), userId: editor.id, body: multipart.signedBody, at: new Date(clock) });
+    secrets.add(query.nonce!).add(query.signature!);
+    const headers = { 'content-type': multipart.contentType };
+    expect((await t.request('POST', route, { query, form: multipart.payload, headers })).status).toBe(201);
+    // Read first, this body would answer 413; the spent nonce answers before.
+    const replay = await t.request('POST', route, { query, form: multipart.payload.replace('Replay Hall', 'x'.repeat(t.ctx.config.bodyLimit)), headers });
+    expect([replay.status, replay.body.code]).toEqual([400, 'rest_invalid_signature']);
+  });
+
   it('a signed multipart body that cannot be read answers that error, with no signature refusal recorded; no route, no read', async () => {
     await t.ctx.options.delete('connector_xmlrpc_errors');
     const big = await hubMultipartRequest(`${EV}/venues`, { fields: { venue: 'Big Hall' } }, editor, (p) => p.replace('Big Hall', 'x'.repeat(t.ctx.config.bodyLimit)));
