@@ -56,13 +56,14 @@ function fieldTarget(ev: EventRecord): EventFieldTarget {
 export async function loadEventPage(ctx: AppContext, db: Db, events: readonly EventRecord[], req: RestRequest | undefined, view: 'list' | 'single'): Promise<EventPage> {
   const ids = events.map((e) => e.id);
   const targets = events.map(fieldTarget);
+  const providers = ctx.areas.contributions('eventFields');
   // Together: on PostgreSQL each is a round trip of its own.
   const [{ venues, organizers }, terms, ...fields] = await Promise.all([
     linkedOfEvents(db, ids),
     termsOfPosts(db, ids, [CATEGORY_TAXONOMY, TAG_TAXONOMY]),
-    ...ctx.areas.contributions('eventFields').map((provider) => (events.length > 0 ? provider.load({ ctx, db, req, view }, targets) : new Map<number, Record<string, unknown>>())),
+    ...providers.map((provider) => (events.length > 0 ? provider.load({ ctx, db, req, view }, targets) : new Map<number, Record<string, unknown>>())),
   ]);
-  const extras = ctx.areas.contributions('eventFields').map((provider, i) => ({ provider, fields: fields[i]! }));
+  const extras = providers.map((provider, i) => ({ provider, fields: fields[i]! }));
   // Image file facts: one more query, only for pages showing images of the media library.
   const imageIds = [...events.map((e) => e.imageId), ...[...venues.records.values()].map((v) => v.imageId), ...[...organizers.records.values()].map((o) => o.imageId)];
   const media = imageIds.some((id) => id > 0) ? await mediaFactsOf(db, imageIds) : undefined;
