@@ -20,6 +20,7 @@ import { capabilities } from '../../storage/dialect.js';
 import { executeCompiled } from '../../storage/compiled-queries.js';
 import { ordersByIds, type OrderRecord } from '../tickets/index.js';
 import { excludedStatuses, gmtToLocal, siteTimeZone } from './common.js';
+import { yieldToEventLoop } from '../../jobs/yield.js';
 
 type Order = Omit<OrderRecord, 'post'>;
 
@@ -77,6 +78,7 @@ export async function syncQueuedOrders(ctx: AppContext, options: { batchSize?: n
     const n = await ctx.db.transaction().execute((trx) => syncBatch(trx, zone, excluded, options.batchSize ?? SYNC_BATCH));
     if (n === 0) return synced;
     synced += n;
+    await yieldToEventLoop();
   }
 }
 

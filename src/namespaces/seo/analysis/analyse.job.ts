@@ -6,6 +6,7 @@
  */
 import type { AppContext } from '../../../app-context.js';
 import type { Db } from '../../../storage/db.js';
+import { yieldToEventLoop } from '../../../jobs/yield.js';
 import { getPostMeta, META_KEYS } from '../store.js';
 import { toGmt } from '../time.js';
 import { assessReadability } from './readability.js';
@@ -19,12 +20,13 @@ export const ANALYSED_TYPES: readonly string[] = Object.freeze(['tribe_events', 
 const ANALYSED_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 const BATCH = 200;
 
-/** Posts whose stored scores are missing or older than their content (at most `limit`). */
-export async function stalePostIds(db: Db, limit: number, onlyIds?: readonly number[]): Promise<number[]> {
+/** Posts whose stored scores are missing or older than their content (at most `limit`, IDs after `afterId`). */
+export async function stalePostIds(db: Db, limit: number, onlyIds?: readonly number[], afterId = 0): Promise<number[]> {
   let q = db
     .selectFrom('posts as p')
     .leftJoin('seo_scores as s', 's.post_id', 'p.id')
     .select('p.id')
+    .where('p.id', '>', afterId)
     .where('p.type', 'in', [...ANALYSED_TYPES])
     .where('p.status', 'in', ANALYSED_STATUSES)
     .where((eb) => eb.or([eb('s.post_id', 'is', null), eb('s.analysed_modified', '<>', eb.ref('p.modified_gmt'))]))
@@ -71,11 +73,15 @@ export async function runAnalyseJob(ctx: AppContext, payload: unknown): Promise<
   const only = Array.isArray((payload as { postIds?: unknown })?.postIds)
     ? ((payload as { postIds: unknown[] }).postIds.map(Number).filter(Number.isInteger) as number[])
     : undefined;
-  for (;;) {
-    const ids = await stalePostIds(ctx.db, BATCH, only);
+  // Batches go on from the last ID analysed, so each reads past the analysed posts once (a post changed
+  // meanwhile behind it is stale for the next run); requests get their turn between batches.
+  for (let after = 0; ; ) {
+    const ids = await stalePostIds(ctx.db, BATCH, only, after);
     if (ids.length === 0) return;
     await analysePosts(ctx, ids);
     if (ids.length < BATCH) return;
+    after = ids[ids.length - 1]!;
+    await yieldToEventLoop();
   }
 }
 
