@@ -13,7 +13,8 @@ import { nowPair, randomHex } from './common.js';
 import { TicketErrors } from './errors.js';
 import { insertPost, showsAttendeeList, updatePost } from './posts.repo.js';
 import { normaliseStatus, providerBySlug, type TicketProvider } from './providers.js';
-import { getTicket, releaseSeats, reserveSeats, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
+import { getTicket, type TicketRecord } from './tickets.repo.js';
+import { releaseSeats, reserveSeats, settlePendingSeats, SoldOutError } from './seats.repo.js';
 import { priceValue } from './money.js';
 
 /** A new per-attendee security code (what the QR code and the check-in app carry). */

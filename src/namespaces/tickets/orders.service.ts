@@ -25,7 +25,8 @@ import { reservationMinutes } from './settings.js';
 import { queueOrderTickets } from './ticket-email.js';
 import { claimCoupon, CouponError, discountOf, releaseCoupon, type CouponRecord } from './coupons.repo.js';
 import { notifyOrderChanged, recordOrderChange } from './extensions.js';
-import { releaseSeats, reserveSeats, reserveSeatsAndCommit, settlePendingSeats, SoldOutError, type TicketRecord } from './tickets.repo.js';
+import type { TicketRecord } from './tickets.repo.js';
+import { releaseSeats, reserveSeats, reserveSeatsAndCommit, settlePendingSeats, SoldOutError } from './seats.repo.js';
 import { crashPoint } from '../../storage/crash-point.js';
 
 export interface CheckoutLine {

@@ -6,14 +6,10 @@ import { insertPost } from './posts.repo.js';
 import {
   getTicket,
   insertTicketDetails,
-  releaseSeats,
-  reserveSeats,
-  reserveSeatsAndCommit,
   setSharedCapacity,
-  settlePendingSeats,
-  SoldOutError,
   type CapacityMode,
 } from './tickets.repo.js';
+import { releaseSeats, reserveSeats, reserveSeatsAndCommit, settlePendingSeats, SoldOutError } from './seats.repo.js';
 
 const WHEN = { local: '2025-01-01 10:00:00', gmt: '2025-01-01 10:00:00' };
 

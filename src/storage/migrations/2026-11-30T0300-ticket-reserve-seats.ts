@@ -3,7 +3,7 @@ import { capabilities } from '../dialect.js';
 
 /**
  * PostgreSQL: `ticket_reserve_seats(tickets, quantities, pending)`, the seat reservation of
- * `tickets.repo.ts`'s `reserveSeats` as a function, for a checkout that sends its reservations with
+ * `seats.repo.ts`'s `reserveSeats` as a function, for a checkout that sends its reservations with
  * its COMMIT in one round trip (`reserveSeatsAndCommit`): a statement there has no parameters and
  * must fail, not answer no row, when there is no room, so that the COMMIT after it does not run. The
  * same conditional UPDATEs in the same order: every ticket's row (the arrays come in ascending ticket
