@@ -9,10 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main, withApp } from './cli.js';
+import { withApp } from './cli.js';
 import { loadConfig } from './config.js';
 import { sideloadImage, storedSizes } from './content/media.js';
 import { regenerateSummary, runMediaRegenerate, type RegenerateReporter } from './media.command.js';
+import { runCli } from './test-support/cli-run.js';
 import { DIALECTS, startTestApp, type TestApp } from './test-support/harness.js';
 import { gradientJpeg, serveFiles } from './test-support/images.js';
 
@@ -144,38 +145,25 @@ describe('eventsuite media regenerate (command line)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-    let out = '';
-    let err = '';
-    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
-    try {
-      return { code: await main(args), out, err };
-    } finally {
-      stdout.mockRestore();
-      stderr.mockRestore();
-    }
-  }
-
   it('is listed in the help', async () => {
-    expect((await cli(['--help'])).out).toContain('media regenerate [ID…]');
+    expect((await runCli(['--help'])).out).toContain('media regenerate [ID…]');
   });
 
   it('needs --yes (or IDs) to regenerate every image, and refuses arguments that are no IDs', async () => {
-    await expect(cli(['media', 'regenerate', ...dbFlag])).rejects.toThrow('add --yes to confirm');
-    await expect(cli(['media', 'regenerate', '12', 'abc', ...dbFlag])).rejects.toThrow('attachment IDs are positive whole numbers, not "abc"');
-    await expect(cli(['media', 'regenerate', '0', ...dbFlag])).rejects.toThrow('not "0"');
-    await expect(cli(['media', 'resize', ...dbFlag])).rejects.toThrow('usage: eventsuite media regenerate');
-    const empty = await cli(['media', 'regenerate', '--yes', ...dbFlag]);
+    await expect(runCli(['media', 'regenerate', ...dbFlag])).rejects.toThrow('add --yes to confirm');
+    await expect(runCli(['media', 'regenerate', '12', 'abc', ...dbFlag])).rejects.toThrow('attachment IDs are positive whole numbers, not "abc"');
+    await expect(runCli(['media', 'regenerate', '0', ...dbFlag])).rejects.toThrow('not "0"');
+    await expect(runCli(['media', 'resize', ...dbFlag])).rejects.toThrow('usage: eventsuite media regenerate');
+    const empty = await runCli(['media', 'regenerate', '--yes', ...dbFlag]);
     expect(empty).toEqual({ code: 0, out: '', err: 'Warning: No images found.\n' });
   });
 
   it('prints WP-CLI\'s lines, or the summary as JSON with --json', async () => {
     const config = loadConfig({ DATABASE_URL: path.join(dir, 'site.sqlite'), BASE_URL: 'http://localhost:8080', UPLOADS_DIR: path.join(dir, 'uploads') });
     const id = await withApp(config, async (app) => (await sideloadImage(app.ctx, `${server.origin}/stage.jpg`, 0))!.id);
-    const human = await cli(['media', 'regenerate', '--yes', ...dbFlag]);
+    const human = await runCli(['media', 'regenerate', '--yes', ...dbFlag]);
     expect(human).toEqual({ code: 0, out: `Found 1 image to regenerate.\n1/1 Regenerated thumbnails for "stage" (ID ${id}).\nSuccess: Regenerated 1 of 1 images.\n`, err: '' });
-    const json = await cli(['media', 'regenerate', String(id), '--only-missing', '--json', ...dbFlag]);
+    const json = await runCli(['media', 'regenerate', String(id), '--only-missing', '--json', ...dbFlag]);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.out)).toEqual({
       found: 1, regenerated: 1, failed: 0, skipped: 0, summary: 'Regenerated 1 of 1 images.',
@@ -183,7 +171,7 @@ describe('eventsuite media regenerate (command line)', () => {
     });
     const row = await withApp(config, (app) => app.ctx.db.selectFrom('media_files').select('path').where('post_id', '=', id).executeTakeFirstOrThrow());
     fs.rmSync(path.join(dir, 'uploads', row.path));
-    const failed = await cli(['media', 'regenerate', String(id), ...dbFlag]);
+    const failed = await runCli(['media', 'regenerate', String(id), ...dbFlag]);
     expect(failed).toEqual({ code: 1, out: 'Found 1 image to regenerate.\n', err: `Warning: Can't find "stage" (ID ${id}).\nError: No images regenerated (1 failed).\n` });
   });
 });

@@ -4,23 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { main } from '../../cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../test-support/cli-run.js';
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
-  try {
-    return { code: await main(args), out, err };
-  } catch (e) {
-    return { code: 1, out, err: err + String(e) };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+/** {@link runCli}, a refusal `main` throws counted as exit code 1. */
+const run = (args: string[]) => runCli(args).catch((e: unknown) => ({ code: 1, out: '', err: String(e) }));
 
 describe('eventsuite mailinglist form create', () => {
   const db = ['--database-url', path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'eventsuite-mailinglist-')), 'cli.sqlite')];
