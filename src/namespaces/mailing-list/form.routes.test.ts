@@ -6,7 +6,7 @@ import { startMailBox, type MailBox } from '../../test-support/mailbox.js';
 import { startFakeMailchimp, type FakeMailchimp } from './fake-mailchimp.case.js';
 import { createSignupForm } from './index.js';
 import { listSignupForms, requiredFields } from './forms.repo.js';
-import { isEmail } from './form.routes.js';
+import { isEmail, MAX_POSTED_LISTS } from './form.routes.js';
 import { API_KEY_OPTION } from './subscribe.service.js';
 
 const MERGE_FIELDS_QUERY = 'count=100&fields=merge_fields.name,merge_fields.tag,merge_fields.type,merge_fields.required,merge_fields.default_value,merge_fields.options,merge_fields.public';
@@ -172,6 +172,17 @@ describe.each(DIALECTS)('mailinglist/v1 POST /form with a remote list service on
     expect(fake.members.has(`list6/${hash}`)).toBe(true);
   });
 
+  it('refuses a submission naming more lists than a form offers, before any call to the service', async () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `many${i}`).join(',');
+    const calls = fake.calls.length;
+    const r = await post(fields({ EMAIL: 'max@example.org', _mc4wp_lists: names(MAX_POSTED_LISTS + 1) }));
+    expect(r.body).toEqual({ code: 'error', message: 'Oops. Something went wrong. Please try again later.', data: { status: 400 } });
+    expect(fake.calls.length).toBe(calls);
+    // Names repeated count once.
+    expect((await post(fields({ EMAIL: 'max@example.org', _mc4wp_lists: `${names(MAX_POSTED_LISTS)},many0,many1` }))).text).toBe('true');
+    expect([...fake.members.keys()].filter((k) => k.endsWith(`/${memberHash('max@example.org')}`))).toHaveLength(MAX_POSTED_LISTS);
+  });
+
   it('checks EMAIL as mc4wp_is_email (PHP FILTER_VALIDATE_EMAIL), not WordPress is_email', async () => {
     for (const bad of ['jo..hn@example.org', '.jo@example.org', 'jo@example', 'jo@example.123', `${'a'.repeat(65)}@example.org`, '"jo doe"@example.org'])
       expect((await post(fields({ EMAIL: bad }))).body.code, bad).toBe('invalid_email');
@@ -260,6 +271,33 @@ describe.each(DIALECTS)('mailinglist/v1 with the local list on %s', (engine) => 
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body).toContain('"news","carla@example.org","unsubscribed"');
     expect((await t.app.inject({ method: 'GET', url: `${t.ctx.config.adminPath}/mailinglist.php?export=csv` })).statusCode).toBe(302);
+  });
+
+  it('signs up to a list named twice once, and sends no e-mail for more lists than a form offers', async () => {
+    const form = await createSignupForm(t.ctx, { title: 'Lists', lists: ['news'] });
+    const submit = (email: string, lists: string) =>
+      t.request('POST', ROUTE, {
+        form: { _mc4wp_form_id: String(form.id), _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: email, _mc4wp_lists: lists },
+        headers: UA,
+      });
+    const rows = (email: string) => t.db.selectFrom('mailinglist_subscribers').select('list_id').where('email', '=', email).execute();
+    const sent = smtp.messages.length;
+    expect((await submit('dee@example.org', 'weekly,weekly')).text).toBe('true');
+    expect(await rows('dee@example.org')).toEqual([{ list_id: 'weekly' }]);
+    expect(smtp.messages.length).toBe(sent + 1);
+
+    const many = Array.from({ length: MAX_POSTED_LISTS + 1 }, (_, i) => `l${i}`).join(',');
+    expect((await submit('eve@example.org', many)).body.code).toBe('error');
+    expect(await rows('eve@example.org')).toEqual([]);
+    expect(smtp.messages.length).toBe(sent + 1);
+    // The form's own lists are the site's choice: as many as it names are signed up to.
+    const wide = await createSignupForm(t.ctx, { title: 'Wide', lists: many.split(',') });
+    const r = await t.request('POST', ROUTE, {
+      form: { _mc4wp_form_id: String(wide.id), _mc4wp_timestamp: String(Math.floor(Date.now() / 1000) - 10), _mc4wp_honeypot: '', EMAIL: 'fay@example.org' },
+      headers: UA,
+    });
+    expect(r.text).toBe('true');
+    expect(await rows('fay@example.org')).toHaveLength(MAX_POSTED_LISTS + 1);
   });
 
   it('the admin page creates forms and stores the API key (nonce-checked)', async () => {

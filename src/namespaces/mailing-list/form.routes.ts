@@ -22,6 +22,13 @@ export const MAILINGLIST_NS = 'mailinglist/v1';
 
 const BOT_AGENT = /bot|crawl|spider|seo|lighthouse|facebookexternalhit|preview/i;
 
+/**
+ * Lists one submission may name beyond the form's own. The original passes every posted list to the
+ * service, so one unauthenticated request could fan out into thousands of list-service calls under
+ * the site's key, or thousands of confirmation e-mails from the local list; a form offers a few.
+ */
+export const MAX_POSTED_LISTS = 20;
+
 // `mc4wp_is_email`: a string of 1–320 bytes that PHP's FILTER_VALIDATE_EMAIL accepts (not
 // WordPress's is_email). Dot-atom or quoted local part of at most 64 characters, at most 254 in
 // all; a host name of two or more labels (each at most 63, hyphens only inside, the last starting
@@ -166,7 +173,12 @@ async function handleForm(req: RestRequest, ctx: AppContext): Promise<unknown> {
   if (errors.length > 0) return failure(form, errors[0]!);
   if (body._mc4wp_action === 'unsubscribe') return failure(form, 'unauthorized');
   const emailType = body._mc4wp_email_type === 'text' ? 'text' : 'html';
-  const targets = lists.filter((l) => l !== '' && l !== '0');
+  // A list named twice is signed up to once (the original's service client keys its calls by list).
+  const targets = [...new Set(lists.filter((l) => l !== '' && l !== '0'))];
+  if (targets.length > MAX_POSTED_LISTS && targets.some((l) => !form.lists.includes(l))) {
+    ctx.log.info({ form: form.id, lists: targets.length }, 'mailing list sign-up refused: too many lists posted');
+    return failure(form, 'error');
+  }
   // No list left to sign up to: the original makes no call and reports the client's empty error code.
   if (targets.length === 0) return failure(form, '');
   let error: string | number | undefined;
