@@ -20,7 +20,8 @@
  * - The timestamp, on the hub's clock, less the stored offset (`time_diff`), must lie between
  *   {@link PAST_WINDOW_S} before and {@link FUTURE_WINDOW_S} after now, and each (timestamp, nonce)
  *   is accepted once, also when replays arrive together (the nonce's primary key decides). Nonces
- *   are pruned hourly once {@link NONCE_LIFETIME_S} old.
+ *   are pruned hourly once {@link NONCE_LIFETIME_S} old, and a request signed before the last cutoff
+ *   is refused, since its nonce can no longer be checked.
  * - Tokens, nonces and signatures are never logged.
  */
 import type { AppContext } from '../../app-context.js';
@@ -144,6 +145,8 @@ async function verifySignature(ctx: AppContext, query: Query, received: Received
   const local = at - ((await loadTimeDiff(ctx)) ?? 0);
   if (local < now - PAST_WINDOW_S || local > now + FUTURE_WINDOW_S) return refuse('invalid_signature');
   if (!/^[A-Za-z0-9]{1,12}$/.test(nonce)) return refuse('invalid_signature');
+  // Its nonce may have been pruned already (the hub's clock was corrected since): it cannot be checked.
+  if (at < (await noncesPrunedBefore(ctx))) return refuse('invalid_nonce');
 
   const expected = computeSignature(secret, { token, timestamp, nonce, bodyHash: presentedHash, method: received.method, url: signedUrl(ctx, received) });
   if (!signaturesEqual(expected, signature)) return refuse('signature_mismatch');
@@ -236,12 +239,23 @@ async function spendNonce(ctx: AppContext, timestamp: number, nonce: string): Pr
   return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
+/** The hub timestamp below which nonces have been pruned: requests signed before it are refused. */
+const PRUNED_BEFORE_OPTION = 'connector_nonces_pruned_before';
+
+async function noncesPrunedBefore(ctx: AppContext): Promise<number> {
+  const value = await ctx.options.get<unknown>(PRUNED_BEFORE_OPTION, 0);
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : 0;
+}
+
 /**
  * Forgets nonces signed more than {@link NONCE_LIFETIME_S} ago (`Nonce_Handler::clean_scheduled`).
  * Their timestamps are the hub's: a hub clock behind this site's moves the cutoff back by as much,
- * so no nonce goes while its timestamp could still pass the window.
+ * so no nonce goes while its timestamp could still pass the window. A later correction of the hub's
+ * clock could still bring a pruned timestamp back into the window, so the cutoff is recorded first
+ * and requests signed before it are refused (CASE: the original would accept such a replay).
  */
 export async function pruneNonces(ctx: AppContext): Promise<void> {
   const cutoff = Math.floor(ctx.now().getTime() / 1000) + Math.min(0, (await loadTimeDiff(ctx)) ?? 0) - NONCE_LIFETIME_S;
+  if (cutoff > (await noncesPrunedBefore(ctx))) await ctx.options.set(PRUNED_BEFORE_OPTION, cutoff);
   await ctx.db.deleteFrom('connector_nonces').where('timestamp', '<', cutoff).execute();
 }

@@ -135,6 +135,24 @@ describe.each(DIALECTS)('requests the hub signs, on any route, on %s', (engine) 
     }
   });
 
+  it('a nonce pruned is never accepted again, even after the hub’s clock is corrected back into the window', async () => {
+    const me = '/core/v2/users/me';
+    const query = sign('GET', me, undefined, { as: editor, at: new Date(clock) });
+    expect((await t.request('GET', me, { query })).body.id).toBe(editor.id);
+    clock += 3601_000;
+    await pruneNonces(t.ctx);
+    // The hub now reports its clock an hour behind this one: the old timestamp passes the window again.
+    await saveTimeDiff(t.ctx, -3600);
+    try {
+      expect(await recordedReason(() => t.request('GET', me, { query }))).toBe('invalid_nonce');
+      expect((await hub('GET', me, { as: editor, at: new Date(clock - 3600_000) })).body.id).toBe(editor.id);
+    } finally {
+      await saveTimeDiff(t.ctx, 0);
+      // The next tests turn the clock back an hour, which a real clock never does.
+      await t.ctx.options.delete('connector_nonces_pruned_before');
+    }
+  });
+
   it('a request signed with a user token acts as that user on any route', async () => {
     const me = await hub('GET', '/core/v2/users/me', { as: editor });
     expect(me.status).toBe(200);
