@@ -23,15 +23,36 @@ export function postColumnsAs(alias: string, prefix: string): AliasedRawBuilder<
   return POST_COLUMNS.map((c) => sql.ref(`${alias}.${c}`).as(`${prefix}${c}`));
 }
 
+/**
+ * Every column of the posts joined as `alias`, in the order {@link postFromValues} reads them: for a
+ * query packing them with `packedColumns`.
+ */
+export function postColumnRefs(alias: string): string[] {
+  return POST_COLUMNS.map((c) => `${alias}.${c}`);
+}
+
+/** How many values {@link postColumnRefs} gives. */
+export const POST_COLUMN_COUNT = POST_COLUMNS.length;
+
 const prefixedKeys = new Map<string, readonly string[]>();
 
 /** The post {@link postColumnsAs} selected with `prefix`, as `getPostsByIds` returns it; undefined when the join found none. */
 export function postFromRow(row: Record<string, unknown>, prefix: string): PostRecord | undefined {
   let keys = prefixedKeys.get(prefix);
   if (!keys) prefixedKeys.set(prefix, (keys = POST_COLUMNS.map((c) => `${prefix}${c}`)));
-  const id = row[keys[0]!];
+  return postOf((i) => row[keys[i]!]);
+}
+
+/** The post whose {@link postColumnRefs} values start at `offset` of `values`; undefined when the join found none. */
+export function postFromValues(values: readonly unknown[], offset: number): PostRecord | undefined {
+  return postOf((i) => values[offset + i]);
+}
+
+/** The post whose column `i` (in `POST_COLUMNS` order) `value` gives; undefined when it has no ID. */
+function postOf(value: (i: number) => unknown): PostRecord | undefined {
+  const id = value(0);
   if (id === null || id === undefined) return undefined;
-  const v = (i: number) => row[keys[i]!] as string;
+  const v = (i: number) => value(i) as string;
   return {
     id: Number(id),
     type: v(1),
