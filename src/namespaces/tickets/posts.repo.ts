@@ -40,36 +40,31 @@ const prefixedKeys = new Map<string, readonly string[]>();
 export function postFromRow(row: Record<string, unknown>, prefix: string): PostRecord | undefined {
   let keys = prefixedKeys.get(prefix);
   if (!keys) prefixedKeys.set(prefix, (keys = POST_COLUMNS.map((c) => `${prefix}${c}`)));
-  return postOf((i) => row[keys[i]!]);
+  return postFromValues(keys.map((k) => row[k]), 0);
 }
 
 /** The post whose {@link postColumnRefs} values start at `offset` of `values`; undefined when the join found none. */
 export function postFromValues(values: readonly unknown[], offset: number): PostRecord | undefined {
-  return postOf((i) => values[offset + i]);
-}
-
-/** The post whose column `i` (in `POST_COLUMNS` order) `value` gives; undefined when it has no ID. */
-function postOf(value: (i: number) => unknown): PostRecord | undefined {
-  const id = value(0);
+  const id = values[offset];
   if (id === null || id === undefined) return undefined;
-  const v = (i: number) => value(i) as string;
+  const v = values as readonly string[];
   return {
     id: Number(id),
-    type: v(1),
-    status: v(2),
-    slug: v(3),
-    title: v(4),
-    content: v(5),
-    excerpt: v(6),
-    author: Number(v(7)),
-    parent: Number(v(8)),
-    password: v(9),
-    menu_order: Number(v(10)),
-    date: v(11),
-    date_gmt: v(12),
-    modified: v(13),
-    modified_gmt: v(14),
-    image_url: v(15),
+    type: v[offset + 1]!,
+    status: v[offset + 2]!,
+    slug: v[offset + 3]!,
+    title: v[offset + 4]!,
+    content: v[offset + 5]!,
+    excerpt: v[offset + 6]!,
+    author: Number(v[offset + 7]),
+    parent: Number(v[offset + 8]),
+    password: v[offset + 9]!,
+    menu_order: Number(v[offset + 10]),
+    date: v[offset + 11]!,
+    date_gmt: v[offset + 12]!,
+    modified: v[offset + 13]!,
+    modified_gmt: v[offset + 14]!,
+    image_url: v[offset + 15]!,
   };
 }
 
