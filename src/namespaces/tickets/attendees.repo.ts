@@ -11,7 +11,7 @@ import { PROVIDERS, type ProviderSlug } from './providers.js';
 import type { TicketRecord } from './tickets.repo.js';
 import { postColumnsAs, postFromRow, type DatePair } from './posts.repo.js';
 import { executeCompiled, runCompiled } from '../../storage/compiled-queries.js';
-import { packedColumns, unpackRow } from '../../storage/dialect.js';
+import { packedColumns, rowColumns, rowValues, unpackRow } from '../../storage/dialect.js';
 import { insertChunks, insertShape } from './compiled-rows.js';
 
 /**
@@ -90,14 +90,16 @@ const PACKED_LISTING_COLUMNS = [
 /** Columns of the attendee's post `ap` an {@link AttendeeListing} holds. */
 const LISTING_POST_COLUMNS = ['author', 'status', 'date', 'date_gmt', 'modified', 'modified_gmt'] as const;
 
+/** What {@link listingColumns} selects under `listing`, in the order {@link listingFromRow} reads it. */
+const LISTING_ROW = [...PACKED_LISTING_COLUMNS.map((c) => `a.${c}`), orderDate, ...LISTING_POST_COLUMNS.map((c) => `ap.${c}`)];
+
 /**
  * What a listing query selects (see {@link listingFromRow}): `attendee_id`, `ticket_id`, `price`, and
- * the rest packed in `listing` ({@link packedColumns}): a list page reads tens of rows of 24 columns,
- * and better-sqlite3 spent more on a property per column than SQLite on the rows.
+ * the rest as `listing` ({@link rowColumns}: packed on SQLite, where a list page reads tens of rows of
+ * 24 columns and better-sqlite3 spent more on a property per column than SQLite on the rows).
  */
 export function listingColumns(db: Db): AliasedRawBuilder<unknown, string>[] {
-  const packed = [...PACKED_LISTING_COLUMNS.map((c) => `a.${c}`), orderDate, ...LISTING_POST_COLUMNS.map((c) => `ap.${c}`)];
-  return [sql.ref('a.attendee_id').as('attendee_id'), sql.ref('a.ticket_id').as('ticket_id'), sql.ref('a.price').as('price'), packedColumns(db, packed).as('listing')];
+  return [sql.ref('a.attendee_id').as('attendee_id'), sql.ref('a.ticket_id').as('ticket_id'), sql.ref('a.price').as('price'), ...rowColumns(db, 'listing', LISTING_ROW)];
 }
 
 /** What a full attendee query selects (see {@link attendeeFromRow}). */
@@ -112,7 +114,7 @@ function attendeeColumns(db: Db): AliasedRawBuilder<unknown, string>[] {
 /** The listing of a row selected with {@link listingColumns}. */
 export function listingFromRow(r: Record<string, unknown>): AttendeeListing {
   const [postId, provider, orderId, orderStatus, holderName, holderEmail, purchaserName, purchaserEmail, optout, currency, checkedIn, checkinLocal, checkinSource, checkinAuthor, orderPostDate, author, status, date, dateGmt, modified, modifiedGmt] =
-    unpackRow(r.listing);
+    rowValues(r, 'listing', LISTING_ROW.length);
   return {
     id: Number(r.attendee_id),
     ticketId: Number(r.ticket_id),

@@ -8,7 +8,7 @@ import type { Db } from '../../storage/db.js';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
 import { POST_COLUMN_COUNT, postColumnRefs, postFromValues } from './posts.repo.js';
 import { PROVIDERS, TICKET_TYPES } from './providers.js';
-import { containsPattern, ilike, ilikeBinding, packedColumns, textOrder, unpackRow } from '../../storage/dialect.js';
+import { containsPattern, ilike, ilikeBinding, rowColumns, rowValues, textOrder } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
@@ -57,18 +57,21 @@ const TICKET_COLUMNS = [
   't.end_gmt', 't.sku', 't.iac', 't.capacity', 't.capacity_mode', 't.sold', 't.pending', 's.capacity', 's.sold',
 ] as const;
 
+/** The ticket's columns, then its post's, then those of the post it is sold for. */
+const TICKET_ROW = [...TICKET_COLUMNS, ...postColumnRefs('tp'), ...postColumnRefs('pp')];
+
 /**
  * What a ticket query selects from `ticket_details as t` joined with its post `tp`, the post it is
- * sold for `pp` and that post's shared capacity `s`, packed in one column (`packedColumns`: 51 values
+ * sold for `pp` and that post's shared capacity `s`: on SQLite in one column (`rowColumns`: 51 values
  * a row, which better-sqlite3 makes into properties slower than SQLite reads them); see {@link ticketFromRow}.
  */
 function ticketColumns(db: Db) {
-  return packedColumns(db, [...TICKET_COLUMNS, ...postColumnRefs('tp'), ...postColumnRefs('pp')]).as('packed');
+  return rowColumns(db, 'ticket', TICKET_ROW);
 }
 
 /** A row selected with {@link ticketColumns}, or undefined when its ticket post is missing. */
 function ticketFromRow(r: Record<string, unknown>): TicketRecord | undefined {
-  const v = unpackRow(r.packed);
+  const v = rowValues(r, 'ticket', TICKET_ROW.length);
   const post = postFromValues(v, TICKET_COLUMNS.length);
   if (!post) return undefined;
   const [ticketId, postId, provider, type, price, currency, showDescription, startLocal, startGmt, endLocal, endGmt, sku, iac, capacity, capacityMode, sold, pending, sharedCapacity, sharedSold] = v;
