@@ -82,7 +82,7 @@ const orderDate = sql`(SELECT op.date FROM posts op WHERE op.id = a.order_id)`;
  * by, and `price`, a number SQLite's JSON would write back with 15 digits (and PostgreSQL's `numeric`
  * as a JSON number where its driver gives text).
  */
-const PACKED_LISTING_COLUMNS = [
+const LISTING_ROW_COLUMNS = [
   'post_id', 'provider', 'order_id', 'order_status', 'holder_name', 'holder_email', 'purchaser_name', 'purchaser_email', 'optout',
   'currency', 'checked_in', 'checkin_local', 'checkin_source', 'checkin_author',
 ] as const;
@@ -91,7 +91,7 @@ const PACKED_LISTING_COLUMNS = [
 const LISTING_POST_COLUMNS = ['author', 'status', 'date', 'date_gmt', 'modified', 'modified_gmt'] as const;
 
 /** What {@link listingColumns} selects under `listing`, in the order {@link listingFromRow} reads it. */
-const LISTING_ROW = [...PACKED_LISTING_COLUMNS.map((c) => `a.${c}`), orderDate, ...LISTING_POST_COLUMNS.map((c) => `ap.${c}`)];
+const LISTING_ROW = [...LISTING_ROW_COLUMNS.map((c) => `a.${c}`), orderDate, ...LISTING_POST_COLUMNS.map((c) => `ap.${c}`)];
 
 /**
  * What a listing query selects (see {@link listingFromRow}): `attendee_id`, `ticket_id`, `price`, and

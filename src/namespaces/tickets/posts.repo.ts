@@ -25,7 +25,7 @@ export function postColumnsAs(alias: string, prefix: string): AliasedRawBuilder<
 
 /**
  * Every column of the posts joined as `alias`, in the order {@link postFromValues} reads them: for a
- * query packing them with `packedColumns`.
+ * query selecting them with others as one row of values (`rowColumns`).
  */
 export function postColumnRefs(alias: string): string[] {
   return POST_COLUMNS.map((c) => `${alias}.${c}`);

@@ -141,7 +141,7 @@ describe.each(DIALECTS)('tickets.repo seat reservation on %s', (engine) => {
   });
 });
 
-describe.each(DIALECTS)('ticket and attendee rows read packed on %s', (engine) => {
+describe.each(DIALECTS)('ticket and attendee rows read as lists of values (packed on SQLite) on %s', (engine) => {
   let tdb: TestDb;
   let db: Db;
   afterAll(() => tdb?.destroy());
