@@ -1,7 +1,7 @@
 /**
  * Per-request cost of the ticketing hot paths, in this process (no network, no load generator): CPU
  * ms per request (`process.cpuUsage` around N `app.inject` calls after a warm-up) and the SQL
- * statements one request runs (better-sqlite3's Statement methods timed), for the manager ticket
+ * statements one request runs (better-sqlite3's Statement methods timed), for the public and the manager ticket
  * list, the manager attendee list, a QR check-in (a different attendee each) and a checkout of one
  * seat, beside the stack's floor (a 404 signed out and in, a JSON checkout refused before any query).
  * The site is the tickets bench's (bench/ticket-setup.ts's shapes, built through the routes).
@@ -104,6 +104,7 @@ const loads: Record<string, () => Promise<unknown>> = {
   floorSignedIn: () => call('GET', `${NS}/tickets/3000000000`, { headers: auth, expect: 404 }),
   // The same for a JSON POST: a checkout body refused before any query (unknown provider).
   floorCheckout: () => call('POST', `${NS}/orders`, { json: { provider: 'none', gateway: 'offline', tickets: [{ ticket_id: main.ticket, quantity: 1 }], purchaser_name: 'Buyer', purchaser_email: 'buyer@example.test' }, expect: 400 }),
+  publicTickets: () => call('GET', `${NS}/tickets`, { expect: 200 }),
   managerTickets: () => call('GET', `${NS}/tickets?exclude_post=${main.event}%2C${soldOut.event}`, { headers: auth, expect: 200 }),
   managerAttendees: () => call('GET', `${NS}/attendees?post_id=${main.event}`, { headers: auth, expect: 200 }),
   qr: () => {

@@ -3,7 +3,7 @@
  * The few things that differ between SQLite and PostgreSQL, as capability flags and small functions,
  * after Kysely's DialectAdapter. Repos and migrations call these; nobody branches on an engine name.
  */
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Expression, type CreateTableBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type AliasedRawBuilder, type Kysely, type RawBuilder, type Expression, type CreateTableBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 /** True on PostgreSQL. Only this file asks. */
 function isPostgres(db: Kysely<any>): boolean {
@@ -286,6 +286,30 @@ export function packedColumns(db: Kysely<any>, columns: readonly (string | RawBu
 /** The values of a {@link packedColumns} row, in the order of its columns. */
 export function unpackRow(packed: unknown): unknown[] {
   return (typeof packed === 'string' ? JSON.parse(packed) : packed) as unknown[];
+}
+
+/**
+ * `columns` of a row read in bulk, selected as the engine reads them cheapest, under `name`: on SQLite
+ * packed in one column ({@link packedColumns}); on PostgreSQL apart, as `name0`, `name1`…, since there
+ * `json_build_array` costs the server more than its driver saves (27 attendee rows: 390–460 → 520–550
+ * µs of server CPU, PostgreSQL 15, for 60–150 µs less in Node). Read back with {@link rowValues}.
+ */
+export function rowColumns(db: Kysely<any>, name: string, columns: readonly (string | RawBuilder<unknown>)[]): AliasedRawBuilder<unknown, string>[] {
+  if (!isPostgres(db)) return [packedColumns(db, columns).as(name)];
+  return columns.map((c, i) => (typeof c === 'string' ? sql.ref(c) : c).as(`${name}${i}`));
+}
+
+const columnNames = new Map<string, string[]>();
+
+/** The values {@link rowColumns} selected as `name` (`count` of them), in the order of its columns. */
+export function rowValues(row: Record<string, unknown>, name: string, count: number): unknown[] {
+  const packed = row[name];
+  if (packed !== undefined) return unpackRow(packed);
+  let names = columnNames.get(name);
+  if (names === undefined || names.length < count) columnNames.set(name, (names = Array.from({ length: count }, (_, i) => `${name}${i}`)));
+  const values = new Array<unknown>(count);
+  for (let i = 0; i < count; i++) values[i] = row[names[i]!];
+  return values;
 }
 
 /**

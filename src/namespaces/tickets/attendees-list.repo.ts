@@ -198,7 +198,7 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
 
 /** A page of the list with `filters` as listings with their order dates and tickets, before its order. */
 function pageBase(db: Db, filters: readonly ListFilter[]) {
-  return listBase(db, filters).select([...listingColumns(), attendeeTicketPacked(db)]);
+  return listBase(db, filters).select([...listingColumns(db), attendeeTicketPacked(db)]);
 }
 
 type PageQueryBuilder = ReturnType<typeof pageBase>;
@@ -258,7 +258,7 @@ export async function attendeesOfTickets(db: Db, ticketIds: readonly number[], p
   if (ticketIds.length === 0) return [];
   const ids = [...new Set(ticketIds)];
   const build = () => {
-    let query = attendeesJoined(db).select(listingColumns()).where('a.ticket_id', 'in', ids);
+    let query = attendeesJoined(db).select(listingColumns(db)).where('a.ticket_id', 'in', ids);
     if (publicOnly) {
       query = query.where('a.optout', '=', 0).where('ap.status', '=', 'publish').where('a.order_status', 'in', PUBLIC_ORDER_STATUSES);
     }

@@ -19,11 +19,14 @@ export interface AttendeeView {
   purchaseDate?: string;
 }
 
+/** A sale bound as the attendee's ticket shows it: the original's RSVP ticket object keeps only the date (the time is kept apart). */
+function saleBound(a: AttendeeListing, local: string): string {
+  return a.provider === 'rsvp' ? local.slice(0, 10) : local;
+}
+
 function ticketSummary(a: AttendeeListing, t: AttendeeTicket | undefined): Record<string, unknown> {
   const raw = t ? t.price : String(a.price);
   const currency = t ? t.currency : a.currency;
-  // The original's RSVP ticket object keeps only the date of the sale bounds (the time is kept apart).
-  const saleBound = (local: string) => (a.provider === 'rsvp' ? local.slice(0, 10) : local);
   return {
     id: a.ticketId,
     title: t ? t.post.title.trim() : '',
@@ -31,8 +34,8 @@ function ticketSummary(a: AttendeeListing, t: AttendeeTicket | undefined): Recor
     raw_price: raw,
     formatted_price: formatNumber(priceValue(raw)),
     currency_config: currencyConfig(currency),
-    start_sale: t ? saleBound(t.startLocal) : '',
-    end_sale: t ? saleBound(t.endLocal) : '',
+    start_sale: t ? saleBound(a, t.startLocal) : '',
+    end_sale: t ? saleBound(a, t.endLocal) : '',
   };
 }
 

@@ -44,11 +44,20 @@ function info(code: string): CurrencyInfo {
   return CURRENCIES[code] ?? { symbol: code, entity: code, position: 'prefix' };
 }
 
+/** Amounts formatted lately: a list prints the same few prices once per attendee (it showed in profiles). */
+const formatted = new Map<number, string>();
+
 /** `12.5` → `"12.50"`, thousands separated. */
 export function formatNumber(amount: number): string {
-  const fixed = (Math.round(amount * 100) / 100).toFixed(DECIMALS);
-  const [int, frac] = fixed.split('.') as [string, string];
-  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, THOUSANDS_SEP)}${DECIMAL_POINT}${frac}`;
+  let text = formatted.get(amount);
+  if (text === undefined) {
+    const fixed = (Math.round(amount * 100) / 100).toFixed(DECIMALS);
+    const [int, frac] = fixed.split('.') as [string, string];
+    text = `${int.replace(/\B(?=(\d{3})+(?!\d))/g, THOUSANDS_SEP)}${DECIMAL_POINT}${frac}`;
+    if (formatted.size >= 1000) formatted.clear();
+    formatted.set(amount, text);
+  }
+  return text;
 }
 
 /** The formatted cost: `"$12.00"` (prefix) or `"12.00zł"` (postfix). */

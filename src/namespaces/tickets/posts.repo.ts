@@ -23,32 +23,48 @@ export function postColumnsAs(alias: string, prefix: string): AliasedRawBuilder<
   return POST_COLUMNS.map((c) => sql.ref(`${alias}.${c}`).as(`${prefix}${c}`));
 }
 
+/**
+ * Every column of the posts joined as `alias`, in the order {@link postFromValues} reads them: for a
+ * query selecting them with others as one row of values (`rowColumns`).
+ */
+export function postColumnRefs(alias: string): string[] {
+  return POST_COLUMNS.map((c) => `${alias}.${c}`);
+}
+
+/** How many values {@link postColumnRefs} gives. */
+export const POST_COLUMN_COUNT = POST_COLUMNS.length;
+
 const prefixedKeys = new Map<string, readonly string[]>();
 
 /** The post {@link postColumnsAs} selected with `prefix`, as `getPostsByIds` returns it; undefined when the join found none. */
 export function postFromRow(row: Record<string, unknown>, prefix: string): PostRecord | undefined {
   let keys = prefixedKeys.get(prefix);
   if (!keys) prefixedKeys.set(prefix, (keys = POST_COLUMNS.map((c) => `${prefix}${c}`)));
-  const id = row[keys[0]!];
+  return postFromValues(keys.map((k) => row[k]), 0);
+}
+
+/** The post whose {@link postColumnRefs} values start at `offset` of `values`; undefined when the join found none. */
+export function postFromValues(values: readonly unknown[], offset: number): PostRecord | undefined {
+  const id = values[offset];
   if (id === null || id === undefined) return undefined;
-  const v = (i: number) => row[keys[i]!] as string;
+  const v = values as readonly string[];
   return {
     id: Number(id),
-    type: v(1),
-    status: v(2),
-    slug: v(3),
-    title: v(4),
-    content: v(5),
-    excerpt: v(6),
-    author: Number(v(7)),
-    parent: Number(v(8)),
-    password: v(9),
-    menu_order: Number(v(10)),
-    date: v(11),
-    date_gmt: v(12),
-    modified: v(13),
-    modified_gmt: v(14),
-    image_url: v(15),
+    type: v[offset + 1]!,
+    status: v[offset + 2]!,
+    slug: v[offset + 3]!,
+    title: v[offset + 4]!,
+    content: v[offset + 5]!,
+    excerpt: v[offset + 6]!,
+    author: Number(v[offset + 7]),
+    parent: Number(v[offset + 8]),
+    password: v[offset + 9]!,
+    menu_order: Number(v[offset + 10]),
+    date: v[offset + 11]!,
+    date_gmt: v[offset + 12]!,
+    modified: v[offset + 13]!,
+    modified_gmt: v[offset + 14]!,
+    image_url: v[offset + 15]!,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costDetails, currencyConfig, formatCost, lineTotal, sumAmounts } from './money.js';
+import { costDetails, currencyConfig, formatCost, formatNumber, lineTotal, sumAmounts } from './money.js';
 import { normaliseStatus, providerFilter, resolveProvider, RSVP, TRIBE_COMMERCE } from './providers.js';
 import { availablePercentage, redact, ticketStock } from './tickets.present.js';
 
@@ -38,6 +38,16 @@ describe('money', () => {
       currency_decimal_separator: '.', currency_decimal_numbers: 2, currency_thousand_separator: ',',
     });
     expect(currencyConfig('USD')).toEqual({ symbol: '&#x24;', placement: 'prefix', decimal_point: '.', thousands_sep: ',', number_of_decimals: 2 });
+  });
+
+  it('formats each amount as its own, however many amounts it has formatted before (they are kept for reuse)', () => {
+    const expected = (n: number) => `${Math.floor(n / 1000) > 0 ? `${Math.floor(n / 1000)},${String(n % 1000).padStart(3, '0')}` : n}.50`;
+    for (let round = 0; round < 2; round++) {
+      for (let n = 0; n < 2500; n += 1) expect(formatNumber(n + 0.5)).toBe(expected(n));
+    }
+    expect(formatNumber(-0)).toBe('0.00');
+    expect(formatNumber(0.125)).toBe('0.13');
+    expect(formatNumber(1234567.891)).toBe('1,234,567.89');
   });
 
   it('adds money in cents without float drift', () => {

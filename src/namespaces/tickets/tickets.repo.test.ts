@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, DIALECTS, type TestDb } from '../../storage/test-db.js';
 import type { Db } from '../../storage/db.js';
-import { insertAttendeeDetails, markCheckedIn } from './attendees.repo.js';
+import { insertAttendeeDetails, loadAttendeeListings, markCheckedIn } from './attendees.repo.js';
 import { insertPost } from './posts.repo.js';
 import {
   getTicket,
   insertTicketDetails,
+  loadTickets,
   setSharedCapacity,
   type CapacityMode,
 } from './tickets.repo.js';
@@ -137,5 +138,55 @@ describe.each(DIALECTS)('tickets.repo seat reservation on %s', (engine) => {
     }]);
     const wins = await Promise.all(Array.from({ length: 20 }, () => markCheckedIn(db, attendee, { when: WHEN, source: 'app', author: 0 })));
     expect(wins.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe.each(DIALECTS)('ticket and attendee rows read as lists of values (packed on SQLite) on %s', (engine) => {
+  let tdb: TestDb;
+  let db: Db;
+  afterAll(() => tdb?.destroy());
+
+  it('give back every value as written: text that reads as a number or as JSON stays text, a missing event or shared row as before', async () => {
+    tdb = await createTestDb(engine);
+    db = tdb.db;
+    const tricky = 'Quote " backslash \\ ["json", 1] {"a":1} 007 ünïcødé 🎟 \n line';
+    const event = await insertPost(db, { type: 'tribe_events', status: 'publish', title: tricky, content: '<!-- wp:tribe/attendees /-->', when: WHEN });
+    const id = await insertPost(db, { type: 'tribe_tpp_tickets', status: 'draft', title: tricky, content: '12.50', when: WHEN, author: 7 });
+    await insertTicketDetails(db, id, {
+      post_id: event, provider: 'tribe-commerce', type: 'default', price: '012.50', currency: 'EUR', show_description: 0,
+      start_local: '2025-01-01 10:00:00', start_gmt: '2025-01-01 09:00:00', end_local: '', end_gmt: '', sku: '007', iac: 'none', capacity: -1, capacity_mode: 'global',
+    });
+    const orphan = await insertPost(db, { type: 'tribe_tpp_tickets', status: 'publish', title: 'Orphan', when: WHEN });
+    await insertTicketDetails(db, orphan, {
+      post_id: 2_000_000_000, provider: 'tribe-commerce', type: 'default', price: '1', currency: 'USD', show_description: 1,
+      start_local: '', start_gmt: '', end_local: '', end_gmt: '', sku: '', iac: 'none', capacity: 5, capacity_mode: 'own',
+    });
+
+    const tickets = await loadTickets(db, [id, orphan]);
+    const t = tickets.get(id)!;
+    expect({ ...t, post: undefined, parent: undefined }).toEqual({
+      id, postId: event, provider: 'tribe-commerce', type: 'default', price: '012.50', currency: 'EUR', showDescription: false,
+      startLocal: '2025-01-01 10:00:00', startGmt: '2025-01-01 09:00:00', endLocal: '', endGmt: '', sku: '007', iac: 'none',
+      capacity: -1, capacityMode: 'global', sold: 0, pending: 0, shared: { capacity: 0, sold: 0 }, post: undefined, parent: undefined,
+    });
+    expect(t.post).toMatchObject({ id, type: 'tribe_tpp_tickets', status: 'draft', title: tricky, content: '12.50', excerpt: '', author: 7, parent: 0, password: '', menu_order: 0, date: WHEN.local, date_gmt: WHEN.gmt, image_url: '' });
+    expect(t.parent).toMatchObject({ id: event, type: 'tribe_events', title: tricky, content: '<!-- wp:tribe/attendees /-->', author: 0 });
+    expect(tickets.get(orphan)!.parent).toBeUndefined();
+    expect(tickets.get(orphan)!.shared).toBeNull();
+
+    const attendee = await insertPost(db, { type: 'tribe_tpp_attendees', status: 'publish', title: 'A', when: WHEN, author: 3 });
+    await insertAttendeeDetails(db, [{
+      attendee_id: attendee, ticket_id: id, post_id: event, provider: 'tribe-commerce', order_id: null, order_status: 'completed', holder_name: tricky,
+      holder_email: '007', purchaser_name: '', purchaser_email: 'p@example.test', user_id: 0, optout: 1,
+      security_code: 'abc', price: 12.5, currency: 'EUR', information: '{}', source: 'test',
+    }]);
+    await markCheckedIn(db, attendee, { when: WHEN, source: 'app', author: 9 });
+    expect((await loadAttendeeListings(db, [attendee])).get(attendee)).toEqual({
+      id: attendee, ticketId: id, postId: event, provider: 'tribe-commerce', orderId: null, orderStatus: 'completed', holderName: tricky,
+      holderEmail: '007', purchaserName: '', purchaserEmail: 'p@example.test', optout: true, price: 12.5, currency: 'EUR', checkedIn: true,
+      checkinLocal: WHEN.local, checkinSource: 'app', checkinAuthor: 9,
+      post: { author: 3, status: 'publish', date: WHEN.local, date_gmt: WHEN.gmt, modified: WHEN.local, modified_gmt: WHEN.gmt },
+      orderDate: undefined,
+    });
   });
 });

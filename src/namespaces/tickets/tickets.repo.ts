@@ -6,9 +6,9 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { ANY_STATUSES, type PostRecord } from '../../content/posts.js';
-import { postColumnsAs, postFromRow } from './posts.repo.js';
+import { POST_COLUMN_COUNT, postColumnRefs, postFromValues } from './posts.repo.js';
 import { PROVIDERS, TICKET_TYPES } from './providers.js';
-import { containsPattern, ilike, ilikeBinding, textOrder } from '../../storage/dialect.js';
+import { containsPattern, ilike, ilikeBinding, rowColumns, rowValues, textOrder } from '../../storage/dialect.js';
 import type { ProviderSlug } from './providers.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
@@ -51,50 +51,53 @@ export interface TicketRecord {
   parent: PostRecord | undefined;
 }
 
+/** Columns of the ticket `t` and its post's shared capacity `s` a {@link TicketRecord} holds, in the order {@link ticketFromRow} reads them. */
+const TICKET_COLUMNS = [
+  't.ticket_id', 't.post_id', 't.provider', 't.type', 't.price', 't.currency', 't.show_description', 't.start_local', 't.start_gmt', 't.end_local',
+  't.end_gmt', 't.sku', 't.iac', 't.capacity', 't.capacity_mode', 't.sold', 't.pending', 's.capacity', 's.sold',
+] as const;
+
+/** The ticket's columns, then its post's, then those of the post it is sold for. */
+const TICKET_ROW = [...TICKET_COLUMNS, ...postColumnRefs('tp'), ...postColumnRefs('pp')];
+
 /**
  * What a ticket query selects from `ticket_details as t` joined with its post `tp`, the post it is
- * sold for `pp` and that post's shared capacity `s` (see {@link ticketFromRow}).
+ * sold for `pp` and that post's shared capacity `s`: on SQLite in one column (`rowColumns`: 51 values
+ * a row, which better-sqlite3 makes into properties slower than SQLite reads them); see {@link ticketFromRow}.
  */
-function ticketColumns() {
-  return [
-    sql.ref('t.ticket_id').as('ticket_id'), sql.ref('t.post_id').as('post_id'), sql.ref('t.provider').as('provider'), sql.ref('t.type').as('type'),
-    sql.ref('t.price').as('price'), sql.ref('t.currency').as('currency'), sql.ref('t.show_description').as('show_description'),
-    sql.ref('t.start_local').as('start_local'), sql.ref('t.start_gmt').as('start_gmt'), sql.ref('t.end_local').as('end_local'),
-    sql.ref('t.end_gmt').as('end_gmt'), sql.ref('t.sku').as('sku'), sql.ref('t.iac').as('iac'), sql.ref('t.capacity').as('capacity'),
-    sql.ref('t.capacity_mode').as('capacity_mode'), sql.ref('t.sold').as('sold'), sql.ref('t.pending').as('pending'),
-    sql.ref('s.capacity').as('s_capacity'), sql.ref('s.sold').as('s_sold'),
-    ...postColumnsAs('tp', 'tp_'),
-    ...postColumnsAs('pp', 'pp_'),
-  ];
+function ticketColumns(db: Db) {
+  return rowColumns(db, 'ticket', TICKET_ROW);
 }
 
 /** A row selected with {@link ticketColumns}, or undefined when its ticket post is missing. */
 function ticketFromRow(r: Record<string, unknown>): TicketRecord | undefined {
-  const post = postFromRow(r, 'tp_');
+  const v = rowValues(r, 'ticket', TICKET_ROW.length);
+  const post = postFromValues(v, TICKET_COLUMNS.length);
   if (!post) return undefined;
-  const mode = r.capacity_mode as CapacityMode;
-  const shared = r.s_capacity === null || r.s_capacity === undefined ? { capacity: 0, sold: 0 } : { capacity: Number(r.s_capacity), sold: Number(r.s_sold) };
+  const [ticketId, postId, provider, type, price, currency, showDescription, startLocal, startGmt, endLocal, endGmt, sku, iac, capacity, capacityMode, sold, pending, sharedCapacity, sharedSold] = v;
+  const mode = capacityMode as CapacityMode;
+  const shared = sharedCapacity === null || sharedCapacity === undefined ? { capacity: 0, sold: 0 } : { capacity: Number(sharedCapacity), sold: Number(sharedSold) };
   return {
-    id: Number(r.ticket_id),
-    postId: Number(r.post_id),
-    provider: r.provider as ProviderSlug,
-    type: r.type as string,
-    price: r.price as string,
-    currency: r.currency as string,
-    showDescription: Number(r.show_description) === 1,
-    startLocal: r.start_local as string,
-    startGmt: r.start_gmt as string,
-    endLocal: r.end_local as string,
-    endGmt: r.end_gmt as string,
-    sku: r.sku as string,
-    iac: r.iac as string,
-    capacity: Number(r.capacity),
+    id: Number(ticketId),
+    postId: Number(postId),
+    provider: provider as ProviderSlug,
+    type: type as string,
+    price: price as string,
+    currency: currency as string,
+    showDescription: Number(showDescription) === 1,
+    startLocal: startLocal as string,
+    startGmt: startGmt as string,
+    endLocal: endLocal as string,
+    endGmt: endGmt as string,
+    sku: sku as string,
+    iac: iac as string,
+    capacity: Number(capacity),
     capacityMode: mode,
-    sold: Number(r.sold),
-    pending: Number(r.pending),
+    sold: Number(sold),
+    pending: Number(pending),
     shared: SHARED_MODES.includes(mode) ? shared : null,
     post,
-    parent: postFromRow(r, 'pp_'),
+    parent: postFromValues(v, TICKET_COLUMNS.length + POST_COLUMN_COUNT),
   };
 }
 
@@ -112,7 +115,7 @@ export async function loadTickets(db: Db, ids: readonly number[]): Promise<Map<n
   const out = new Map<number, TicketRecord>();
   if (ids.length === 0) return out;
   const unique = [...new Set(ids)];
-  const rows = await runCompiled(db, `loadTickets:${unique.length}`, () => ticketsJoined(db).select(ticketColumns()).where('t.ticket_id', 'in', unique), unique);
+  const rows = await runCompiled(db, `loadTickets:${unique.length}`, () => ticketsJoined(db).select(ticketColumns(db)).where('t.ticket_id', 'in', unique), unique);
   for (const r of rows) {
     const ticket = ticketFromRow(r as Record<string, unknown>);
     if (ticket) out.set(ticket.id, ticket);
