@@ -8,6 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import { capabilities } from '../../storage/dialect.js';
 
 /** Deltas a reader sums before it settles them (a few microseconds of index entries). */
 export const SETTLE_AFTER_DELTAS = 64;
@@ -15,8 +16,9 @@ export const SETTLE_AFTER_DELTAS = 64;
 /**
  * Folds the deltas of the events `postIds` and the tickets `ticketIds` into one row per event and
  * ticket (`ticket_attendee_counts_settle`, PostgreSQL only): skipped, not waited for, while another
- * settlement runs. Sums are unchanged.
+ * settlement runs. Sums are unchanged. Nothing to do where one writer runs at a time (SQLite).
  */
 export async function settleAttendeeCounts(db: Db, postIds: readonly number[], ticketIds: readonly number[]): Promise<void> {
+  if (capabilities(db).serialisesWriters) return;
   await sql`SELECT ticket_attendee_counts_settle(${[...postIds]}::integer[], ${[...ticketIds]}::integer[])`.execute(db);
 }
