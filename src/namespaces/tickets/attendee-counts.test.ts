@@ -290,4 +290,16 @@ describe.each(DIALECTS)('attendee counts on %s', (engine) => {
     expect((await listAttendeePage(t.db, q)).total).toBe(rows);
     expect((await listAttendeePage(t.db, { ...q, exclude: [0] })).total).toBe(rows);
   });
+
+  it('answers the total from the counts, not from the attendee rows (emptied, the list counts none)', async () => {
+    await t.db.updateTable('posts').set({ status: 'publish' }).where('type', 'in', ['tribe_rsvp_attendees', 'tribe_tpp_attendees']).execute();
+    await t.db.updateTable('posts').set({ status: 'publish' }).where('id', 'in', events).execute();
+    const q: AttendeeListQuery = { postIds: [events[0]!], statuses: ['publish', 'private'], orderby: 'id', order: 'ASC', limit: 10, offset: 0 };
+    const rows = (await listAttendeePage(t.db, { ...q, exclude: [0] })).total;
+    expect(rows).toBeGreaterThan(0);
+    expect((await listAttendeePage(t.db, q)).total).toBe(rows);
+    await t.db.deleteFrom('ticket_attendee_counts').execute();
+    expect((await listAttendeePage(t.db, q)).total).toBe(0);
+    expect((await listAttendeePage(t.db, { ...q, exclude: [0] })).total).toBe(rows);
+  });
 });

@@ -169,7 +169,7 @@ function attendeePostStatuses() {
  * only when they all fit. On PostgreSQL the counts are delta rows until settled; past
  * {@link SETTLE_AFTER_DELTAS} of them the reader settles its events' and tickets' counts.
  */
-async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | undefined> {
+async function totalFromCounts(db: Db, q: AttendeeListQuery): Promise<number | undefined> {
   const { postIds, ticketIds, postStatuses, statuses, publicOnly, orderby, order, limit, offset, ...others } = q;
   if (publicOnly || Object.values(others).some((v) => v !== undefined)) return undefined;
   if (!postIds?.length && !ticketIds?.length) return undefined;
@@ -196,10 +196,11 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
     return { compile: () => query.compile(db) };
   };
   const parameters = [...(postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed]), ...taken];
-  const shape = `countByIndex:${taken.length}:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
+  const shape = `totalFromCounts:${taken.length}:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
   const [row] = await runCompiled(db, shape, build, parameters);
   if (!row) return undefined;
-  if (Number(row.deltas) > SETTLE_AFTER_DELTAS) await settleAttendeeCounts(db, postIds ?? [], ticketIds ?? []);
+  // Settling only shortens later reads: the total stands if it fails.
+  if (Number(row.deltas) > SETTLE_AFTER_DELTAS) await settleAttendeeCounts(db, postIds ?? [], ticketIds ?? []).catch(() => undefined);
   return Number(row.n);
 }
 
@@ -230,14 +231,14 @@ function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly un
 /**
  * One page of the list (what the attendee objects show, their tickets' part too) and the total number
  * of matches. Two queries:
- * an event's attendees run to thousands, and counting them alone (an index scan) is cheaper than
- * carrying them all through a window for `count(*) over ()`. Both are compiled once per shape (filters
- * present, list lengths, order).
+ * an event's attendees run to thousands, and counting them alone (from the kept counts when it can,
+ * {@link totalFromCounts}, else an index scan) is cheaper than carrying them all through a window for
+ * `count(*) over ()`. Both are compiled once per shape (filters present, list lengths, order).
  */
 export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ attendees: AttendeeListing[]; tickets: Map<number, AttendeeTicket>; total: number }> {
   const filters = listFilters(db, q);
   const { key: keys, parameters } = filtersShape(filters);
-  let total = await countByIndex(db, q);
+  let total = await totalFromCounts(db, q);
   if (total === undefined) {
     const [row] = await runCompiled(db, `attendeeList:count:${keys}`, () => listBase(db, filters).select((eb) => eb.fn.countAll<number>().as('n')), parameters);
     total = Number(row?.n ?? 0);
