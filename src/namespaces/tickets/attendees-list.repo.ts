@@ -11,6 +11,7 @@ import { ATTENDEE_LIST_MARKERS } from './posts.repo.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
 import { applyFilters, filtersShape, includeOrder, type ListFilter as Filter } from './compiled-rows.js';
+import { SETTLE_AFTER_DELTAS, settleAttendeeCounts } from './attendee-counts.repo.js';
 import { attendeesJoined, attendeeTicketPacked, listingColumns, listingFromRow, ticketOfPacked, type AttendeeListing, type AttendeeTicket } from './attendees.repo.js';
 
 export interface AttendeeListQuery {
@@ -158,14 +159,17 @@ function attendeePostStatuses() {
 
 /**
  * The total of a list filtered by event, ticket and statuses only (a manager's list of an event or a
- * ticket), without reading every attendee's post: when every status attendee posts have is one the
- * list takes, the attendee-status filter keeps them all, so the index of the event's (or ticket's)
- * attendees is counted alone, with the event's own status checked once. Undefined when the list has
- * other filters or some attendee post has a status the list leaves out (then the caller counts the
- * rows with their posts). Every attendee row has its post: the foreign key deletes it with the post.
- * One statement: the statuses are looked up first and the count runs only when they all fit.
+ * ticket), from the attendee counts the triggers keep (`ticket_attendee_counts`: a few rows per
+ * event and ticket, however many attendees), without reading any attendee: when every status attendee
+ * posts have is one the list takes, the attendee-status filter keeps them all, so the number of the
+ * event's (or ticket's) attendee rows is the total, with the event's own status checked once.
+ * Undefined when the list has other filters or some attendee post has a status the list leaves out
+ * (then the caller counts the rows with their posts). Every attendee row has its post: the foreign key
+ * deletes it with the post. One statement: the statuses are looked up first and the sum is answered
+ * only when they all fit. On PostgreSQL the counts are delta rows until settled; past
+ * {@link SETTLE_AFTER_DELTAS} of them the reader settles its events' and tickets' counts.
  */
-async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | undefined> {
+async function totalFromCounts(db: Db, q: AttendeeListQuery): Promise<number | undefined> {
   const { postIds, ticketIds, postStatuses, statuses, publicOnly, orderby, order, limit, offset, ...others } = q;
   if (publicOnly || Object.values(others).some((v) => v !== undefined)) return undefined;
   if (!postIds?.length && !ticketIds?.length) return undefined;
@@ -174,26 +178,30 @@ async function countByIndex(db: Db, q: AttendeeListQuery): Promise<number | unde
   const taken = statuses.length ? statuses : [''];
   const allowed = postStatuses ? (postStatuses.length ? postStatuses : ['']) : [];
   const build = () => {
-    let count = db.selectFrom('ticket_attendees as a').select((eb) => eb.fn.countAll<number>().as('n'));
+    let sum = db
+      .selectFrom('ticket_attendee_counts as a')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('a.n'), sql.lit(0)).as('n'), eb.fn.coalesce(eb.fn.sum<number>(sql`1 - a.settled`), sql.lit(0)).as('deltas')]);
     if (postIds?.length && postStatuses) {
-      // The events named that have a status the list takes, looked up once (not once per attendee);
-      // they drive the walk through the attendees index.
-      count = count.where((eb) => inFewValues(db, eb.ref('a.post_id'), eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed)));
+      // The events named that have a status the list takes, looked up once (not once per count row).
+      sum = sum.where((eb) => inFewValues(db, eb.ref('a.post_id'), eb.selectFrom('posts as ep').select('ep.id').where('ep.id', 'in', postIds).where('ep.status', 'in', allowed)));
     } else if (postIds?.length) {
-      count = count.where('a.post_id', 'in', postIds);
+      sum = sum.where('a.post_id', 'in', postIds);
     }
-    if (ticketIds?.length) count = count.where('a.ticket_id', 'in', ticketIds);
+    if (ticketIds?.length) sum = sum.where('a.ticket_id', 'in', ticketIds);
     if (!postIds?.length && postStatuses) {
-      count = count.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
+      sum = sum.where((eb) => eb.exists(eb.selectFrom('posts as ep').select('ep.id').whereRef('ep.id', '=', 'a.post_id').where('ep.status', 'in', allowed)));
     }
-    const query = sql<{ n: number | null }>`${attendeePostStatuses()}
-    SELECT CASE WHEN EXISTS (SELECT 1 FROM s WHERE s.status NOT IN (${sql.join(taken)})) THEN NULL ELSE (${count}) END AS n`;
+    const query = sql<{ n: number | string; deltas: number | string }>`${attendeePostStatuses()}
+    SELECT c.n, c.deltas FROM (${sum}) c WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.status NOT IN (${sql.join(taken)}))`;
     return { compile: () => query.compile(db) };
   };
-  const parameters = [...taken, ...(postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed])];
-  const shape = `countByIndex:${taken.length}:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
+  const parameters = [...(postIds?.length ? [...postIds, ...allowed, ...(ticketIds ?? [])] : [...(ticketIds ?? []), ...allowed]), ...taken];
+  const shape = `totalFromCounts:${taken.length}:${postIds?.length ?? 0}:${ticketIds?.length ?? 0}:${postStatuses ? postStatuses.length || 1 : '-'}`;
   const [row] = await runCompiled(db, shape, build, parameters);
-  return row?.n === null || row?.n === undefined ? undefined : Number(row.n);
+  if (!row) return undefined;
+  // Settling only shortens later reads: the total stands if it fails.
+  if (Number(row.deltas) > SETTLE_AFTER_DELTAS) await settleAttendeeCounts(db, postIds ?? [], ticketIds ?? []).catch(() => undefined);
+  return Number(row.n);
 }
 
 /** A page of the list with `filters` as listings with their order dates and tickets, before its order. */
@@ -223,14 +231,14 @@ function listOrder(q: AttendeeListQuery): { key: string; parameters: readonly un
 /**
  * One page of the list (what the attendee objects show, their tickets' part too) and the total number
  * of matches. Two queries:
- * an event's attendees run to thousands, and counting them alone (an index scan) is cheaper than
- * carrying them all through a window for `count(*) over ()`. Both are compiled once per shape (filters
- * present, list lengths, order).
+ * an event's attendees run to thousands, and counting them alone (from the kept counts when it can,
+ * {@link totalFromCounts}, else an index scan) is cheaper than carrying them all through a window for
+ * `count(*) over ()`. Both are compiled once per shape (filters present, list lengths, order).
  */
 export async function listAttendeePage(db: Db, q: AttendeeListQuery): Promise<{ attendees: AttendeeListing[]; tickets: Map<number, AttendeeTicket>; total: number }> {
   const filters = listFilters(db, q);
   const { key: keys, parameters } = filtersShape(filters);
-  let total = await countByIndex(db, q);
+  let total = await totalFromCounts(db, q);
   if (total === undefined) {
     const [row] = await runCompiled(db, `attendeeList:count:${keys}`, () => listBase(db, filters).select((eb) => eb.fn.countAll<number>().as('n')), parameters);
     total = Number(row?.n ?? 0);

@@ -5,8 +5,8 @@ import { listAttendeePage, type AttendeeListQuery } from './attendees-list.repo.
 import { addTicket, makePost, NS } from './fixtures.case.js';
 
 /**
- * The manager's attendee list of an event or a ticket counts its total from the attendees index alone
- * while every attendee post has a status the list takes; these lists must give the same totals as the
+ * The manager's attendee list of an event or a ticket reads its total from the kept attendee counts
+ * (`ticket_attendee_counts`) while every attendee post has a status the list takes; these lists must give the same totals as the
  * rows they page through, whatever statuses the attendee posts and the event have.
  */
 describe.each(DIALECTS)('attendee list totals on %s', (engine) => {
@@ -61,7 +61,7 @@ describe.each(DIALECTS)('attendee list totals on %s', (engine) => {
     await setStatus(attendees[0]!, 'trash');
     counter.executed = 0;
     expect((await listAttendeePage(db, q)).total).toBe(4);
-    expect(counter.executed).toBe(3); // no count by index, the rows counted, the page
+    expect(counter.executed).toBe(3); // no total from the counts, the rows counted, the page
     await setStatus(attendees[0]!, 'publish');
   });
 

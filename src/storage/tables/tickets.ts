@@ -81,6 +81,19 @@ export interface TicketAttendeesTable {
   source: string;
 }
 
+/**
+ * Attendee rows per event and ticket: the sum of `n` over a (post_id, ticket_id) is the number of
+ * `ticket_attendees` rows with them. Kept by triggers; on PostgreSQL as delta rows (`settled` 0)
+ * until settled (`attendee-counts.repo`). The manager attendee list reads its total from it.
+ */
+export interface TicketAttendeeCountsTable {
+  post_id: number;
+  ticket_id: number;
+  n: number;
+  /** 1: the count so far; 0: a delta (+1 or -1) not yet settled. */
+  settled: Generated<number>;
+}
+
 /** One order (posts.type `tribe_tpp_orders` or `tribe_rsvp_orders`). */
 export interface TicketOrdersTable {
   order_id: number;
@@ -161,6 +174,7 @@ export interface TicketTables {
   ticket_details: TicketDetailsTable;
   ticket_shared_capacity: TicketSharedCapacityTable;
   ticket_attendees: TicketAttendeesTable;
+  ticket_attendee_counts: TicketAttendeeCountsTable;
   ticket_orders: TicketOrdersTable;
   ticket_order_items: TicketOrderItemsTable;
   ticket_cart_items: TicketCartItemsTable;
