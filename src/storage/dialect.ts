@@ -23,6 +23,11 @@ export function capabilities(db: Kysely<any>) {
      * triggers (SQLite), or `pg_trgm` GIN indexes on the columns, which `ILIKE` uses as it is (PostgreSQL).
      */
     postTextIndex: (pgsql ? 'pg_trgm' : 'fts5-trigram') as 'pg_trgm' | 'fts5-trigram',
+    /**
+     * A table's rows live in a heap apart from its primary key's B-tree (PostgreSQL), so a key can carry
+     * other columns for lookups that never read the rows; a SQLite rowid table is its key's B-tree.
+     */
+    rowsApartFromKey: pgsql,
     /** A row trigger runs a PL/pgSQL function (PostgreSQL), or holds its statements itself (SQLite). */
     triggerBodies: (pgsql ? 'plpgsql-function' : 'inline') as 'plpgsql-function' | 'inline',
     /**
