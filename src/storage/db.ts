@@ -11,7 +11,7 @@ import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
-import { foldCase, SQLITE_CASE_FOLD } from './dialect.js';
+import { foldCase, PLANNED_FOR_VALUES, SQLITE_CASE_FOLD } from './dialect.js';
 
 export type Db = Kysely<Database>;
 export type Engine = 'sqlite' | 'postgres';
@@ -87,13 +87,16 @@ function statementName(text: string): string {
  */
 const SINGLE_READ = /^\s*(select|with)\b[^;]*$/i;
 
+/** How a query marked by `plannedForValues` (storage/dialect) opens: it runs unnamed. */
+const PLANNED_SELECT = `select ${PLANNED_FOR_VALUES}`;
+
 /**
  * Kysely runs every query unnamed, so PostgreSQL parses and analyses it each time, which for the
  * small queries of a page costs more than running them. Named, a statement is parsed once per
  * connection, and PostgreSQL's plan cache may keep a generic plan for it. Statements are per
  * connection: pg sends the Parse only where this connection has not prepared the name yet. Other
  * queries without parameters (transaction control, migrations with several statements) keep the
- * simple protocol.
+ * simple protocol. A query marked by `plannedForValues` runs unnamed, planned for its values each time.
  */
 function prepareNamedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -102,6 +105,7 @@ function prepareNamedStatements(client: pg.PoolClient): void {
     const [text, values] = args;
     if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values)) return query(...args);
     if (values.length === 0 && !SINGLE_READ.test(text)) return query(...args);
+    if (text.startsWith(PLANNED_SELECT)) return query(text, values);
     const name = statementName(text);
     const connection = (client as unknown as { connection: { parsedStatements: Record<string, string>; submittedNamedStatements: Record<string, string> } }).connection;
     if (connection.parsedStatements[name] === undefined && connection.submittedNamedStatements[name] === undefined) {

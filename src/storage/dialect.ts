@@ -23,6 +23,11 @@ export function capabilities(db: Kysely<any>) {
      * triggers (SQLite), or `pg_trgm` GIN indexes on the columns, which `ILIKE` uses as it is (PostgreSQL).
      */
     postTextIndex: (pgsql ? 'pg_trgm' : 'fts5-trigram') as 'pg_trgm' | 'fts5-trigram',
+    /**
+     * A table's rows live in a heap apart from its primary key's B-tree (PostgreSQL), so a key can carry
+     * other columns for lookups that never read the rows; a SQLite rowid table is its key's B-tree.
+     */
+    rowsApartFromKey: pgsql,
     /** A row trigger runs a PL/pgSQL function (PostgreSQL), or holds its statements itself (SQLite). */
     triggerBodies: (pgsql ? 'plpgsql-function' : 'inline') as 'plpgsql-function' | 'inline',
     /**
@@ -104,6 +109,23 @@ export function withIdColumn<T extends string, C extends string>(db: Kysely<any>
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
+
+/**
+ * Marks a `SELECT` (a comment after its `select`, {@link PLANNED_FOR_VALUES}): on PostgreSQL it runs
+ * as an unnamed statement, planned for the values it binds each time, instead of a named prepared
+ * statement that switches to a generic plan after five runs (`storage/db.ts`). For statements whose
+ * best plan depends on a value's selectivity the planner cannot guess without it: a substring search's
+ * `ILIKE` patterns. At a million events the generic plan of a search's count (a pattern of unknown
+ * selectivity) hashed every event of the window (800,000 index entries) where the pattern's own
+ * plan looks up its candidates. SQLite plans without sampled statistics (see
+ * {@link refreshPlannerStatistics}), so the query is left as it is there.
+ */
+export function plannedForValues<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return isPostgres(db) ? (query.modifyFront(sql.raw(PLANNED_FOR_VALUES)) as QB) : query;
+}
+
+/** The comment {@link plannedForValues} puts after `select`; `storage/db.ts` looks for `select ` and it. */
+export const PLANNED_FOR_VALUES = '/* planned for its values */';
 
 /**
  * Case-insensitive LIKE: `ILIKE` on PostgreSQL; on SQLite, whose `LIKE` folds ASCII letters only,

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, PG_PREPARED_PER_CONNECTION, type Db } from './db.js';
+import { plannedForValues } from './dialect.js';
 import { DIALECTS, TEST_PG_URL } from './test-db.js';
 
 describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL named prepared statements', () => {
@@ -52,6 +53,22 @@ describe.skipIf(!DIALECTS.includes('postgres'))('PostgreSQL named prepared state
     })).rejects.toThrow('roll back');
     expect(await double(d, 21)).toBe(42);
     expect((await prepared(d)).sort()).toEqual(['select $1::int * 2 as v', 'select 10 / $1::int as v']);
+  });
+
+  it('runs a query marked as planned for its values unnamed, every time', async () => {
+    const d = open();
+    await sql`create temporary table planned_probe (t text)`.execute(d);
+    await sql`insert into planned_probe values ('jazz night'), ('folk club')`.execute(d);
+    const anyDb = d as unknown as Kysely<any>;
+    const query = (pattern: string) => plannedForValues(anyDb, anyDb.selectFrom('planned_probe').select((eb) => eb.fn.countAll<number>().as('n')).where('t', 'like', pattern));
+    expect(query('%x%').compile().sql).toMatch(/^select \/\* planned for its values \*\/ count/);
+    for (const [pattern, n] of [['%jazz%', 1], ['% %', 2], ['%quokka%', 0], ['%a%', 1], ['%c%', 1], ['%n%', 1]] as const) {
+      expect(Number((await query(pattern).executeTakeFirstOrThrow()).n)).toBe(n);
+    }
+    expect(await prepared(d)).toEqual([]);
+    // The same query unmarked is prepared.
+    await anyDb.selectFrom('planned_probe').select((eb) => eb.fn.countAll<number>().as('n')).where('t', 'like', '%z%').execute();
+    expect(await prepared(d)).toEqual(['select count(*) as "n" from "planned_probe" where "t" like $1']);
   });
 
   it('runs queries unnamed when switched off', async () => {

@@ -3,12 +3,12 @@
  * The events archive query: every filter of the list resolved into one compiled statement per shape,
  * the page of events and its total (window totals from the day cells of `event_window_days`).
  */
-import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { ANY_STATUSES } from '../../content/posts.js';
 import { safeOffset } from '../../rest/pagination.js';
 import { runCompiled } from '../../storage/compiled-queries.js';
 import type { Db } from '../../storage/db.js';
-import { ilike, containsPattern, countPostTextCandidates, packedColumns, postTextCandidates } from '../../storage/dialect.js';
+import { ilike, containsPattern, countPostTextCandidates, packedColumns, plannedForValues, postTextCandidates } from '../../storage/dialect.js';
 import type { Database } from '../../storage/schema.js';
 import { LIST_EVENT_COLUMNS, toEventRecord, type EventRecord } from './events.repo.js';
 import type { TicketedSubquery } from './extensions.js';
@@ -45,6 +45,15 @@ type EB = ExpressionBuilder<Database & { e: Database['event_details']; p: Databa
 /** True when the filter needs `posts` columns (author, parent, text search, post date order). */
 function needsPosts(f: EventListFilter): boolean {
   return f.ownDraftsOnly !== undefined || (f.search?.length ?? 0) > 0 || f.postParent !== undefined || f.include !== undefined;
+}
+
+/**
+ * A text search's statements are planned for their patterns (see {@link plannedForValues}): whether a
+ * page walks the start order or reads the text index's candidates depends on how many posts a pattern
+ * finds, which a plan made once for any pattern cannot know.
+ */
+function forFilter<QB extends SelectQueryBuilder<any, any, any>>(db: Db, f: EventListFilter, query: QB): QB {
+  return (f.search?.length ?? 0) > 0 ? plannedForValues(db, query) : query;
 }
 
 const NOT_LISTED = ['trash', 'auto-draft', 'inherit'];
@@ -212,11 +221,11 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
   if (window) return countEventsInWindow(db, window);
   const [row] = needsPosts(f)
     ? await runFiltered(db, 'countEventsJoined', parts, (where) =>
-        db
+        forFilter(db, f, db
           .selectFrom('event_details as e')
           .innerJoin('posts as p', 'p.id', 'e.post_id')
           .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where((eb) => where(eb as unknown as EB)))
+          .where((eb) => where(eb as unknown as EB))))
     : await runFiltered(db, 'countEvents', parts, (where) =>
         db
           .selectFrom('event_details as e')
@@ -229,11 +238,11 @@ export async function countEvents(db: Db, f: EventListFilter): Promise<number> {
 async function countEventsByTerm(db: Db, f: EventListFilter, driver: TermDriver): Promise<number> {
   const joined = needsPosts(f);
   const [row] = await runFiltered(db, `countEventsByTerm${joined ? 'Joined' : ''}`, filterParts(db, f, true, driver), (where) =>
-    db
+    forFilter(db, f, db
       .selectFrom('event_term_index as e')
       .$if(joined, (q) => q.innerJoin('posts as p', 'p.id', 'e.post_id'))
       .select((eb) => (driver.several ? eb.fn.count<number>('e.post_id').distinct() : eb.fn.countAll<number>()).as('n'))
-      .where((eb) => where(eb as unknown as EB)));
+      .where((eb) => where(eb as unknown as EB))));
   return Number(row?.n ?? 0);
 }
 
@@ -315,11 +324,11 @@ export async function listEvents(db: Db, f: EventListFilter, limit: number, offs
   const name = `eventPage${byPostDate ? 'ByPostDate' : ''}${driver ? `ByTerm${needsPosts(f) ? 'Joined' : ''}` : ''}`;
   const rows = await runFiltered(db, name, filterParts(db, f, textDrive, driver), (where) => {
     const ids = pageIds(db, driver, needsPosts(f), where, byPostDate).limit(limit).offset(skip);
-    const page = db
+    const page = forFilter(db, f, db
       .selectFrom(ids.as('page'))
       .innerJoin('event_details as e', 'e.post_id', 'page.post_id')
       .innerJoin('posts as p', 'p.id', 'page.post_id')
-      .select(packedColumns(db, LIST_EVENT_COLUMNS).as('packed'));
+      .select(packedColumns(db, LIST_EVENT_COLUMNS).as('packed')));
     return byPostDate
       ? page.orderBy('page.date_gmt', 'asc').orderBy('page.post_id', 'asc')
       : page.orderBy('page.start_utc', 'asc').orderBy('page.date_gmt', 'asc').orderBy('page.post_id', 'asc');

@@ -179,4 +179,18 @@ describe.each(DIALECTS)('search through the text index on %s', (engine) => {
     expect(plan).toContain('posts_title_trgm');
     expect(plan).toContain('posts_content_trgm');
   });
+
+  it.runIf(engine === 'postgres')('reads a text candidate\'s window, status and flags from the event key alone (index-only)', async () => {
+    // What a search's count and page test of each candidate `posts` gives: without the rows (wide, and
+    // at a million events more than the buffer cache keeps), only the primary key's B-tree.
+    const plan = await t.db.connection().execute(async (conn) => {
+      await sql`VACUUM event_details`.execute(conn);
+      await sql`SET enable_seqscan = off`.execute(conn);
+      const rows = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT e.post_id, e.status, e.hide_from_listings, e.start_utc, e.end_utc, e.featured
+        FROM event_details e WHERE e.post_id = ${ids[0]!}`.execute(conn);
+      await sql`RESET enable_seqscan`.execute(conn);
+      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Only Scan using event_details_pkey on event_details/);
+  });
 });
